@@ -1,0 +1,16 @@
+import { Duration } from 'luxon';
+
+/**
+ * Parses an ISO 8601 duration ("PT2H", "P1DT30M", "P2W") into milliseconds.
+ * Years and months have no fixed length, so a duration naming them is refused
+ * rather than guessed.
+ */
+export function parseIsoDuration(text: string): number | undefined {
+  // Luxon reads a bare "PT" as zero; a duration names at least one amount.
+  if (!/\d/.test(text)) return undefined;
+  const duration = Duration.fromISO(text);
+  if (!duration.isValid) return undefined;
+  if (duration.years !== 0 || duration.quarters !== 0 || duration.months !== 0) return undefined;
+  const ms = duration.toMillis();
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}

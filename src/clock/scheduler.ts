@@ -1,0 +1,162 @@
+import { PriorityQueue } from './priority-queue.js';
+import type { VirtualClock } from './virtual-clock.js';
+
+/** JSON that a job carries; jobs persist with the workspace, so no functions or class instances. */
+export type JobData = Record<string, unknown>;
+
+/** One piece of due work: a scheduled post firing, a publishing step, a webhook retry, a token expiring. */
+export interface JobRecord {
+  id: string;
+  /** Breaks ties between jobs due at the same instant: first scheduled, first run. */
+  seq: number;
+  dueAt: number;
+  kind: string;
+  label: string;
+  data: JobData;
+}
+
+/** What `advance` reports for each job it ran. */
+export interface RanJob {
+  id: string;
+  kind: string;
+  label: string;
+  dueAt: string;
+  ok: boolean;
+  error?: string;
+}
+
+export type JobHandler<C> = (context: C, job: JobRecord) => void | Promise<void>;
+
+/** A handler per job kind; each API area registers the kinds it schedules. */
+export type JobHandlers<C> = ReadonlyMap<string, JobHandler<C>>;
+
+/** A runaway job that keeps rescheduling itself at the same instant must not hang `advance`. */
+const MAX_JOBS_PER_RUN = 1_000_000;
+/** setTimeout cannot wait longer than this; the timer simply re-arms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface SchedulerOptions<C> {
+  clock: VirtualClock;
+  /** The workspace's persisted job table; the scheduler keeps it in step with its heap. */
+  jobs: Record<string, JobRecord>;
+  handlers: JobHandlers<C>;
+  context: () => C;
+  newId: () => string;
+  onJobError: (job: JobRecord, error: unknown) => void;
+}
+
+/**
+ * One scheduler per workspace: a priority queue on virtual time. `advanceTo` runs
+ * what falls due in order (moving the clock to each job's instant first, so a job
+ * sees the time it was due at); with a running clock a real timer runs due work
+ * promptly. Runs never overlap: advance and the timer share one queue of turns.
+ */
+export class Scheduler<C> {
+  private readonly queue = new PriorityQueue<JobRecord>((a, b) => a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq));
+  private nextSeq = 0;
+  private turn: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: SchedulerOptions<C>) {
+    for (const job of Object.values(options.jobs)) {
+      this.queue.push(job);
+      this.nextSeq = Math.max(this.nextSeq, job.seq + 1);
+    }
+  }
+
+  get size(): number {
+    return this.queue.size;
+  }
+
+  schedule(kind: string, dueAt: number, data: JobData, label = kind): JobRecord {
+    if (!this.options.handlers.has(kind)) throw new Error(`No handler registered for job kind '${kind}'`);
+    const job: JobRecord = { id: this.options.newId(), seq: this.nextSeq++, dueAt, kind, label, data };
+    this.options.jobs[job.id] = job;
+    this.queue.push(job);
+    this.arm();
+    return job;
+  }
+
+  /** Removes pending jobs the predicate selects (a cancelled post's publish job, say). */
+  cancel(predicate: (job: JobRecord) => boolean): number {
+    const removed = this.queue.removeWhere((job) => {
+      if (!predicate(job)) return false;
+      delete this.options.jobs[job.id];
+      return true;
+    });
+    if (removed > 0) this.arm();
+    return removed;
+  }
+
+  /** Pending jobs in the order they will run. */
+  pending(): JobRecord[] {
+    return this.queue.toArray().sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
+  }
+
+  /** Moves the clock to `targetMs`, running everything due on the way, in order. */
+  advanceTo(targetMs: number): Promise<RanJob[]> {
+    return this.exclusive(async () => {
+      const ran = await this.runUntil(targetMs);
+      this.options.clock.moveTo(targetMs);
+      return ran;
+    });
+  }
+
+  /** Runs whatever is due now; the running clock's timer calls this. */
+  runDue(): Promise<RanJob[]> {
+    return this.exclusive(() => this.runUntil(this.options.clock.now()));
+  }
+
+  /** Called when the clock is frozen, resumed or moved: the timer follows the clock. */
+  arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const next = this.queue.peek();
+    if (this.stopped || !next || this.options.clock.frozen) return;
+    const delay = Math.min(Math.max(0, next.dueAt - this.options.clock.now()), MAX_TIMER_MS);
+    this.timer = setTimeout(() => void this.runDue(), delay);
+    // A pending job must never keep the process alive on shutdown.
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Resolves once every run queued so far has finished. */
+  idle(): Promise<void> {
+    return this.exclusive(async () => undefined);
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work, work);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private async runUntil(limitMs: number): Promise<RanJob[]> {
+    const ran: RanJob[] = [];
+    while (ran.length < MAX_JOBS_PER_RUN) {
+      const job = this.queue.peek();
+      if (!job || job.dueAt > limitMs) break;
+      this.queue.pop();
+      delete this.options.jobs[job.id];
+      this.options.clock.moveTo(job.dueAt);
+      const entry: RanJob = { id: job.id, kind: job.kind, label: job.label, dueAt: new Date(job.dueAt).toISOString(), ok: true };
+      try {
+        await this.options.handlers.get(job.kind)?.(this.options.context(), job);
+      } catch (error) {
+        // One failing job must not stop the others or the server; it is reported instead.
+        entry.ok = false;
+        entry.error = error instanceof Error ? error.message : String(error);
+        this.options.onJobError(job, error);
+      }
+      ran.push(entry);
+    }
+    this.arm();
+    return ran;
+  }
+}

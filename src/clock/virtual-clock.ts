@@ -1,0 +1,62 @@
+import { systemTime, type RealTime } from './real-time.js';
+
+/** What a clock persists: where virtual time stood, and whether it was moving. */
+export interface ClockState {
+  nowMs: number;
+  frozen: boolean;
+}
+
+/**
+ * A workspace's virtual clock. While running it moves with the wall clock from an
+ * anchor; frozen, it stands still until advanced. It never moves backwards.
+ */
+export class VirtualClock {
+  private anchorVirtual: number;
+  private anchorReal: number;
+  private isFrozen: boolean;
+
+  constructor(
+    state: ClockState,
+    private readonly realTime: RealTime = systemTime,
+  ) {
+    this.anchorVirtual = state.nowMs;
+    this.anchorReal = realTime();
+    this.isFrozen = state.frozen;
+  }
+
+  now(): number {
+    if (this.isFrozen) return this.anchorVirtual;
+    return this.anchorVirtual + (this.realTime() - this.anchorReal);
+  }
+
+  nowIso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  get frozen(): boolean {
+    return this.isFrozen;
+  }
+
+  /** Moves the clock to `ms`; a target in the past leaves it where it is. */
+  moveTo(ms: number): void {
+    if (ms <= this.now()) return;
+    this.anchorVirtual = ms;
+    this.anchorReal = this.realTime();
+  }
+
+  freeze(): void {
+    if (this.isFrozen) return;
+    this.anchorVirtual = this.now();
+    this.isFrozen = true;
+  }
+
+  resume(): void {
+    if (!this.isFrozen) return;
+    this.anchorReal = this.realTime();
+    this.isFrozen = false;
+  }
+
+  state(): ClockState {
+    return { nowMs: this.now(), frozen: this.isFrozen };
+  }
+}

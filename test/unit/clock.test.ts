@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { parseIsoDuration } from '../../src/clock/duration.js';
+import { PriorityQueue } from '../../src/clock/priority-queue.js';
+import { Scheduler, type JobRecord } from '../../src/clock/scheduler.js';
+import { VirtualClock } from '../../src/clock/virtual-clock.js';
+
+/** A wall clock the test moves by hand. */
+function fakeWall(start = 1_000) {
+  let now = start;
+  return { read: () => now, pass: (ms: number) => (now += ms) };
+}
+
+describe('VirtualClock', () => {
+  it('runs with the wall clock from its anchor', () => {
+    const wall = fakeWall();
+    const clock = new VirtualClock({ nowMs: 50_000, frozen: false }, wall.read);
+    wall.pass(250);
+    expect(clock.now()).toBe(50_250);
+  });
+
+  it('stands still while frozen and resumes from where it stood', () => {
+    const wall = fakeWall();
+    const clock = new VirtualClock({ nowMs: 0, frozen: false }, wall.read);
+    wall.pass(100);
+    clock.freeze();
+    wall.pass(5_000);
+    expect(clock.now()).toBe(100);
+    clock.resume();
+    wall.pass(10);
+    expect(clock.now()).toBe(110);
+  });
+
+  it('never moves backwards', () => {
+    const clock = new VirtualClock({ nowMs: 1_000, frozen: true });
+    clock.moveTo(500);
+    expect(clock.now()).toBe(1_000);
+    clock.moveTo(2_000);
+    expect(clock.now()).toBe(2_000);
+  });
+});
+
+describe('parseIsoDuration', () => {
+  it.each([
+    ['PT2H', 7_200_000],
+    ['PT90S', 90_000],
+    ['P1DT30M', 86_400_000 + 1_800_000],
+    ['P2W', 14 * 86_400_000],
+    ['PT0.5S', 500],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseIsoDuration(text)).toBe(ms);
+  });
+
+  it.each(['2h', 'P1M', 'P1Y', 'PT', '', 'PT-5M'])('refuses %j', (text) => {
+    expect(parseIsoDuration(text)).toBeUndefined();
+  });
+});
+
+describe('PriorityQueue', () => {
+  it('pops in order whatever the push order', () => {
+    const queue = new PriorityQueue<number>((a, b) => a < b);
+    for (const n of [5, 1, 9, 3, 7, 2, 8, 0, 6, 4]) queue.push(n);
+    const out: number[] = [];
+    while (queue.size > 0) out.push(queue.pop() as number);
+    expect(out).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('removes what a predicate selects and keeps the order', () => {
+    const queue = new PriorityQueue<number>((a, b) => a < b);
+    for (const n of [4, 2, 6, 1, 5, 3]) queue.push(n);
+    expect(queue.removeWhere((n) => n % 2 === 0)).toBe(3);
+    expect([queue.pop(), queue.pop(), queue.pop(), queue.pop()]).toEqual([1, 3, 5, undefined]);
+  });
+});
+
+describe('Scheduler', () => {
+  function setup(start = 0) {
+    const clock = new VirtualClock({ nowMs: start, frozen: true });
+    const log: string[] = [];
+    const jobs: Record<string, JobRecord> = {};
+    let n = 0;
+    const handlers = new Map([
+      ['note', (_c: null, job: JobRecord) => void log.push(`${String(job.data.name)}@${clock.now()}`)],
+      [
+        'chain',
+        (_c: null, job: JobRecord) => {
+          log.push(`chain@${clock.now()}`);
+          // A job may schedule more work; it runs in the same advance when due in range.
+          scheduler.schedule('note', clock.now() + 10, { name: 'child' });
+          void job;
+        },
+      ],
+      [
+        'boom',
+        () => {
+          throw new Error('kaput');
+        },
+      ],
+    ]);
+    const scheduler: Scheduler<null> = new Scheduler<null>({ clock, jobs, handlers, context: () => null, newId: () => `job${n++}`, onJobError: () => undefined });
+    return { clock, log, jobs, scheduler };
+  }
+
+  it('runs due jobs in time order, each at its own instant, and ends at the target', async () => {
+    const { clock, log, scheduler } = setup();
+    scheduler.schedule('note', 300, { name: 'c' });
+    scheduler.schedule('note', 100, { name: 'a' });
+    scheduler.schedule('note', 200, { name: 'b' });
+    scheduler.schedule('note', 900, { name: 'later' });
+    const ran = await scheduler.advanceTo(500);
+    expect(log).toEqual(['a@100', 'b@200', 'c@300']);
+    expect(ran.map((job) => job.dueAt)).toEqual(['1970-01-01T00:00:00.100Z', '1970-01-01T00:00:00.200Z', '1970-01-01T00:00:00.300Z']);
+    expect(clock.now()).toBe(500);
+    expect(scheduler.size).toBe(1);
+  });
+
+  it('keeps first-scheduled-first-run for jobs due at the same instant', async () => {
+    const { log, scheduler } = setup();
+    for (const name of ['one', 'two', 'three']) scheduler.schedule('note', 50, { name });
+    await scheduler.advanceTo(50);
+    expect(log).toEqual(['one@50', 'two@50', 'three@50']);
+  });
+
+  it('runs work that a job schedules when it falls inside the same advance', async () => {
+    const { log, scheduler } = setup();
+    scheduler.schedule('chain', 100, {});
+    await scheduler.advanceTo(105);
+    expect(log).toEqual(['chain@100']);
+    await scheduler.advanceTo(200);
+    expect(log).toEqual(['chain@100', 'child@110']);
+  });
+
+  it('reports a failing job and goes on with the rest', async () => {
+    const { log, scheduler } = setup();
+    scheduler.schedule('boom', 10, {});
+    scheduler.schedule('note', 20, { name: 'after' });
+    const ran = await scheduler.advanceTo(30);
+    expect(ran[0]).toMatchObject({ kind: 'boom', ok: false, error: 'kaput' });
+    expect(log).toEqual(['after@20']);
+  });
+
+  it('keeps the persisted job table in step and rebuilds from it', async () => {
+    const { clock, jobs, scheduler } = setup();
+    scheduler.schedule('note', 10, { name: 'x' });
+    scheduler.schedule('note', 20, { name: 'y' });
+    expect(Object.keys(jobs)).toHaveLength(2);
+    await scheduler.advanceTo(10);
+    expect(Object.values(jobs).map((job) => job.data.name)).toEqual(['y']);
+    const reloaded = new Scheduler<null>({ clock, jobs, handlers: new Map([['note', () => undefined]]), context: () => null, newId: () => 'z', onJobError: () => undefined });
+    expect(reloaded.pending().map((job) => job.data.name)).toEqual(['y']);
+  });
+
+  it('cancels what a predicate selects', async () => {
+    const { log, scheduler } = setup();
+    scheduler.schedule('note', 10, { name: 'keep' });
+    scheduler.schedule('note', 20, { name: 'drop' });
+    expect(scheduler.cancel((job) => job.data.name === 'drop')).toBe(1);
+    await scheduler.advanceTo(100);
+    expect(log).toEqual(['keep@10']);
+  });
+
+  it('refuses a job kind nobody handles', () => {
+    const { scheduler } = setup();
+    expect(() => scheduler.schedule('unknown', 1, {})).toThrow(/No handler/);
+  });
+});
