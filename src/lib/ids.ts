@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Deterministic identifiers: the n-th draw of a stream is a hash of (seed, stream, n).
+ * Counters persist with the workspace, so ids stay unique across restarts with
+ * --data and repeat exactly for the same seed.
+ */
+export function drawHex(seed: number, stream: string, n: number): string {
+  return createHash('sha256').update(`${seed}:${stream}:${n}`).digest('hex');
+}
+
+/** Formats 32+ hex characters as a version-4 UUID. */
+export function hexToUuid(hex: string): string {
+  const variant = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Turns hex into `length` decimal digits (no leading zero), for network-native ids. */
+export function hexToDigits(hex: string, length: number): string {
+  let out = '';
+  for (let i = 0; out.length < length; i = (i + 2) % (hex.length - 1)) {
+    out += (parseInt(hex.slice(i, i + 2), 16) % 10).toString();
+  }
+  return out.replace(/^0/, '1');
+}
+
+/** A 32-bit integer seed from any text, for seeding a workspace's faker. */
+export function seedFrom(text: string): number {
+  return parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16);
+}

@@ -1,0 +1,32 @@
+import type { WorkspaceData } from './database.js';
+
+/** Anything that owns a workspace's data (a Workspace). */
+export interface HasWorkspaceData {
+  readonly data: WorkspaceData;
+}
+
+export interface StoreDefinition<T> {
+  readonly name: string;
+  /** The area's state in this workspace, created on first use. */
+  get(workspace: HasWorkspaceData): T;
+}
+
+/**
+ * Declares one API area's state once (LocalStack's `get_store`): every store is
+ * keyed by workspace and created on first use, and resetting a workspace clears
+ * them all because they live inside its data.
+ */
+export function defineStore<T extends object>(name: string, init: () => T): StoreDefinition<T> {
+  return {
+    name,
+    get(workspace) {
+      const stores = workspace.data.stores;
+      let store = stores[name] as T | undefined;
+      if (store === undefined) {
+        store = init();
+        stores[name] = store;
+      }
+      return store;
+    },
+  };
+}

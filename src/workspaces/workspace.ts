@@ -1,0 +1,107 @@
+import { Faker, base, en } from '@faker-js/faker';
+import { Scheduler, type JobHandlers } from '../clock/scheduler.js';
+import { VirtualClock } from '../clock/virtual-clock.js';
+import type { RealTime } from '../clock/real-time.js';
+import { EventBus, type EventSubscriber } from '../events/bus.js';
+import type { WorkspaceData } from '../store/database.js';
+import type { HasWorkspaceData } from '../store/define-store.js';
+import { CursorCodec } from '../http/lists.js';
+import { Journal } from '../journal/journal.js';
+import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
+import { PLANS, type Plan } from './plans.js';
+
+export interface WorkspaceRuntime {
+  realTime: RealTime;
+  journalSize: number;
+  jobHandlers: JobHandlers<Workspace>;
+  /** Wired once per server: every event of every workspace reaches each of them. */
+  eventSubscribers: ReadonlyArray<EventSubscriber<Workspace>>;
+  /** Called after anything changes the workspace's data, so --data can persist it. */
+  onChange: () => void;
+  onJobError: (workspace: Workspace, jobKind: string, error: unknown) => void;
+}
+
+/**
+ * One world: its data, keys, plan, virtual clock, scheduler, seeded faker and
+ * journal. Two workspaces never see each other's ids. Services take the workspace
+ * and ask it for time and ids; nothing reads the wall clock.
+ */
+export class Workspace implements HasWorkspaceData {
+  readonly clock: VirtualClock;
+  readonly scheduler: Scheduler<Workspace>;
+  /** This workspace's own seeded faker (never a module-level one). */
+  readonly faker: Faker;
+  readonly journal: Journal;
+  readonly events: EventBus<Workspace>;
+  /** Signs list cursors with a secret of this workspace: a cursor from another one never decodes here. */
+  readonly cursors: CursorCodec;
+
+  constructor(
+    readonly data: WorkspaceData,
+    private readonly runtime: WorkspaceRuntime,
+  ) {
+    this.clock = new VirtualClock(data.clock, runtime.realTime);
+    this.faker = new Faker({ locale: [en, base] });
+    // Seeded from the id position too, so a reloaded workspace does not replay old values.
+    this.faker.seed(seedFrom(`${data.seed}:${data.id}:${data.idCounter}`));
+    this.journal = new Journal(runtime.journalSize);
+    this.cursors = new CursorCodec(`${data.id}:${data.seed}`);
+    this.events = new EventBus<Workspace>(this, runtime.eventSubscribers, {
+      workspaceId: data.id,
+      newId: () => this.newId(),
+      nowIso: () => this.nowIso(),
+    });
+    this.scheduler = new Scheduler<Workspace>({
+      clock: this.clock,
+      jobs: data.jobs,
+      handlers: runtime.jobHandlers,
+      context: () => this,
+      newId: () => this.newId(),
+      onJobError: (job, error) => runtime.onJobError(this, job.kind, error),
+    });
+  }
+
+  get id(): string {
+    return this.data.id;
+  }
+
+  get plan(): Plan {
+    return PLANS[this.data.plan];
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  nowIso(): string {
+    return this.clock.nowIso();
+  }
+
+  /** A new UUID, deterministic for the workspace's seed. */
+  newId(): string {
+    return hexToUuid(this.draw());
+  }
+
+  /** A lowercase hex token, for keys and network-native ids. */
+  newHex(length: number): string {
+    return this.draw().slice(0, length);
+  }
+
+  /** A decimal token, for network-native ids that are numbers. */
+  newDigits(length: number): string {
+    return hexToDigits(this.draw(), length);
+  }
+
+  /** Notes that the workspace's data changed (persists it with --data). */
+  changed(): void {
+    this.runtime.onChange();
+  }
+
+  dispose(): void {
+    this.scheduler.stop();
+  }
+
+  private draw(): string {
+    return drawHex(this.data.seed, this.data.id, this.data.idCounter++);
+  }
+}
