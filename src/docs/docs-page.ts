@@ -1,0 +1,32 @@
+import { createRequire } from 'node:module';
+import express, { type Router } from 'express';
+
+const require = createRequire(import.meta.url);
+
+/** The reference page: Swagger UI served from the installed package (no CDN: users may be offline). */
+export function docsRouter(): Router {
+  const router = express.Router();
+  const assets = (require('swagger-ui-dist') as { getAbsoluteFSPath: () => string }).getAbsoluteFSPath();
+  const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Social Publishing Gateway API (social-gateway-mock)</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="docs"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>`;
+  const init = `window.ui = SwaggerUIBundle({ urls: [{ url: '/openapi.yaml', name: 'API' }, { url: '/control.yaml', name: 'Control plane' }], dom_id: '#docs', deepLinking: true, layout: 'BaseLayout' });`;
+  router.get('/', (_req, res) => {
+    res.type('html').send(page);
+  });
+  router.get('/init.js', (_req, res) => {
+    res.type('application/javascript').send(init);
+  });
+  router.use('/assets', express.static(assets, { index: false, fallthrough: false }));
+  return router;
+}

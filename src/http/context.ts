@@ -1,0 +1,28 @@
+import type { Workspace } from '../workspaces/workspace.js';
+import type { Operation } from './operations.js';
+
+/** What the pipeline learns about a request as it passes each step. */
+export interface RequestContext {
+  /** Wall-clock start, for the journal's timing. */
+  startedAt: number;
+  /** Virtual time at arrival, in the workspace's clock, once the workspace is known. */
+  arrivedAt?: string;
+  workspace?: Workspace;
+  operation?: Operation;
+  params: Record<string, string>;
+  /** Which contract the request belongs to: picks the checker for its response. */
+  contract?: 'api' | 'control';
+  /** The error code of the response, when it is an error. */
+  errorCode?: string;
+  matchedRule?: string;
+  /** The Idempotency-Key this request holds while it runs. */
+  idempotencyKey?: string;
+  /** The answer was replayed from an earlier request with the same key. */
+  replayed?: boolean;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    ctx: RequestContext;
+  }
+}

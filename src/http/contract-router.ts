@@ -1,0 +1,114 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Workspace } from '../workspaces/workspace.js';
+import { ApiError } from './errors.js';
+import type { OperationIndex } from './operations.js';
+import type { RouteDefinition } from './route.js';
+import type { Responder } from './respond.js';
+import type { LoadedSpec, OpenApiDocument } from './spec.js';
+
+/**
+ * The validator's own copy of the document (it dereferences what it is given), less
+ * the `callbacks`: they describe the webhook requests the mock sends, not requests it
+ * receives, and the validator mistakes the `id` fields of their examples for schema ids.
+ */
+function requestContract(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document);
+  for (const item of Object.values(copy.paths)) {
+    for (const operation of Object.values(item)) {
+      if (operation && typeof operation === 'object') delete (operation as { callbacks?: unknown }).callbacks;
+    }
+  }
+  return copy;
+}
+
+export interface ContractRouterOptions {
+  contract: 'api' | 'control';
+  spec: LoadedSpec;
+  index: OperationIndex;
+  routes: ReadonlyMap<string, RouteDefinition>;
+  /** Finds the request's workspace or throws 401. */
+  authenticate: (req: Request) => Workspace;
+  /** Steps between authentication and validation: the rate limit, scenario rules. */
+  guards?: RequestHandler[];
+  /** Steps between validation and the handler: idempotency. */
+  beforeHandler?: RequestHandler[];
+  bodyLimit: string;
+  responder: Responder;
+}
+
+/**
+ * The request pipeline for one contract, top to bottom:
+ * resolve operation → authenticate → guards → 404/405 → parse body → validate →
+ * before-handler steps → handle. Every answer, errors included, goes out through
+ * the responder, which records it and checks it against the contract.
+ */
+export function createContractRouter(options: ContractRouterOptions): Router {
+  const router = express.Router();
+  const { index, responder } = options;
+
+  router.use((req, _res, next) => {
+    req.ctx.contract = options.contract;
+    const match = index.match(req.method, req.path === '/' ? req.baseUrl : `${req.baseUrl}${req.path}`);
+    if (match.kind === 'found') {
+      req.ctx.operation = match.operation;
+      req.ctx.params = match.params;
+    }
+    next();
+  });
+
+  router.use((req, _res, next) => {
+    const workspace = options.authenticate(req);
+    req.ctx.workspace = workspace;
+    req.ctx.arrivedAt = workspace.nowIso();
+    next();
+  });
+
+  for (const guard of options.guards ?? []) router.use(guard);
+
+  router.use((req, _res, next) => {
+    if (req.ctx.operation) return next();
+    const match = index.match(req.method, `${req.baseUrl}${req.path}`);
+    if (match.kind === 'method-not-allowed') {
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${match.allowed.join(', ')}.`, {
+        headers: { Allow: match.allowed.join(', ') },
+      });
+    }
+    throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}.`);
+  });
+
+  router.use(express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] }));
+
+  const validator = OpenApiValidator.middleware({
+    apiSpec: requestContract(options.spec.document) as unknown as string,
+    validateRequests: { allowUnknownQueryParameters: false },
+    validateResponses: false,
+    validateSecurity: false,
+    validateApiSpec: false,
+    ignoreUndocumented: true,
+    validateFormats: 'full',
+  });
+  for (const step of validator) router.use(step);
+
+  for (const step of options.beforeHandler ?? []) router.use(step);
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    const { operation, workspace } = req.ctx;
+    if (!operation || !workspace) return next();
+    const definition = options.routes.get(operation.operationId);
+    if (!definition) {
+      throw new ApiError(501, 'NOT_IMPLEMENTED', `${operation.operationId} (${operation.method} ${operation.path}) is in the contract but not implemented by the mock yet.`);
+    }
+    const reply = await definition.handle({
+      workspace,
+      operation,
+      params: req.ctx.params,
+      query: req.query as Record<string, unknown>,
+      body: req.body as unknown,
+      headers: req.headers,
+    });
+    responder.send(req, res, reply);
+  });
+
+  return router;
+}

@@ -1,0 +1,106 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { OpenApiDocument } from './spec.js';
+import type { Operation } from './operations.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export interface ContractViolation {
+  operationId: string;
+  status: number;
+  problems: string[];
+}
+
+interface HeaderObject {
+  required?: boolean;
+  $ref?: string;
+}
+
+interface ResponseObject {
+  content?: Record<string, { schema?: unknown }>;
+  headers?: Record<string, HeaderObject>;
+  $ref?: string;
+}
+
+/**
+ * Checks a response against the contract: the status must be declared for the
+ * operation, the body must match its schema, a declared-empty response must be
+ * empty, and required headers must be present. Validators compile once per
+ * (operation, status) and are cached.
+ */
+export class ContractChecker {
+  private readonly ajv: Ajv;
+  private readonly cache = new Map<string, ValidateFunction | null>();
+
+  constructor(
+    private readonly document: OpenApiDocument,
+    private readonly specId: string,
+  ) {
+    this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(this.ajv);
+    this.ajv.addSchema(document as object, specId);
+  }
+
+  check(operation: Operation, status: number, body: unknown, headers: Record<string, unknown>): ContractViolation | undefined {
+    const problems: string[] = [];
+    const declared = this.responseFor(operation, status);
+    if (!declared) {
+      problems.push(`status ${status} is not declared for ${operation.operationId}`);
+    } else {
+      const { response, pointer } = declared;
+      const json = response.content?.['application/json'];
+      if (!json) {
+        if (body !== undefined) problems.push('the contract declares no body for this response, but one was sent');
+      } else {
+        const validate = this.validator(`${pointer}/content/application~1json/schema`);
+        if (validate && !validate(body)) {
+          for (const error of validate.errors ?? []) problems.push(`body${error.instancePath} ${error.message ?? 'is invalid'}`);
+        }
+      }
+      for (const [name, declaredHeader] of Object.entries(response.headers ?? {})) {
+        const header = (declaredHeader.$ref ? resolvePointer(this.document, declaredHeader.$ref) : declaredHeader) as HeaderObject;
+        if (header.required && headers[name.toLowerCase()] === undefined) problems.push(`required header ${name} is missing`);
+      }
+    }
+    return problems.length > 0 ? { operationId: operation.operationId, status, problems } : undefined;
+  }
+
+  private responseFor(operation: Operation, status: number): { response: ResponseObject; pointer: string } | undefined {
+    const method = operation.method.toLowerCase();
+    const op = this.document.paths[operation.path]?.[method] as { responses?: Record<string, ResponseObject> } | undefined;
+    const responses = op?.responses ?? {};
+    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responses[k] !== undefined);
+    if (!key) return undefined;
+    let response = responses[key] as ResponseObject;
+    let pointer = `#/paths/${escapePointer(operation.path)}/${method}/responses/${key}`;
+    // Follow a $ref to components.responses so headers and content are read from the target.
+    while (response.$ref) {
+      pointer = response.$ref;
+      response = resolvePointer(this.document, response.$ref) as ResponseObject;
+    }
+    return { response, pointer };
+  }
+
+  private validator(pointer: string): ValidateFunction | null {
+    let validate = this.cache.get(pointer);
+    if (validate === undefined) {
+      validate = this.ajv.compile({ $ref: `${this.specId}${pointer}` });
+      this.cache.set(pointer, validate);
+    }
+    return validate;
+  }
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function resolvePointer(document: unknown, ref: string): unknown {
+  let node: unknown = document;
+  for (const raw of ref.replace(/^#\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}

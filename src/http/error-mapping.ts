@@ -1,0 +1,74 @@
+import { ApiError } from './errors.js';
+
+interface ValidatorErrorItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  message?: string;
+  errors?: ValidatorErrorItem[];
+  headers?: Record<string, string>;
+}
+
+/**
+ * Turns the validator's error path into the reference's `param`:
+ * `/body/destinations/0/text` → `destinations[0].text`, `/query/limit` → `limit`,
+ * `/headers/idempotency-key` → `Idempotency-Key`.
+ */
+export function paramFromPath(path: string): string {
+  const parts = path.replace(/^[./]/, '').split(/[./]/).filter((part) => part !== '');
+  const location = parts.shift();
+  if (location === 'headers') return (parts[0] ?? '').replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+  let param = '';
+  for (const part of parts) {
+    const index = /^\[?(\d+)\]?$/.exec(part);
+    if (index) param += `[${index[1]}]`;
+    else param += param === '' ? part.replace(/\[(\d+)\]/g, '[$1]') : `.${part}`;
+  }
+  return param === '' ? (location ?? 'body') : param;
+}
+
+function describe(item: ValidatorErrorItem, param: string): string {
+  const message = item.message ?? 'is invalid';
+  // "must have required property 'x'" already names the field; others read better prefixed.
+  return /'[^']+'/.test(message) && message.includes('required') ? message : `${param} ${message}`;
+}
+
+/**
+ * Maps any error that reaches the error handler to an ApiError: our own pass
+ * through; the body parser's and the OpenAPI validator's become the envelope's
+ * codes. Anything else is a bug, answered as 500 INTERNAL_ERROR without a trace.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = (error ?? {}) as HttpLikeError;
+  const status = e.status ?? e.statusCode;
+  if (e.type === 'entity.parse.failed') {
+    return new ApiError(400, 'VALIDATION_ERROR', `The request body is not valid JSON: ${e.message ?? 'parse error'}`, { param: 'body' });
+  }
+  if (e.type === 'entity.too.large' || status === 413) {
+    return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the server accepts.');
+  }
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
+    return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding.');
+  }
+  if (status === 415) {
+    return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.', { param: 'Content-Type' });
+  }
+  if (status === 400 && Array.isArray(e.errors) && e.errors.length > 0) {
+    const first = e.errors[0] as ValidatorErrorItem;
+    const param = paramFromPath(first.path ?? '');
+    const message = e.errors.map((item) => describe(item, paramFromPath(item.path ?? ''))).join('; ');
+    return new ApiError(400, 'VALIDATION_ERROR', message, { param });
+  }
+  if (status === 400) {
+    return new ApiError(400, 'VALIDATION_ERROR', e.message ?? 'The request is invalid.');
+  }
+  console.error('social-gateway-mock: unexpected error', error);
+  return new ApiError(500, 'INTERNAL_ERROR', 'The mock hit an unexpected error; this is a bug in social-gateway-mock.');
+}

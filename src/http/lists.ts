@@ -1,0 +1,198 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError, validationError } from './errors.js';
+
+/** A sort key: the sorted field first, the id last so ties have a stable order. */
+export type SortKey = ReadonlyArray<string | number | null>;
+export type Direction = 'asc' | 'desc';
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** Nulls sort last in either direction, as "not yet published" belongs after the published. */
+export function compareKeys(a: SortKey, b: SortKey, direction: Direction): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    const order = x < y ? -1 : 1;
+    return direction === 'asc' ? order : -order;
+  }
+  return 0;
+}
+
+interface CursorBody {
+  /** workspace */
+  w: string;
+  /** list name */
+  l: string;
+  /** hash of the list's parameters */
+  p: string;
+  /** sort key of the last item served */
+  k: SortKey;
+}
+
+/**
+ * Opaque cursors, bound to the workspace, the list and its parameters, and signed,
+ * so a cursor from elsewhere, with changed parameters or garbled in transit is a
+ * 400 INVALID_CURSOR, never a silently wrong page. Cursors hold the last item's sort
+ * key (keyset paging), so items added meanwhile neither repeat nor vanish.
+ */
+export class CursorCodec {
+  constructor(private readonly secret: string) {}
+
+  encode(workspaceId: string, list: string, params: Record<string, unknown>, key: SortKey): string {
+    const body: CursorBody = { w: workspaceId, l: list, p: this.paramsHash(params), k: key };
+    const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  decode(cursor: string, workspaceId: string, list: string, params: Record<string, unknown>): SortKey {
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined || !this.verify(payload, signature)) {
+      throw invalidCursor('The cursor is not one this server issued (garbled or truncated).');
+    }
+    let body: CursorBody;
+    try {
+      body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorBody;
+    } catch {
+      throw invalidCursor('The cursor is not one this server issued (garbled or truncated).');
+    }
+    if (body.w !== workspaceId) throw invalidCursor('The cursor belongs to another workspace.');
+    if (body.l !== list) throw invalidCursor(`The cursor belongs to another list, not ${list}.`);
+    if (body.p !== this.paramsHash(params)) {
+      throw invalidCursor('The list parameters changed since this cursor was issued; send them unchanged, or omit cursor to start over.');
+    }
+    return body.k;
+  }
+
+  private paramsHash(params: Record<string, unknown>): string {
+    const normalized = Object.keys(params)
+      .filter((name) => name !== 'cursor' && params[name] !== undefined)
+      .sort()
+      .map((name) => [name, params[name]]);
+    return createHmac('sha256', this.secret).update(JSON.stringify(normalized)).digest('base64url').slice(0, 16);
+  }
+
+  private sign(payload: string): string {
+    return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
+  }
+
+  private verify(payload: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(payload));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}
+
+function invalidCursor(message: string): ApiError {
+  return new ApiError(400, 'INVALID_CURSOR', message, { param: 'cursor' });
+}
+
+export interface PageRequest<T> {
+  /** Items already filtered and sorted by `keyOf` in `direction`. */
+  sorted: readonly T[];
+  keyOf: (item: T) => SortKey;
+  direction: Direction;
+  limit: number;
+  /** The decoded cursor's key, or undefined for the first page. */
+  after: SortKey | undefined;
+  /** Makes the next page's cursor from the last item's key. */
+  cursorFor: (key: SortKey) => string;
+}
+
+/** Cuts one page: a binary search finds where the cursor left off. */
+export function paginate<T>({ sorted, keyOf, direction, limit, after, cursorFor }: PageRequest<T>): Page<T> {
+  let start = 0;
+  if (after !== undefined) {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (compareKeys(keyOf(sorted[mid] as T), after, direction) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    start = low;
+  }
+  const data = sorted.slice(start, start + limit);
+  const hasMore = start + limit < sorted.length;
+  const last = data[data.length - 1];
+  return { data, hasMore, nextCursor: hasMore && last !== undefined ? cursorFor(keyOf(last)) : null };
+}
+
+/** What a list needs of its workspace: its id and cursor codec. */
+export interface ListOwner {
+  readonly id: string;
+  readonly cursors: CursorCodec;
+}
+
+export interface ListRequest<T> {
+  /** Names the list inside the cursor: a cursor of one list is refused by another. */
+  list: string;
+  /** The request's query; every parameter but `cursor` is bound into the cursor. */
+  query: object;
+  sorted: readonly T[];
+  keyOf: (item: T) => SortKey;
+  direction: Direction;
+  limit: number;
+}
+
+/** One page of a list under the shared rules: cursor checked, page cut, next cursor signed. */
+export function listPage<T>(owner: ListOwner, request: ListRequest<T>): Page<T> {
+  const list = request.list;
+  const query = request.query as Record<string, unknown>;
+  const cursor = query.cursor;
+  const after = typeof cursor === 'string' ? owner.cursors.decode(cursor, owner.id, list, query) : undefined;
+  return paginate({
+    ...request,
+    after,
+    cursorFor: (key) => owner.cursors.encode(owner.id, list, query, key),
+  });
+}
+
+export interface TimeRange {
+  sinceMs?: number;
+  untilMs?: number;
+}
+
+/**
+ * `since` (inclusive) and `until` (exclusive). The contract's date-time format has
+ * already refused a date alone or a time without a zone; this checks the order.
+ */
+export function parseTimeRange(query: { since?: unknown; until?: unknown }): TimeRange {
+  const range: TimeRange = {};
+  for (const name of ['since', 'until'] as const) {
+    const value = query[name];
+    if (value === undefined) continue;
+    const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+    if (Number.isNaN(ms)) throw validationError(name, `${name} must be an ISO 8601 date-time with Z or an offset.`);
+    range[name === 'since' ? 'sinceMs' : 'untilMs'] = ms;
+  }
+  if (range.sinceMs !== undefined && range.untilMs !== undefined && range.sinceMs >= range.untilMs) {
+    throw new ApiError(400, 'INVALID_RANGE', 'since must be before until.', { param: 'since' });
+  }
+  return range;
+}
+
+/** `include=a,b`; an unknown value is refused naming the accepted ones. */
+export function parseInclude<V extends string>(raw: unknown, accepted: readonly V[]): Set<V> {
+  const values = new Set<V>();
+  if (raw === undefined) return values;
+  for (const part of String(raw).split(',')) {
+    const value = part.trim();
+    if (!(accepted as readonly string[]).includes(value)) {
+      throw validationError('include', `include accepts ${accepted.join(', ')}; '${value}' is not one of them.`);
+    }
+    values.add(value as V);
+  }
+  return values;
+}
+
+/** The page size: the contract has already checked the range; this applies the default. */
+export function pageSize(raw: unknown, fallback: number): number {
+  return typeof raw === 'number' ? raw : fallback;
+}

@@ -1,0 +1,100 @@
+import { HTTP_METHODS, type OpenApiDocument } from './spec.js';
+
+/** One operation of a contract, as the router needs it. */
+export interface Operation {
+  operationId: string;
+  method: string;
+  /** The OpenAPI path template, `/v1/posts/{id}`. */
+  path: string;
+  tags: string[];
+  summary: string;
+}
+
+interface Template {
+  pattern: RegExp;
+  paramNames: string[];
+  /** Literal segments rank first, so `/v1/comments/like` beats a `{id}` template. */
+  literalSegments: number;
+  byMethod: Map<string, Operation>;
+}
+
+export type OperationMatch =
+  | { kind: 'found'; operation: Operation; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
+
+/** A malformed %-escape is kept as written rather than thrown; validation then judges it. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Every operation of a contract, matched by method and path. The server routes by
+ * this index, so every operation in the document has a route (implemented or 501)
+ * and every other path is a 404 in the envelope.
+ */
+export class OperationIndex {
+  readonly operations: Operation[] = [];
+  private readonly templates: Template[] = [];
+
+  constructor(document: OpenApiDocument) {
+    for (const [path, item] of Object.entries(document.paths)) {
+      const paramNames: string[] = [];
+      const segments = path.split('/');
+      const pattern = segments
+        .map((segment) => {
+          const param = /^\{(\w+)\}$/.exec(segment);
+          if (!param) return escapeRegExp(segment);
+          paramNames.push(param[1] as string);
+          return '([^/]+)';
+        })
+        .join('/');
+      const template: Template = {
+        pattern: new RegExp(`^${pattern}/?$`),
+        paramNames,
+        literalSegments: segments.length - paramNames.length,
+        byMethod: new Map(),
+      };
+      for (const method of HTTP_METHODS) {
+        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string } | undefined;
+        if (!op) continue;
+        if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '' };
+        template.byMethod.set(operation.method, operation);
+        this.operations.push(operation);
+      }
+      this.templates.push(template);
+    }
+    this.templates.sort((a, b) => b.literalSegments - a.literalSegments);
+  }
+
+  match(method: string, path: string): OperationMatch {
+    const allowed = new Set<string>();
+    for (const template of this.templates) {
+      const found = template.pattern.exec(path);
+      if (!found) continue;
+      const operation = template.byMethod.get(method) ?? (method === 'HEAD' ? template.byMethod.get('GET') : undefined);
+      if (operation) {
+        const params: Record<string, string> = {};
+        template.paramNames.forEach((name, i) => {
+          params[name] = safeDecode(found[i + 1] as string);
+        });
+        return { kind: 'found', operation, params };
+      }
+      for (const m of template.byMethod.keys()) allowed.add(m);
+    }
+    return allowed.size > 0 ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+  }
+
+  byOperationId(operationId: string): Operation | undefined {
+    return this.operations.find((operation) => operation.operationId === operationId);
+  }
+}

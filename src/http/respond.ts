@@ -1,0 +1,65 @@
+import type { Request, Response } from 'express';
+import type { ContractChecker, ContractViolation } from './contract.js';
+import { ApiError } from './errors.js';
+import type { Reply } from './route.js';
+
+/** Adds headers every response carries (the rate-limit headers, for one). */
+export type ResponseDecorator = (req: Request, res: Response, reply: Reply) => void;
+
+/** Learns the final answer of every request (idempotency keeps it). */
+export type SentListener = (req: Request, reply: Reply) => void;
+
+export interface ResponderOptions {
+  checkers: Record<'api' | 'control', ContractChecker>;
+  /** --strict-responses, and always in the test suite: a response off the contract becomes a 500. */
+  strictResponses: boolean;
+  onViolation: (violation: ContractViolation) => void;
+}
+
+/**
+ * The one way out for every response. It applies the decorators, checks the
+ * response against the contract when strict, and sends JSON (or nothing).
+ */
+export class Responder {
+  private readonly decorators: ResponseDecorator[] = [];
+  private readonly sentListeners: SentListener[] = [];
+
+  constructor(private readonly options: ResponderOptions) {}
+
+  decorate(decorator: ResponseDecorator): void {
+    this.decorators.push(decorator);
+  }
+
+  onSent(listener: SentListener): void {
+    this.sentListeners.push(listener);
+  }
+
+  send(req: Request, res: Response, reply: Reply): void {
+    for (const decorator of this.decorators) decorator(req, res, reply);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    const checked = this.check(req, res, reply);
+    for (const listener of this.sentListeners) listener(req, checked);
+    res.status(checked.status);
+    if (checked.body === undefined) res.end();
+    else res.json(checked.body);
+  }
+
+  sendError(req: Request, res: Response, error: ApiError): void {
+    req.ctx.errorCode = error.code;
+    this.send(req, res, { status: error.status, body: error.body(), headers: error.extra.headers });
+  }
+
+  private check(req: Request, res: Response, reply: Reply): Reply {
+    const { operation, contract } = req.ctx;
+    // 501 marks an operation the mock has not built; the contract describes the real service, so it is not declared there.
+    if (!this.options.strictResponses || !operation || !contract || reply.status === 501) return reply;
+    const violation = this.options.checkers[contract].check(operation, reply.status, reply.body, res.getHeaders());
+    if (!violation) return reply;
+    this.options.onViolation(violation);
+    const error = new ApiError(500, 'CONTRACT_VIOLATION', `The mock's response broke its own contract (${violation.operationId} ${violation.status}): ${violation.problems.join('; ')}`, {
+      details: { operationId: violation.operationId, status: violation.status, problems: violation.problems },
+    });
+    req.ctx.errorCode = error.code;
+    return { status: 500, body: error.body() };
+  }
+}

@@ -1,0 +1,54 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Workspace } from '../workspaces/workspace.js';
+import type { Operation } from './operations.js';
+
+/** What a handler is given: the workspace and the request's validated parts. */
+export interface HandlerInput<Params = Record<string, string>, Query = Record<string, unknown>, Body = unknown> {
+  workspace: Workspace;
+  operation: Operation;
+  params: Params;
+  query: Query;
+  body: Body;
+  headers: IncomingHttpHeaders;
+}
+
+/** What a handler answers; `body` undefined means an empty body. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (input: HandlerInput) => Reply | Promise<Reply>;
+
+/**
+ * One operation's implementation. Route modules read params, call the service and
+ * shape the reply; nothing else. `notes` says where the mock differs from the real
+ * service and is published in docs/coverage.md.
+ */
+export interface RouteDefinition {
+  operationId: string;
+  handle: Handler;
+  notes?: string;
+}
+
+/** Declares a route, typing the handler's input from the caller's own types. */
+export function route<Params = Record<string, string>, Query = Record<string, unknown>, Body = unknown>(
+  operationId: string,
+  handle: (input: HandlerInput<Params, Query, Body>) => Reply | Promise<Reply>,
+  notes?: string,
+): RouteDefinition {
+  return { operationId, handle: handle as Handler, ...(notes !== undefined && { notes }) };
+}
+
+export function ok(body: unknown, status = 200): Reply {
+  return { status, body };
+}
+
+export function created(body: unknown): Reply {
+  return { status: 201, body };
+}
+
+export function empty(status = 200): Reply {
+  return { status };
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRoutes } from '../../src/api/index.js';
+import { renderCoverageDoc } from '../../src/docs/coverage-doc.js';
+import { OperationIndex } from '../../src/http/operations.js';
+import { loadSpec } from '../../src/http/spec.js';
+import { packagePath } from '../../src/lib/package-root.js';
+import { startMock, type TestMock } from '../helpers/mock.js';
+
+const index = new OperationIndex(loadSpec('openapi.yaml').document);
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+/** A concrete path for a template: every {param} gets a value no workspace holds. */
+function concrete(path: string): string {
+  return path.replace(/\{[^}]+\}/g, 'no-such-id');
+}
+
+describe('every operation of openapi.yaml', () => {
+  it('has camelCase operation ids, unique, and a tag', () => {
+    const ids = index.operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const operation of index.operations) {
+      expect(operation.operationId).toMatch(/^[a-z][a-zA-Z0-9]+$/);
+      expect(operation.tags.length, operation.operationId).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(index.operations.map((operation) => [operation.operationId, operation] as const))('%s has a route (implemented or 501)', async (_id, operation) => {
+    const res = await mock.call(operation.method.toLowerCase() as 'get', concrete(operation.path));
+    const code = res.body?.error?.code as string | undefined;
+    // Whatever it answers (400 for a missing field, 404 for the unknown id, 501), it is not the router's "no route".
+    expect(res.status, JSON.stringify(res.body)).not.toBe(405);
+    expect(res.body?.error?.message ?? '', JSON.stringify(res.body)).not.toMatch(/^No route/);
+    expect(code).not.toBe('INTERNAL_ERROR');
+    expect(code).not.toBe('CONTRACT_VIOLATION');
+  });
+
+  it('is named by every route of the route table', () => {
+    for (const definition of apiRoutes) expect(index.byOperationId(definition.operationId), definition.operationId).toBeDefined();
+  });
+});
+
+describe('docs/coverage.md', () => {
+  it('is what npm run coverage:doc generates from the current contract and routes', () => {
+    const committed = readFileSync(packagePath('docs', 'coverage.md'), 'utf8');
+    expect(committed, 'docs/coverage.md is stale: run npm run coverage:doc').toBe(renderCoverageDoc());
+  });
+});
+
+describe('served documents', () => {
+  it('serves the contract as written at /openapi.yaml', async () => {
+    const res = await mock.call('get', '/openapi.yaml', null);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/yaml/);
+    expect(res.text).toBe(readFileSync(packagePath('openapi.yaml'), 'utf8'));
+  });
+
+  it('renders the reference page at /docs from the installed package', async () => {
+    const page = await mock.call('get', '/docs/', null);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/docs/assets/swagger-ui-bundle.js');
+    const bundle = await mock.call('get', '/docs/assets/swagger-ui-bundle.js', null);
+    expect(bundle.status).toBe(200);
+    expect(bundle.text.length).toBeGreaterThan(100_000);
+  });
+});
