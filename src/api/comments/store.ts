@@ -1,0 +1,30 @@
+import { defineStore } from '../../store/define-store.js';
+
+/** A comment (or a reply to one) on a published destination. */
+export interface CommentRecord {
+  /** The service's id (uuid); the reply operation takes it. */
+  id: string;
+  postId: string;
+  /** The destination of the post the comment sits under. */
+  destinationId: string;
+  /** The account that published the post. */
+  accountId: string;
+  platform: string;
+  /** The network's own id of the comment; replies and comment likes name the parent by it. */
+  platformCommentId: string;
+  /** `platformCommentId` of the comment this one answers; null for a comment on the post itself. */
+  parentId: string | null;
+  text: string;
+  /** Author's handle without a leading @; null when the network does not share it. */
+  username: string | null;
+  /** Likes on the comment; null where the network does not report them. */
+  likeCount: number | null;
+  createdAt: string;
+  /** True when the connected account wrote it (a reply made through the API or on the network). */
+  fromAccount: boolean;
+}
+
+/** Comments of one workspace, by service id; a thread is rebuilt from `parentId`. */
+export const commentsStore = defineStore('comments', () => ({
+  comments: {} as Record<string, CommentRecord>,
+}));

@@ -1,0 +1,56 @@
+import { defineStore } from '../../store/define-store.js';
+
+/** One side of a conversation, as the network names it. */
+export interface ConversationMember {
+  /** The network's id of the person or account (a DID, a page-scoped id, …). */
+  id: string;
+  /** Handle without a leading @; null when the network has not shared it (a conversation started by id only). */
+  username: string | null;
+  displayName: string | null;
+}
+
+/** A direct-message conversation of one inbox-capable account. */
+export interface ConversationRecord {
+  /** The service's id (uuid); the send-message operation takes it. */
+  id: string;
+  accountId: string;
+  platform: string;
+  /** Everyone in it, the connected account included (first the other people, then the account). */
+  members: ConversationMember[];
+  muted: boolean;
+  /** Inbound messages the account has not read: those after its last outbound message. */
+  unreadCount: number;
+  createdAt: string;
+  /** ISO time of the other person's last message; the 24-hour messaging window counts from it. Null when they never wrote. */
+  lastInboundAt: string | null;
+  /** The newest message either way (the list's `lastMessage`, without scanning messages); null before the first. */
+  lastMessageId: string | null;
+}
+
+/** An attachment of a message (photo-sharing and page-based networks only). */
+export interface MessageAttachment {
+  type: 'image' | 'video' | 'audio' | 'file';
+  url: string;
+}
+
+export interface MessageRecord {
+  /** The network's own message id (unique within a workspace). */
+  id: string;
+  conversationId: string;
+  /** Null for an attachment-only message. */
+  text: string | null;
+  /** The member id of the writer: the person (inbound) or the account's own network id (outbound). */
+  senderId: string;
+  sentAt: string;
+  attachments: MessageAttachment[];
+  /** `inbound`: the person wrote to the account; `outbound`: the account wrote. */
+  direction: 'inbound' | 'outbound';
+}
+
+/** The inbox of one workspace: conversations and their messages, each by id. */
+export const inboxStore = defineStore('inbox', () => ({
+  /** Conversations by service id. */
+  conversations: {} as Record<string, ConversationRecord>,
+  /** Messages by network message id; `conversationId` links them to their conversation. */
+  messages: {} as Record<string, MessageRecord>,
+}));

@@ -1,0 +1,123 @@
+import type { DestinationRecord } from './store.js';
+
+/** The reference's NormalizedMetrics: every key is a number, or null where the network does not count it. */
+export interface NormalizedMetrics {
+  impressions: number | null;
+  reach: number | null;
+  likes: number | null;
+  comments: number | null;
+  shares: number | null;
+  saves: number | null;
+  /** Video networks only; null elsewhere. */
+  plays: number | null;
+  /** likes + comments + shares + saves. */
+  engagement: number | null;
+}
+
+/** Networks whose posts are videos, so plays are counted. */
+const VIDEO_PLATFORMS: ReadonlySet<string> = new Set(['tiktok', 'youtube']);
+
+interface Audience {
+  /** Typical final impressions of a post. */
+  impressions: number;
+  /** Hours for a post to reach about 63% of its final numbers: short on fast feeds, long on search-driven networks. */
+  growthHours: number;
+}
+
+const AUDIENCES: Record<string, Audience> = {
+  twitter: { impressions: 4000, growthHours: 3 },
+  bluesky: { impressions: 1200, growthHours: 5 },
+  instagram: { impressions: 6000, growthHours: 16 },
+  facebook: { impressions: 3000, growthHours: 10 },
+  threads: { impressions: 2500, growthHours: 6 },
+  pinterest: { impressions: 2000, growthHours: 96 },
+  tiktok: { impressions: 15000, growthHours: 30 },
+  linkedin: { impressions: 2500, growthHours: 20 },
+  reddit: { impressions: 5000, growthHours: 8 },
+  youtube: { impressions: 8000, growthHours: 120 },
+};
+/** A platform added later still gets numbers. */
+const DEFAULT_AUDIENCE: Audience = { impressions: 2000, growthHours: 12 };
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The destination's metrics at virtual time `atMs`: null until it is published
+ * (and after a remote delete); then every count grows on a saturating curve
+ * `total * (1 - exp(-hours / k))` towards totals drawn from `metricsSeed` alone.
+ * Pure and deterministic: the same inputs always give the same integers, and a
+ * later `atMs` never gives a smaller count.
+ */
+export function metricsAt(
+  destination: Pick<DestinationRecord, 'status' | 'publishedAt' | 'metricsSeed'>,
+  platform: string,
+  atMs: number,
+): NormalizedMetrics | null {
+  if (destination.status !== 'published' || destination.publishedAt === null) return null;
+  const publishedMs = Date.parse(destination.publishedAt);
+  if (Number.isNaN(publishedMs) || atMs < publishedMs) return null;
+
+  const totals = finalTotals(destination.metricsSeed, platform);
+  const hours = (atMs - publishedMs) / HOUR_MS;
+  const share = 1 - Math.exp(-hours / totals.growthHours);
+  const at = (total: number): number => Math.floor(total * share);
+
+  const likes = at(totals.likes);
+  const comments = at(totals.comments);
+  const shares = at(totals.shares);
+  const saves = at(totals.saves);
+  return {
+    impressions: at(totals.impressions),
+    reach: at(totals.reach),
+    likes,
+    comments,
+    shares,
+    saves,
+    plays: totals.plays === null ? null : at(totals.plays),
+    engagement: likes + comments + shares + saves,
+  };
+}
+
+interface Totals {
+  impressions: number;
+  reach: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  saves: number;
+  plays: number | null;
+  growthHours: number;
+}
+
+/** Where the curve levels off, from the seed: ratios between the counts stay plausible (reach ≤ impressions, …). */
+function finalTotals(seed: number, platform: string): Totals {
+  const audience = AUDIENCES[platform] ?? DEFAULT_AUDIENCE;
+  const next = randomStream(seed);
+  // Squared draw: most posts do modestly, a few do far better.
+  const impressions = Math.round(audience.impressions * (0.15 + 2.5 * next() ** 2));
+  const reach = Math.round(impressions * (0.55 + 0.35 * next()));
+  const likes = Math.round(reach * (0.01 + 0.07 * next()));
+  return {
+    impressions,
+    reach,
+    likes,
+    comments: Math.round(likes * (0.02 + 0.13 * next())),
+    shares: Math.round(likes * (0.01 + 0.19 * next())),
+    saves: Math.round(likes * (0.01 + 0.29 * next())),
+    plays: VIDEO_PLATFORMS.has(platform) ? Math.round(impressions * (0.8 + 0.6 * next())) : null,
+    growthHours: audience.growthHours * (0.7 + 0.6 * next()),
+  };
+}
+
+/** splitmix32: a tiny seeded generator, so the totals depend on the seed and nothing else. */
+function randomStream(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x9e3779b9) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    z ^= z >>> 16;
+    return (z >>> 0) / 2 ** 32;
+  };
+}
