@@ -1,0 +1,15 @@
+import type { JobHandler } from '../clock/scheduler.js';
+import type { EventSubscriber } from '../events/bus.js';
+import type { RouteDefinition } from '../http/route.js';
+import type { Workspace } from '../workspaces/workspace.js';
+import { accountRoutes } from './accounts/routes.js';
+import { profileRoutes } from './profiles/routes.js';
+
+/** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
+
+/** Job kinds the API areas schedule on workspace schedulers. */
+export const jobHandlers = new Map<string, JobHandler<Workspace>>();
+
+/** What reacts to domain events: the webhook dispatcher, the automation runner. */
+export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];

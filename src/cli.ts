@@ -1,0 +1,230 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { DataFileError } from './store/database.js';
+import { createMockServer, DEFAULT_API_KEY, type MockServer, type MockServerOptions } from './server.js';
+import { isPlanName, PLAN_NAMES } from './workspaces/plans.js';
+import { VERSION } from './version.js';
+
+export const CONFIG_FILE = 'social-gateway-mock.config.yaml';
+const ENV_PREFIX = 'SOCIAL_GATEWAY_MOCK_';
+const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Every flag, its type and its help line. The config file and the environment use the same names. */
+const FLAGS = {
+  host: { type: 'string', help: 'Address to bind (default 127.0.0.1; anything else is reachable from the network).' },
+  port: { type: 'string', help: 'Port to listen on (default 4010; 0 picks a free one).' },
+  'api-key': { type: 'string', help: `Key of the default workspace (default ${DEFAULT_API_KEY}).` },
+  seed: { type: 'string', help: 'Seed of every id and fake value (default 1).' },
+  data: { type: 'string', help: 'Persist state to this JSON file and reload it on the next start.' },
+  plan: { type: 'string', help: `Plan of the default workspace: ${PLAN_NAMES.join(' or ')} (default payg).` },
+  clock: { type: 'string', help: 'Virtual start time, ISO 8601 (default: now).' },
+  'clock-frozen': { type: 'boolean', help: 'Start the virtual clock frozen; only the control plane moves it.' },
+  'strict-responses': { type: 'boolean', help: 'Answer 500 CONTRACT_VIOLATION when a response breaks openapi.yaml.' },
+  'journal-size': { type: 'string', help: 'Requests kept in each workspace journal (default 1000).' },
+  'control-token': { type: 'string', help: 'Require this x-control-token header on /__control.' },
+  cors: { type: 'string', help: "Allow browser apps from these origins (comma-separated, or '*')." },
+  'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
+  'body-limit': { type: 'string', help: 'Largest accepted JSON body (default 1mb).' },
+  config: { type: 'string', help: `Read flags from this YAML file (default ./${CONFIG_FILE} when present).` },
+  help: { type: 'boolean', help: 'Show this help.' },
+  version: { type: 'boolean', help: 'Show the version.' },
+} as const;
+
+type FlagName = keyof typeof FLAGS;
+type FlagValues = Partial<Record<FlagName, string | boolean>>;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export type CliResult = { exitCode: number } | { exitCode?: undefined; server: MockServer; url: string; stop: () => Promise<void> };
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function helpText(): string {
+  const lines = Object.entries(FLAGS).map(([name, flag]) => `  --${name}${flag.type === 'string' ? ' <value>' : ''}`.padEnd(30) + flag.help);
+  return [
+    `social-gateway-mock ${VERSION}: a stateful mock of the Social Publishing Gateway API`,
+    '',
+    'Usage: social-gateway-mock [options]',
+    '',
+    ...lines,
+    '',
+    `Every option can also come from ${ENV_PREFIX}<NAME> (SOCIAL_GATEWAY_MOCK_PORT=4011) or from the config file`,
+    '(same names as keys). Flags win over the environment, which wins over the file.',
+  ].join('\n');
+}
+
+function readConfigFile(path: string): FlagValues {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`cannot read config file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`config file ${path} must be a mapping of option names to values`);
+  const values: FlagValues = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!Object.hasOwn(FLAGS, key) || key === 'config' || key === 'help' || key === 'version') {
+      throw new UsageError(`config file ${path}: unknown option '${key}'`);
+    }
+    values[key as FlagName] = typeof value === 'boolean' ? value : String(value);
+  }
+  return values;
+}
+
+function readEnvironment(env: NodeJS.ProcessEnv): FlagValues {
+  const values: FlagValues = {};
+  for (const name of Object.keys(FLAGS) as FlagName[]) {
+    const raw = env[ENV_PREFIX + name.toUpperCase().replace(/-/g, '_')];
+    if (raw === undefined || raw === '') continue;
+    values[name] = FLAGS[name].type === 'boolean' ? raw === 'true' || raw === '1' : raw;
+  }
+  return values;
+}
+
+function integer(name: string, raw: string | boolean | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || value < min || value > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got '${String(raw)}'`);
+  }
+  return value;
+}
+
+function text(raw: string | boolean | undefined): string | undefined {
+  return typeof raw === 'string' ? raw : undefined;
+}
+
+export interface ResolvedCli {
+  host: string;
+  port: number;
+  logLevel: LogLevel;
+  cors: string[] | undefined;
+  server: MockServerOptions;
+}
+
+/** Flags, then environment, then config file, then defaults; every value checked. */
+export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): ResolvedCli | 'help' | 'version' {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: false }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const flags = parsed.values as FlagValues;
+  if (flags.help) return 'help';
+  if (flags.version) return 'version';
+  const env = readEnvironment(io.env);
+  const configPath = text(flags.config) ?? text(env.config) ?? (existsSync(`${io.cwd}/${CONFIG_FILE}`) ? `${io.cwd}/${CONFIG_FILE}` : undefined);
+  const file = configPath ? readConfigFile(configPath) : {};
+  const value = (name: FlagName) => flags[name] ?? env[name] ?? file[name];
+
+  const plan = text(value('plan'));
+  if (plan !== undefined && !isPlanName(plan)) throw new UsageError(`--plan must be ${PLAN_NAMES.join(' or ')}; got '${plan}'`);
+  const clock = text(value('clock'));
+  if (clock !== undefined && (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(clock) || Number.isNaN(Date.parse(clock)))) {
+    throw new UsageError(`--clock must be an ISO 8601 date-time with Z or an offset, such as 2026-01-15T09:00:00Z; got '${clock}'`);
+  }
+  const logLevel = text(value('log-level')) ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'`);
+  const apiKey = text(value('api-key'));
+  if (apiKey !== undefined && !/^sgw_[A-Za-z0-9_]{4,120}$/.test(apiKey)) {
+    throw new UsageError(`--api-key must start with sgw_ followed by 4 to 120 letters, digits or underscores; got '${apiKey}'`);
+  }
+  const bodyLimit = text(value('body-limit'));
+  if (bodyLimit !== undefined && !/^\d+(b|kb|mb)$/i.test(bodyLimit)) throw new UsageError(`--body-limit must look like 512kb or 2mb; got '${bodyLimit}'`);
+  const cors = text(value('cors'));
+
+  const seed = integer('seed', value('seed'), 0, 2_147_483_647);
+  const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
+  const server: MockServerOptions = {
+    ...(seed !== undefined && { seed }),
+    ...(apiKey !== undefined && { apiKey }),
+    ...(plan !== undefined && { plan }),
+    ...(clock !== undefined && { clock }),
+    clockFrozen: value('clock-frozen') === true,
+    strictResponses: value('strict-responses') === true,
+    ...(text(value('data')) !== undefined && { dataFile: text(value('data')) }),
+    ...(journalSize !== undefined && { journalSize }),
+    ...(text(value('control-token')) !== undefined && { controlToken: text(value('control-token')) }),
+    ...(bodyLimit !== undefined && { bodyLimit }),
+  };
+  return {
+    host: text(value('host')) ?? '127.0.0.1',
+    port: integer('port', value('port'), 0, 65535) ?? 4010,
+    logLevel: logLevel as LogLevel,
+    cors: cors === undefined ? undefined : cors.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''),
+    server,
+  };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/**
+ * Starts the mock as the command line asked. Returns an exit code for --help,
+ * --version and bad input (2), or the running server.
+ */
+export async function main(argv: string[], io: CliIo): Promise<CliResult> {
+  let resolved: ReturnType<typeof resolveOptions>;
+  try {
+    resolved = resolveOptions(argv, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`social-gateway-mock: ${error.message}`);
+    io.err('Run with --help to see the options.');
+    return { exitCode: 2 };
+  }
+  if (resolved === 'help') {
+    io.out(helpText());
+    return { exitCode: 0 };
+  }
+  if (resolved === 'version') {
+    io.out(VERSION);
+    return { exitCode: 0 };
+  }
+
+  let server: MockServer;
+  try {
+    server = await createMockServer({ ...resolved.server, ...(resolved.cors && { cors: resolved.cors }), logRequests: resolved.logLevel === 'debug' ? io.err : undefined });
+  } catch (error) {
+    if (!(error instanceof DataFileError)) throw error;
+    io.err(`social-gateway-mock: ${error.message}`);
+    return { exitCode: 2 };
+  }
+  let url: string;
+  try {
+    url = await server.listen(resolved.port, resolved.host);
+  } catch (error) {
+    await server.close();
+    io.err(`social-gateway-mock: cannot listen on ${resolved.host}:${resolved.port}: ${error instanceof Error ? error.message : String(error)}`);
+    return { exitCode: 2 };
+  }
+  if (!isLoopback(resolved.host)) {
+    io.err(`social-gateway-mock: warning: listening on ${resolved.host}, reachable from other machines.${resolved.server.controlToken ? '' : ' Use --control-token to protect the control plane.'}`);
+  }
+  if (resolved.logLevel !== 'error' && resolved.logLevel !== 'warn') {
+    io.out(
+      [
+        `social-gateway-mock ${VERSION} is listening`,
+        `  API        ${url}/v1`,
+        `  API key    ${resolved.server.apiKey ?? DEFAULT_API_KEY}   (send as x-api-key, or Authorization: Bearer)`,
+        `  Control    ${url}/__control`,
+        `  Docs       ${url}/docs`,
+        `  Contract   ${url}/openapi.yaml`,
+        resolved.server.dataFile ? `  Data       ${resolved.server.dataFile}` : '  Data       in memory (fixtures, seed ' + String(resolved.server.seed ?? 1) + ')',
+      ].join('\n'),
+    );
+  }
+  return { server, url, stop: () => server.close() };
+}

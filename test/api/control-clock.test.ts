@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+const at = (ms: number) => new Date(Date.parse(TEST_CLOCK) + ms).toISOString();
+
+describe('GET /__control/health', () => {
+  it('answers ok with the version', async () => {
+    const res = await mock.control('get', '/__control/health');
+    expectStatus(res, 200);
+    expect(res.body).toMatchObject({ status: 'ok', version: expect.any(String), workspaces: 1 });
+  });
+});
+
+describe('the virtual clock', () => {
+  it('starts where it was told, frozen', async () => {
+    const res = await mock.control('get', '/__control/clock');
+    expectStatus(res, 200);
+    expect(res.body).toEqual({ now: TEST_CLOCK, frozen: true, pendingJobs: 0, nextDueAt: null });
+  });
+
+  it('advances by an ISO 8601 duration and by milliseconds', async () => {
+    const byDuration = await mock.control('post', '/__control/clock/advance').send({ by: 'PT2H' });
+    expectStatus(byDuration, 200);
+    expect(byDuration.body).toMatchObject({ from: TEST_CLOCK, now: at(2 * 3600_000), ran: [] });
+    const byMs = await mock.control('post', '/__control/clock/advance').send({ ms: 1500 });
+    expect(byMs.body.now).toBe(at(2 * 3600_000 + 1500));
+  });
+
+  it('sets forward and refuses to go back', async () => {
+    const target = '2026-03-05T00:00:00.000Z';
+    const res = await mock.control('post', '/__control/clock/set').send({ to: target });
+    expectStatus(res, 200);
+    expect(res.body.now).toBe(target);
+    expectApiError(await mock.control('post', '/__control/clock/set').send({ to: '2026-03-01T00:00:00Z' }), 400, 'VALIDATION_ERROR', 'to');
+    expect((await mock.control('get', '/__control/clock')).body.now).toBe(target);
+  });
+
+  it.each([
+    [{ by: '2 hours' }, 'by'],
+    [{ by: 'P1M' }, 'by'],
+    [{ ms: -5 }, 'ms'],
+    [{}, 'body'],
+  ])('refuses %j', async (body, param) => {
+    const res = await mock.control('post', '/__control/clock/advance').send(body);
+    expectApiError(res, 400, 'VALIDATION_ERROR');
+    if (param !== 'body') expect(res.body.error.param).toBe(param);
+  });
+
+  it('runs with the wall clock once resumed and stands still once frozen', async () => {
+    const resumed = await mock.control('post', '/__control/clock/resume');
+    expect(resumed.body.frozen).toBe(false);
+    const frozen = await mock.control('post', '/__control/clock/freeze');
+    expect(frozen.body.frozen).toBe(true);
+    const a = await mock.control('get', '/__control/clock');
+    const b = await mock.control('get', '/__control/clock');
+    expect(a.body.now).toBe(b.body.now);
+  });
+
+  it('reads the workspace named by the key', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({ clock: { start: '2030-01-01T00:00:00Z', frozen: true } });
+    expect((await mock.control('get', '/__control/clock', body.apiKey)).body.now).toBe('2030-01-01T00:00:00.000Z');
+    expectApiError(await mock.control('get', '/__control/clock', 'sgw_test_unknown'), 401, 'UNAUTHORIZED');
+    expect((await mock.control('get', '/__control/clock', DEFAULT_API_KEY)).body.now).not.toBe('2030-01-01T00:00:00.000Z');
+  });
+});
+
+describe('with --control-token', () => {
+  it('requires x-control-token on every control call', async () => {
+    const guarded = await startMock({ controlToken: 'let-me-in' });
+    expectApiError(await guarded.control('get', '/__control/health'), 401, 'UNAUTHORIZED');
+    expectStatus(await guarded.control('get', '/__control/health').set('x-control-token', 'let-me-in'), 200);
+    await guarded.close();
+  });
+});
