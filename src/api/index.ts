@@ -5,11 +5,16 @@ import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 
+/**
+ * What each API area contributes, in one place. An area exports its routes, the job
+ * kinds it schedules and the event subscribers it needs; the server wires them.
+ */
+
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
 export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>();
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
 export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];
