@@ -18,6 +18,7 @@ import { Responder } from './http/respond.js';
 import type { RouteDefinition } from './http/route.js';
 import { loadSpec } from './http/spec.js';
 import './http/context.js';
+import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
 import { Database } from './store/database.js';
 import type { PlanName } from './workspaces/plans.js';
 import { WorkspaceRegistry } from './workspaces/registry.js';
@@ -45,6 +46,8 @@ export interface MockServerOptions {
   bodyLimit?: string;
   /** Load the fixture world into the default workspace (default true). */
   fixtures?: boolean;
+  /** Refuse requests over the workspace budget with 429 (default true; false is for load tests). */
+  rateLimit?: boolean;
   /** Origins allowed to call from a browser ('*' for any). */
   cors?: string[];
   /** Receives one line per answered request (--log-level debug). */
@@ -116,6 +119,15 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
   const bodyLimit = options.bodyLimit ?? '1mb';
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
+  const anonymousBudget = new AnonymousBudget(() => registry.defaultWorkspace.now());
+  // Every /v1 response, errors included, tells the window behind its endpoint.
+  responder.decorate((req, res) => {
+    if (req.ctx.contract !== 'api') return;
+    const budget = req.ctx.rateLimit ?? anonymousBudget.headers(req);
+    res.setHeader('X-RateLimit-Limit', String(budget.limit));
+    res.setHeader('X-RateLimit-Remaining', String(budget.remaining));
+    res.setHeader('X-RateLimit-Reset', String(budget.resetSeconds));
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -172,6 +184,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: apiIndex,
       routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
       authenticate: authenticateApi(registry),
+      guards: [rateLimitStep(options.rateLimit ?? true)],
       beforeHandler: [idempotency.step()],
       bodyLimit,
       responder,

@@ -2,6 +2,7 @@ import { parseIsoDuration } from '../clock/duration.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { validationError } from '../http/errors.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
+import { BUDGET_NAMES, budgetWindows, budgetLimit, describeBudget, type BudgetName } from '../limits/request-budget.js';
 import type { PlanName } from '../workspaces/plans.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -19,6 +20,16 @@ function clockView(workspace: Workspace) {
     pendingJobs: workspace.scheduler.size,
     nextDueAt: next ? new Date(next.dueAt).toISOString() : null,
   };
+}
+
+function limitsView(workspace: Workspace) {
+  const budgets = Object.fromEntries(
+    BUDGET_NAMES.map((name) => {
+      const { limit, count, remaining, resetSeconds, windowSeconds } = describeBudget(workspace, name);
+      return [name, { limit, count, remaining, resetAt: new Date(resetSeconds * 1000).toISOString(), windowSeconds }];
+    }),
+  );
+  return { plan: workspace.data.plan, budgets };
 }
 
 async function moveClock(workspace: Workspace, targetMs: number) {
@@ -88,6 +99,19 @@ export function controlRoutes({ registry, version }: ControlDependencies): Route
       workspace.scheduler.arm();
       workspace.changed();
       return ok(clockView(workspace));
+    }),
+
+    route('createApiKey', ({ workspace }) => created({ workspaceId: workspace.id, apiKey: registry.addApiKey(workspace) })),
+
+    route('getLimits', ({ workspace }) => ok(limitsView(workspace))),
+
+    route<never, never, { plan?: PlanName; drain?: BudgetName[]; refill?: BudgetName[] }>('updateLimits', ({ workspace, body }) => {
+      if (body.plan) workspace.data.plan = body.plan;
+      const windows = budgetWindows(workspace);
+      for (const name of body.refill ?? []) windows[name].clear();
+      for (const name of body.drain ?? []) windows[name].fillTo(budgetLimit(workspace, name), workspace.now());
+      workspace.changed();
+      return ok(limitsView(workspace));
     }),
 
     route<never, { limit?: number; after?: number; operationId?: string }>('getJournal', ({ workspace, query }) => {
