@@ -147,3 +147,25 @@ describe('with the rate limit off', () => {
     await loose.close();
   });
 });
+
+describe('velocity in /__control/limits', () => {
+  it('shows each account’s windows and pre-loads one in a single call', async () => {
+    const { body: created } = await mock.control('post', '/__control/workspaces').send({ clock: { start: '2026-03-02T10:00:00Z', frozen: true } });
+    const key = created.apiKey as string;
+    const accounts = (await mock.call('get', '/v1/connections', key)).body.connections as Array<{ id: string; platform: string }>;
+    const pinterest = accounts.find((a) => a.platform === 'pinterest');
+    const res = await mock.control('post', '/__control/limits', key).send({ velocity: [{ accountId: pinterest?.id, published: 20 }] });
+    expectStatus(res, 200);
+    const entry = res.body.velocity.find((v: { accountId: string }) => v.accountId === pinterest?.id);
+    expect(entry).toMatchObject({ platform: 'pinterest', hour: { limit: 25, resetAt: '2026-03-02T11:00:00.000Z' }, day: { limit: 25, resetAt: '2026-03-03T00:00:00.000Z' }, inFlight: 0 });
+    expect(entry.hour.count).toBeGreaterThanOrEqual(20);
+    expect(res.body.velocity).toHaveLength(accounts.length);
+  });
+
+  it('refuses to pre-load an unknown account and changes nothing', async () => {
+    const before = await mock.control('get', '/__control/limits');
+    const res = await mock.control('post', '/__control/limits').send({ plan: 'free', velocity: [{ accountId: 'nobody', published: 3 }] });
+    expectApiError(res, 404, 'NOT_FOUND');
+    expect((await mock.control('get', '/__control/limits')).body).toEqual(before.body);
+  });
+});
