@@ -86,7 +86,8 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     validateSecurity: false,
     validateApiSpec: false,
     ignoreUndocumented: true,
-    validateFormats: 'full',
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
   });
   for (const step of validator) router.use(step);
 
