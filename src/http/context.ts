@@ -11,6 +11,8 @@ export interface RequestContext {
   workspace?: Workspace;
   operation?: Operation;
   params: Record<string, string>;
+  /** When the path exists but not for this method: the methods it has (for 405 and Allow). */
+  allowedMethods?: string[];
   /** Which contract the request belongs to: picks the checker for its response. */
   contract?: 'api' | 'control';
   /** The error code of the response, when it is an error. */
