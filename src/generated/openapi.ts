@@ -338,7 +338,8 @@ export interface paths {
          *     the network; with neither, syncs the 20 most recent posts. Found posts are added with `source`
          *     `external` (and `post.external.created` is sent for each new one). `data` is empty when nothing
          *     matched. `skipped` is true when the account was synced in the last 15 seconds; then only posts
-         *     already known are returned. Items use the single-account post shape (AccountPost).
+         *     already known are returned. Items use the single-account post shape (AccountPost). An account that
+         *     is not `active` answers `400 ACCOUNT_RECONNECT_REQUIRED`; a network that fails answers `502 PLATFORM_ERROR`.
          */
         post: operations["syncAccount"];
         delete?: never;
@@ -3762,6 +3763,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["PlatformError"];
         };
     };
     listReviews: {
