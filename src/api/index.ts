@@ -3,6 +3,7 @@ import type { EventSubscriber } from '../events/bus.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
+import { analyticsRoutes } from './analytics/routes.js';
 import { mediaRoutes } from './media/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 import { syncRoutes } from './sync/routes.js';
@@ -13,7 +14,7 @@ import { syncRoutes } from './sync/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...syncRoutes, ...mediaRoutes];
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
 export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);
