@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_MAX_BYTES } from '../../src/api/media/service.js';
-import { createMockServer } from '../../src/server.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -229,28 +224,5 @@ describe('GET /v1/media', () => {
     const { uploadUrl } = await presign(undefined, a);
     await put(uploadUrl, JPEG, 'image/jpeg');
     expect((await mock.call('get', '/v1/media', b)).body.data).toEqual([]);
-  });
-});
-
-describe('with --data', () => {
-  it('does not persist media bytes: after a restart the asset is gone from the list and its URL', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sgm-media-'));
-    const dataFile = join(dir, 'data.json');
-    try {
-      const options = { seed: 1, clock: TEST_CLOCK, clockFrozen: true, strictResponses: true, fixtures: false, dataFile };
-      const first = await createMockServer(options);
-      const presigned = await request(first.app).post('/v1/media/presign').set('x-api-key', 'sgw_test_default').send({ filename: 'a.jpg', contentType: 'image/jpeg' });
-      await request(first.app).put(local(presigned.body.uploadUrl)).set('Content-Type', 'image/jpeg').send(JPEG);
-      expect((await request(first.app).get('/v1/media').set('x-api-key', 'sgw_test_default')).body.data).toHaveLength(1);
-      await first.close();
-
-      const second = await createMockServer(options);
-      expect((await request(second.app).get('/v1/media').set('x-api-key', 'sgw_test_default')).body.data).toEqual([]);
-      expect((await request(second.app).get(local(presigned.body.publicUrl))).status).toBe(404);
-      await second.close();
-      expect([...first.violations, ...second.violations]).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
