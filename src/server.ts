@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { apiRoutes, eventSubscribers, jobHandlers } from './api/index.js';
+import { mediaRouter } from './api/media/upload-router.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
 import { docsRouter } from './docs/docs-page.js';
@@ -163,6 +164,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     res.type('application/yaml').send(control.text);
   });
   app.use('/docs', docsRouter());
+  // Where presigned media URLs point: plain routes outside /v1 and its contract.
+  app.use(mediaRouter(registry));
 
   app.use(
     '/__control',

@@ -3,7 +3,10 @@ import type { EventSubscriber } from '../events/bus.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { mediaRoutes } from './media/routes.js';
 import { profileRoutes } from './profiles/routes.js';
+import { syncRoutes } from './sync/routes.js';
 
 /**
  * What each API area contributes, in one place. An area exports its routes, the job
@@ -11,7 +14,7 @@ import { profileRoutes } from './profiles/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
 export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);

@@ -338,7 +338,8 @@ export interface paths {
          *     the network; with neither, syncs the 20 most recent posts. Found posts are added with `source`
          *     `external` (and `post.external.created` is sent for each new one). `data` is empty when nothing
          *     matched. `skipped` is true when the account was synced in the last 15 seconds; then only posts
-         *     already known are returned. Items use the single-account post shape (AccountPost).
+         *     already known are returned. Items use the single-account post shape (AccountPost). An account that
+         *     is not `active` answers `400 ACCOUNT_RECONNECT_REQUIRED`; a network that fails answers `502 PLATFORM_ERROR`.
          */
         post: operations["syncAccount"];
         delete?: never;
@@ -1597,7 +1598,7 @@ export interface components {
          * @description An uploaded media file.
          * @example {
          *       "id": "c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f",
-         *       "url": "http://127.0.0.1:4010/__media/ws_default/2025/03/spring-blend.jpg",
+         *       "url": "http://127.0.0.1:4010/__media/5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg",
          *       "contentType": "image/jpeg",
          *       "sizeBytes": 482113
          *     }
@@ -1618,9 +1619,9 @@ export interface components {
         };
         /**
          * @example {
-         *       "uploadUrl": "http://127.0.0.1:4010/__media/upload/ws_default/2025/03/spring-blend.jpg?token=u_3e8b1f",
-         *       "publicUrl": "http://127.0.0.1:4010/__media/ws_default/2025/03/spring-blend.jpg",
-         *       "key": "ws_default/2025/03/spring-blend.jpg",
+         *       "uploadUrl": "http://127.0.0.1:4010/__uploads/5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg?token=9c2d4e6f8a0b1c3d5e7f9a1b3c5d7e9f",
+         *       "publicUrl": "http://127.0.0.1:4010/__media/5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg",
+         *       "key": "5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg",
          *       "expiresIn": 900
          *     }
          */
@@ -3762,6 +3763,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["PlatformError"];
         };
     };
     listReviews: {
