@@ -3,6 +3,8 @@ import type { EventSubscriber } from '../events/bus.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
+import { postJobHandlers } from './posts/publish.js';
+import { postRoutes } from './posts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 
 /**
@@ -11,10 +13,10 @@ import { profileRoutes } from './profiles/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...postRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers]);
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
 export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];
