@@ -1,11 +1,17 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsStore } from '../../src/api/accounts/store.js';
 import { postsStore } from '../../src/api/posts/store.js';
 import type { DomainEvent } from '../../src/events/catalog.js';
+import { loadSpec } from '../../src/http/spec.js';
 import { addOutage } from '../../src/platforms/outages.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -376,6 +382,18 @@ describe('the publishing pipeline', () => {
     });
   });
 
+  describe('when the account was disconnected before the destination published', () => {
+    it('fails it with ACCOUNT_RECONNECT_REQUIRED', async () => {
+      const world = await newWorld();
+      const created = await createPost(world, { text: 'Gone', destinations: [{ connectionId: world.ids.threads }] });
+      delete accountsStore.get(world.workspace).accounts[world.ids.threads ?? ''];
+      await advance(world, 'PT10S');
+      const post = await readPost(world, created.body.post.id);
+      expect(post.status).toBe('failed');
+      expect(post.destinations[0]).toMatchObject({ status: 'failed', errorCode: 'ACCOUNT_RECONNECT_REQUIRED', errorMessage: expect.stringContaining('disconnected') });
+    });
+  });
+
   describe('when the network is in an outage', () => {
     it('fails the destinations on it with PLATFORM_ERROR; all failed makes the post failed (post.failed)', async () => {
       const world = await newWorld();
@@ -642,5 +660,37 @@ describe('Idempotency-Key on POST /v1/posts', () => {
     expectStatus(b, 201);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
     expect(b.body.post.id).not.toBe(a.body.post.id);
+  });
+});
+
+describe('the post events', () => {
+  it('are all eight post lifecycle events, each carrying the data shape of the contract', async () => {
+    const world = await newWorld();
+    const ids = world.ids;
+    const published = await createPost(world, { text: 'All good', destinations: [{ connectionId: ids.bluesky }] });
+    await createPost(world, { text: 'Half good', destinations: [{ connectionId: ids.facebook }, { connectionId: ids.threads }] });
+    const scheduled = await createPost(world, { text: 'Later', scheduledFor: '2026-03-09T10:00:00', timezone: 'UTC', destinations: [{ connectionId: ids.bluesky }] });
+    addOutage(world.workspace, { platform: 'threads', fromMs: T0, untilMs: null, message: 'down' });
+    await createPost(world, { text: 'No luck', destinations: [{ connectionId: ids.threads }] });
+    await advance(world, 'PT1M');
+    expectStatus(await mock.call('post', `/v1/posts/${scheduled.body.post.id}/cancel`, world.key), 200);
+    expectStatus(await mock.call('delete', `/v1/posts/${published.body.post.id}`, world.key), 200);
+
+    const events = world.workspace.events.recent().filter((event) => event.event.startsWith('post.') && event.createdAt >= TEST_CLOCK);
+    expect(new Set(events.map((event) => event.event))).toEqual(
+      new Set(['post.scheduled', 'post.published', 'post.failed', 'post.partial', 'post.cancelled', 'post.deleted', 'post.platform.published', 'post.platform.failed']),
+    );
+    const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(ajv);
+    ajv.addSchema(loadSpec('openapi.yaml').document as object, 'openapi');
+    const problems = events.flatMap((event) => {
+      const schema = event.event.startsWith('post.platform.') ? 'PostPlatformEventData' : 'PostEventData';
+      const validate = ajv.getSchema(`openapi#/components/schemas/${schema}`);
+      if (!validate) throw new Error(`openapi.yaml has no schema ${schema}`);
+      return validate(event.data) ? [] : (validate.errors ?? []).map((error) => `${event.event}${error.instancePath} ${error.message ?? ''}`);
+    });
+    expect(problems).toEqual([]);
+    const failed = events.find((event) => event.event === 'post.platform.failed');
+    expect(failed?.data).toMatchObject({ destination: { errorCode: 'PLATFORM_ERROR' } });
   });
 });

@@ -37,6 +37,12 @@ interface Refusal {
   errorMessage: string;
 }
 
+/** The account was disconnected (removed) between creating the post and publishing it. */
+const DISCONNECTED: Refusal = {
+  errorCode: 'ACCOUNT_RECONNECT_REQUIRED',
+  errorMessage: 'The account was disconnected before the post went out; connect it again to publish to it.',
+};
+
 /** Puts a post's start on the scheduler: now plus the start delay, or its scheduled instant. */
 export function scheduleStart(workspace: Workspace, post: PostRecord, dueAtMs: number): void {
   workspace.scheduler.schedule(START_JOB, dueAtMs, { postId: post.id }, `${post.status === 'scheduled' ? 'fire scheduled' : 'start'} post ${post.id}`);
@@ -94,12 +100,13 @@ function startNextDestination(workspace: Workspace, post: PostRecord): void {
 /** The network's answer for one destination, applied and announced. */
 function publishDestination(workspace: Workspace, post: PostRecord, destination: DestinationRecord): void {
   const account = accountsStore.get(workspace).accounts[destination.connectionId];
-  const refusal = refusalFor(workspace, destination, account);
+  const refusal = account ? refusalFor(workspace, destination, account) : DISCONNECTED;
   const nowIso = workspace.nowIso();
   if (refusal || !account) {
+    const why = refusal ?? DISCONNECTED;
     destination.status = 'failed';
-    destination.errorCode = refusal?.errorCode ?? 'PLATFORM_ERROR';
-    destination.errorMessage = refusal?.errorMessage ?? 'The network rejected the post.';
+    destination.errorCode = why.errorCode;
+    destination.errorMessage = why.errorMessage;
   } else {
     const subreddit = destination.options['subreddit'];
     const ref = externalPostRef(workspace, destination.platform, account, { atMs: workspace.now(), ...(typeof subreddit === 'string' && { subreddit }) });
@@ -118,12 +125,9 @@ function publishDestination(workspace: Workspace, post: PostRecord, destination:
 /**
  * Why this destination cannot go out now, checked in the order the service
  * would meet them: the account's authorization, the service's own posting caps,
- * then the network itself.
+ * then the network itself. Undefined: it goes out.
  */
-function refusalFor(workspace: Workspace, destination: DestinationRecord, account: AccountRecord | undefined): Refusal | undefined {
-  if (!account) {
-    return { errorCode: 'ACCOUNT_RECONNECT_REQUIRED', errorMessage: 'The account was disconnected before the post went out; connect it again to publish to it.' };
-  }
+function refusalFor(workspace: Workspace, destination: DestinationRecord, account: AccountRecord): Refusal | undefined {
   if (account.status !== 'active') {
     return { errorCode: 'ACCOUNT_RECONNECT_REQUIRED', errorMessage: `The account is ${account.status}; reconnect it to publish again.` };
   }
