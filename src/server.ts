@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { apiRoutes, eventSubscribers, jobHandlers } from './api/index.js';
 import { mediaRouter } from './api/media/upload-router.js';
+import { resumePostJobs } from './api/posts/publish.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
 import { docsRouter } from './docs/docs-page.js';
@@ -96,7 +97,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     seed,
     defaultApiKey: options.apiKey ?? DEFAULT_API_KEY,
     defaults: { plan: options.plan ?? 'payg', clockStartMs, clockFrozen: options.clockFrozen ?? false, fixtures: options.fixtures ?? true },
-    populate: populateWorkspace,
+    populate: (workspace) => {
+      populateWorkspace(workspace);
+      // Populating schedules nothing; the fixture's scheduled, queued and processing posts carry on from here.
+      resumePostJobs(workspace);
+    },
     runtime: {
       realTime,
       journalSize: options.journalSize ?? 1000,

@@ -5,6 +5,8 @@ import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { mediaRoutes } from './media/routes.js';
+import { postJobHandlers } from './posts/publish.js';
+import { postRoutes } from './posts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 import { syncRoutes } from './sync/routes.js';
 
@@ -14,10 +16,10 @@ import { syncRoutes } from './sync/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes];
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...postRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers]);
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
 export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];

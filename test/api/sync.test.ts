@@ -116,9 +116,10 @@ describe('POST /v1/accounts/{id}/sync', () => {
       const later = await w.sync('threads');
       const firstNewest = Date.parse((first.body.data as Item[])[0]?.publishedAt ?? '');
       const fresh = (later.body.data as Item[]).filter((item) => Date.parse(item.publishedAt) > firstNewest);
-      expect(fresh.length).toBeGreaterThan(0);
-      expect(fresh.every((item) => item.source === 'external')).toBe(true);
-      expect(w.imports().length - before).toBe(fresh.length);
+      // The service's own scheduled posts publish meanwhile too; only the network's posts are imported.
+      const freshExternal = fresh.filter((item) => item.source === 'external');
+      expect(freshExternal.length).toBeGreaterThan(0);
+      expect(w.imports().length - before).toBe(freshExternal.length);
     });
   });
 
