@@ -4,6 +4,8 @@ import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
+import { dispatchEvent, webhookJobHandlers } from './webhooks/dispatcher.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /**
  * What each API area contributes, in one place. An area exports its routes, the job
@@ -11,10 +13,10 @@ import { profileRoutes } from './profiles/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...webhookRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([...webhookJobHandlers]);
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
-export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];
+export const eventSubscribers: Array<EventSubscriber<Workspace>> = [dispatchEvent];
