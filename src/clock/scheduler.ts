@@ -120,6 +120,8 @@ export class Scheduler<C> {
     return this.exclusive(async () => {
       const ran = await this.runUntil(targetMs, true);
       this.options.clock.moveTo(targetMs);
+      // runUntil armed the timer for the clock before this move; a running clock needs it re-armed from here.
+      this.arm();
       return ran;
     });
   }
