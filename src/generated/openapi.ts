@@ -2940,7 +2940,10 @@ export interface components {
          */
         CreateWebhookBody: {
             name: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
+             */
             url: string;
             events: components["schemas"]["WebhookEventName"][];
             /** @description Signs every request (`X-Gateway-Signature`); never returned. */
@@ -2956,7 +2959,10 @@ export interface components {
          */
         UpdateWebhookBody: {
             name?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
+             */
             url?: string;
             events?: components["schemas"]["WebhookEventName"][];
             enabled?: boolean;

@@ -105,7 +105,7 @@ export const dispatchEvent: EventSubscriber<Workspace> = (workspace, event) => {
       sendFirstAttempt(workspace, webhook, delivery);
     }
   }
-  workspace.changed();
+  if (webhooks.length > 0) workspace.changed();
 };
 
 /** The first attempt of an event delivery, or, under the out-of-order fault, its swap with the next one. */
