@@ -28,6 +28,7 @@ const FLAGS = {
   cors: { type: 'string', help: "Allow browser apps from these origins (comma-separated, or '*')." },
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
   'body-limit': { type: 'string', help: 'Largest accepted JSON body (default 1mb).' },
+  'webhook-timeout': { type: 'string', help: 'Milliseconds a webhook receiver has to answer (default 10000; raise it to debug a receiver).' },
   config: { type: 'string', help: `Read flags from this YAML file (default ./${CONFIG_FILE} when present).` },
   help: { type: 'boolean', help: 'Show this help.' },
   version: { type: 'boolean', help: 'Show the version.' },
@@ -149,6 +150,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
 
   const seed = integer('seed', value('seed'), 0, 2_147_483_647);
   const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
+  const webhookTimeoutMs = integer('webhook-timeout', value('webhook-timeout'), 1, 3_600_000);
   const server: MockServerOptions = {
     ...(seed !== undefined && { seed }),
     ...(apiKey !== undefined && { apiKey }),
@@ -161,6 +163,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...(journalSize !== undefined && { journalSize }),
     ...(text(value('control-token')) !== undefined && { controlToken: text(value('control-token')) }),
     ...(bodyLimit !== undefined && { bodyLimit }),
+    ...(webhookTimeoutMs !== undefined && { webhookTimeoutMs }),
   };
   return {
     host: text(value('host')) ?? '127.0.0.1',

@@ -6,6 +6,7 @@ import { mediaRouter } from './api/media/upload-router.js';
 import { resumePostJobs } from './api/posts/publish.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
+import { EventStreams } from './events/streams.js';
 import { docsRouter } from './docs/docs-page.js';
 import { populateWorkspace } from './fixtures/populate.js';
 import { authenticateApi, authenticateControl } from './http/authenticate.js';
@@ -24,6 +25,7 @@ import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
 import { Database } from './store/database.js';
 import type { PlanName } from './workspaces/plans.js';
 import { WorkspaceRegistry } from './workspaces/registry.js';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
 import { VERSION } from './version.js';
 
 export interface MockServerOptions {
@@ -56,6 +58,8 @@ export interface MockServerOptions {
   logRequests?: ((line: string) => void) | undefined;
   /** The wall clock, replaceable in tests of the clock itself. */
   realTime?: RealTime;
+  /** How long a webhook receiver has to answer, in real milliseconds (default 10 000, as the real service). */
+  webhookTimeoutMs?: number;
 }
 
 export interface MockServer {
@@ -91,7 +95,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const clockStartMs = options.clock !== undefined ? Date.parse(options.clock) : realTime();
   if (Number.isNaN(clockStartMs)) throw new Error(`clock: '${options.clock}' is not an ISO 8601 date-time`);
 
+  const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
+
   const database = await Database.open(options.dataFile);
+  const eventStreams = new EventStreams();
   const registry = new WorkspaceRegistry({
     database,
     seed,
@@ -106,7 +114,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       realTime,
       journalSize: options.journalSize ?? 1000,
       jobHandlers,
-      eventSubscribers,
+      eventSubscribers: [...eventSubscribers, eventStreams.subscriber],
+      webhookTimeoutMs,
       onChange: () => database.markDirty(),
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
     },
@@ -178,7 +187,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       contract: 'control',
       spec: control,
       index: controlIndex,
-      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION }), 'control.yaml'),
+      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
       bodyLimit,
       responder,
@@ -204,7 +213,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    responder.sendError(req, res, toApiError(error));
+    responder.sendError(req, res, toApiError(error, { body: req.body as unknown, query: req.query, headers: req.headers }));
   });
 
   let server: Server | undefined;
@@ -227,6 +236,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     },
     async close() {
       registry.stopAll();
+      eventStreams.closeAll();
       if (server) {
         const closing = server;
         await new Promise<void>((resolve) => closing.close(() => resolve()));

@@ -9,6 +9,8 @@ import { postJobHandlers } from './posts/publish.js';
 import { postRoutes } from './posts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 import { syncRoutes } from './sync/routes.js';
+import { dispatchEvent, webhookJobHandlers } from './webhooks/dispatcher.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /**
  * What each API area contributes, in one place. An area exports its routes, the job
@@ -16,10 +18,10 @@ import { syncRoutes } from './sync/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...postRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes];
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...postRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes, ...webhookRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers]);
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers, ...webhookJobHandlers]);
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
-export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];
+export const eventSubscribers: Array<EventSubscriber<Workspace>> = [dispatchEvent];

@@ -57,6 +57,8 @@ export class Scheduler<C> {
   private turn: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Real I/O started for the workspace (webhook requests) that `advanceTo` waits for. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly options: SchedulerOptions<C>) {
     for (const job of Object.values(options.jobs)) {
@@ -94,11 +96,32 @@ export class Scheduler<C> {
     return this.queue.toArray().sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
   }
 
-  /** Moves the clock to `targetMs`, running everything due on the way, in order. */
+  /**
+   * Registers real I/O started on the workspace's behalf (a webhook request). Jobs
+   * start such work without awaiting it, so the timer of a running clock is never
+   * held up by a slow receiver; `advanceTo` waits for it instead, so what the work
+   * schedules when it ends (a retry) runs in the same advance when it falls due.
+   */
+  track(work: Promise<unknown>): void {
+    const settled: Promise<unknown> = work.then(
+      () => this.inFlight.delete(settled),
+      () => this.inFlight.delete(settled),
+    );
+    this.inFlight.add(settled);
+  }
+
+  /** How many tracked pieces of I/O are still running. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Moves the clock to `targetMs`, running everything due on the way, in order, and waiting for tracked I/O. */
   advanceTo(targetMs: number): Promise<RanJob[]> {
     return this.exclusive(async () => {
-      const ran = await this.runUntil(targetMs);
+      const ran = await this.runUntil(targetMs, true);
       this.options.clock.moveTo(targetMs);
+      // runUntil armed the timer for the clock before this move; a running clock needs it re-armed from here.
+      this.arm();
       return ran;
     });
   }
@@ -131,15 +154,22 @@ export class Scheduler<C> {
     return this.exclusive(async () => undefined);
   }
 
+  /** Waits until no tracked I/O runs, including I/O that finishing I/O started. */
+  private async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const result = this.turn.then(work, work);
     this.turn = result.catch(() => undefined);
     return result;
   }
 
-  private async runUntil(limitMs: number): Promise<RanJob[]> {
+  private async runUntil(limitMs: number, waitForInFlight = false): Promise<RanJob[]> {
     const ran: RanJob[] = [];
     while (ran.length < MAX_JOBS_PER_RUN) {
+      // Tracked I/O may schedule work (a retry) that is due before the next job: let it land first.
+      if (waitForInFlight) await this.settle();
       const job = this.queue.peek();
       if (!job || job.dueAt > limitMs) break;
       this.queue.pop();

@@ -1,5 +1,7 @@
 import { parseIsoDuration } from '../clock/duration.js';
 import type { RanJob } from '../clock/scheduler.js';
+import { setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
+import { sseMessage, type EventStreams } from '../events/streams.js';
 import { validationError } from '../http/errors.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
 import { allAccounts, getAccount } from '../api/accounts/service.js';
@@ -12,6 +14,8 @@ import type { Workspace } from '../workspaces/workspace.js';
 export interface ControlDependencies {
   registry: WorkspaceRegistry;
   version: string;
+  /** The open `GET /__control/events` streams. */
+  eventStreams: EventStreams;
 }
 
 function clockView(workspace: Workspace) {
@@ -58,7 +62,7 @@ async function moveClock(workspace: Workspace, targetMs: number) {
  * never change state; the workspace is the one the request's key names, or the
  * default workspace.
  */
-export function controlRoutes({ registry, version }: ControlDependencies): RouteDefinition[] {
+export function controlRoutes({ registry, version, eventStreams }: ControlDependencies): RouteDefinition[] {
   return [
     route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.all().length })),
 
@@ -136,6 +140,22 @@ export function controlRoutes({ registry, version }: ControlDependencies): Route
       if (query.operationId !== undefined) entries = entries.filter((entry) => entry.operationId === query.operationId);
       const limit = query.limit ?? 100;
       return ok({ data: entries.slice(-limit), size: workspace.journal.size, capacity: workspace.journal.capacity });
+    }),
+
+    route<never, { replay?: boolean }>('streamEvents', ({ workspace, query }) => ({
+      status: 200,
+      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+      stream: (stream) => {
+        stream.write(`: connected to ${workspace.id}\n\n`);
+        if (query.replay === true) for (const event of workspace.events.recent()) stream.write(sseMessage(event));
+        eventStreams.attach(workspace.id, stream);
+      },
+    })),
+
+    route<{ id: string }, never, DeliveryFaultsInput>('setWebhookFaults', ({ workspace, params, body }) => {
+      const faults = setDeliveryFaults(workspace, params.id, body);
+      workspace.changed();
+      return ok({ webhookId: params.id, faults });
     }),
   ];
 }

@@ -890,8 +890,10 @@ export interface paths {
          * Create a webhook
          * @description Registers a URL that receives the chosen events as `POST` requests of a WebhookEvent (see
          *     `callbacks`). The event `id` is stable across retries. A delivery succeeds on any 2xx within 10 s;
-         *     otherwise it is retried at +1 min, +5 min, +30 min, +2 h and +6 h. After 10 consecutive failed
-         *     deliveries the webhook is disabled (`enabled` false, `disabledReason` set). With a `secret`, each
+         *     otherwise it is retried at +1 min, +5 min, +30 min, +2 h and +6 h, each wait counted from the
+         *     attempt before (six attempts over 8 h 36 min). Redirects are not followed and count as failures.
+         *     After 10 consecutive event deliveries that failed every attempt, the webhook is disabled (`enabled`
+         *     false, `disabledReason` `too_many_failures`) and its pending retries end. With a `secret`, each
          *     request carries `X-Gateway-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`.
          */
         post: operations["createWebhook"];
@@ -924,7 +926,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook
-         * @description Changes only the sent fields. Setting `enabled` true on a disabled webhook re-enables it and resets `consecutiveFailures` and `disabledReason`.
+         * @description Changes only the sent fields. Setting `enabled` true on a disabled webhook re-enables it and resets `consecutiveFailures` and `disabledReason`. Setting it false ends the pending retries (those deliveries become `failed`; redeliver them later). The secret cannot be changed; create a new webhook to rotate it.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -943,7 +945,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Sends a `webhook.test` event to the webhook now (also when it does not subscribe to it, and also when it is disabled) and answers the delivery record after the first attempt.
+         * @description Sends a `webhook.test` event to the webhook now (also when it does not subscribe to it, and also when it is disabled) and answers the delivery record after the attempt. A test delivery is attempted once, never retried, and does not count toward disabling.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -965,8 +967,12 @@ export interface paths {
         /**
          * List deliveries
          * @description The webhook's delivery log, newest first. `since`/`until` filter on the delivery's `createdAt`;
-         *     the default is the last 7 days, and a `since` older than the plan's log retention starts at the
-         *     oldest kept delivery.
+         *     the default is the 7 days before `until` (or now), and a `since` older than the plan's log
+         *     retention starts at the oldest kept delivery. Retention: `free` 3 days, `payg` 30 days, and at
+         *     most the 1000 newest deliveries per webhook on any plan. `facets` and `histogram` count the
+         *     deliveries in the range that match `event`, whatever `status` asks for. Histogram buckets are
+         *     aligned to UTC and sized by the range: up to 1 h → 1 min, 6 h → 5 min, 2 days → 1 h,
+         *     14 days → 6 h, longer → 1 day; empty buckets are included.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -993,7 +999,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Sends the delivery's event again now, as a new attempt on the same delivery record (same event `id`), and answers the record after that attempt.
+         * @description Sends the delivery's event again now, as a new attempt on the same delivery record (same event `id` and body, the next attempt number), and answers the record after that attempt. It works on a disabled webhook too, and changes neither `enabled` nor `consecutiveFailures`; a success cancels a pending retry.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -2391,7 +2397,7 @@ export interface components {
             updatedAt: string;
             /** @description True when requests are signed (the secret itself is never returned). */
             hasSecret: boolean;
-            /** @description Failed deliveries in a row; at 10 the webhook is disabled. */
+            /** @description Event deliveries in a row that failed every attempt (retries included); a successful attempt resets it; at 10 the webhook is disabled. */
             consecutiveFailures: number;
             /** @description Why the service disabled the webhook, for example `too_many_failures`; null otherwise. */
             disabledReason: string | null;
@@ -2426,7 +2432,7 @@ export interface components {
          * @example {
          *       "id": "f0e1d2c3-b4a5-4968-8776-5a4b3c2d1e0f",
          *       "webhookId": "6c5d4e3f-2a1b-4c0d-8e9f-7a6b5c4d3e2f",
-         *       "eventId": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+         *       "eventId": "evt_2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
          *       "event": "post.published",
          *       "status": "succeeded",
          *       "attempts": [
@@ -2457,7 +2463,7 @@ export interface components {
             eventId: string;
             event: components["schemas"]["WebhookEventName"];
             /**
-             * @description `pending` while a retry is due; `failed` after the last retry failed.
+             * @description `pending` while an automatic attempt is due; otherwise the outcome of the last attempt (`failed` after the last retry failed).
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed";
@@ -2511,7 +2517,7 @@ export interface components {
          *     AutomationEventData (`automation.triggered`, `automation.failed`), WebhookTestEventData
          *     (`webhook.test`).
          * @example {
-         *       "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+         *       "id": "evt_2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
          *       "event": "webhook.test",
          *       "createdAt": "2025-03-14T09:30:00Z",
          *       "workspaceId": "ws_default",
@@ -2522,7 +2528,7 @@ export interface components {
          *     }
          */
         WebhookEvent: {
-            /** Format: uuid */
+            /** @description The event id: the same on every attempt and redeliver, and in `X-Gateway-Event-Id`. */
             id: string;
             event: components["schemas"]["WebhookEventName"];
             /** Format: date-time */
@@ -2971,7 +2977,10 @@ export interface components {
          */
         CreateWebhookBody: {
             name: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
+             */
             url: string;
             events: components["schemas"]["WebhookEventName"][];
             /** @description Signs every request (`X-Gateway-Signature`); never returned. */
@@ -2987,7 +2996,10 @@ export interface components {
          */
         UpdateWebhookBody: {
             name?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
+             */
             url?: string;
             events?: components["schemas"]["WebhookEventName"][];
             enabled?: boolean;
@@ -3261,7 +3273,7 @@ export interface components {
         WebhookEventHeader: components["schemas"]["WebhookEventName"];
         /** @description The event id, as in the body's `id`; stable across retries, so use it to drop duplicates. */
         WebhookEventIdHeader: string;
-        /** @description 1 for the first attempt, then 2 to 6 for the retries at +1 min, +5 min, +30 min, +2 h and +6 h. */
+        /** @description 1 for the first attempt, then 2 to 6 for the retries (each 1 min, 5 min, 30 min, 2 h and 6 h after the attempt before it); a redeliver sends the next number. */
         WebhookDeliveryAttemptHeader: number;
         /** @description Present when the webhook has a secret: `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the secret. */
         WebhookSignatureHeader: string;

@@ -33,18 +33,51 @@ export function paramFromPath(path: string): string {
   return param === '' ? (location ?? 'body') : param;
 }
 
-function describe(item: ValidatorErrorItem, param: string): string {
+/** The parts of the request a validator error path can point into. */
+export interface RequestInput {
+  body?: unknown;
+  query?: unknown;
+  headers?: unknown;
+}
+
+const MISSING = Symbol('missing');
+
+/** The value a validator error path points at (`/body/events/0` → the body's events[0]). */
+function valueAt(input: RequestInput, path: string): unknown {
+  const parts = path.replace(/^[./]/, '').split(/[./]/).filter((part) => part !== '');
+  const location = parts.shift();
+  let node: unknown = location === 'body' ? input.body : location === 'query' ? input.query : location === 'headers' ? input.headers : MISSING;
+  // `destinations[0]` and `destinations/0` both step into index 0.
+  for (const raw of parts.flatMap((part) => part.split(/[[\]]/).filter((key) => key !== ''))) {
+    const key = location === 'headers' ? raw.toLowerCase() : raw;
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return MISSING;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? String(value);
+}
+
+function describe(item: ValidatorErrorItem, param: string, input: RequestInput | undefined): string {
   const message = item.message ?? 'is invalid';
   // "must have required property 'x'" already names the field; others read better prefixed.
-  return /'[^']+'/.test(message) && message.includes('required') ? message : `${param} ${message}`;
+  const described = /'[^']+'/.test(message) && message.includes('required') ? message : `${param} ${message}`;
+  // An enum error lists the allowed values; naming the value sent shows the typo at a glance.
+  if (item.errorCode?.startsWith('enum') && input && item.path) {
+    const value = valueAt(input, item.path);
+    if (value !== MISSING) return `${described}; got ${shown(value)}`;
+  }
+  return described;
 }
 
 /**
  * Maps any error that reaches the error handler to an ApiError: our own pass
  * through; the body parser's and the OpenAPI validator's become the envelope's
- * codes. Anything else is a bug, answered as 500 INTERNAL_ERROR without a trace.
+ * codes (with the request's `input`, an enum error also names the value sent). Anything else is a bug, answered as 500 INTERNAL_ERROR without a trace.
  */
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, input?: RequestInput): ApiError {
   if (error instanceof ApiError) return error;
   const e = (error ?? {}) as HttpLikeError;
   const status = e.status ?? e.statusCode;
@@ -63,7 +96,7 @@ export function toApiError(error: unknown): ApiError {
   if (status === 400 && Array.isArray(e.errors) && e.errors.length > 0) {
     const first = e.errors[0] as ValidatorErrorItem;
     const param = paramFromPath(first.path ?? '');
-    const message = e.errors.map((item) => describe(item, paramFromPath(item.path ?? ''))).join('; ');
+    const message = e.errors.map((item) => describe(item, paramFromPath(item.path ?? ''), input)).join('; ');
     return new ApiError(400, 'VALIDATION_ERROR', message, { param });
   }
   if (status === 400) {

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ContractChecker, ContractViolation } from './contract.js';
 import { ApiError } from './errors.js';
-import type { Reply } from './route.js';
+import type { Reply, ResponseStream } from './route.js';
 
 /** Adds headers every response carries (the rate-limit headers, for one). */
 export type ResponseDecorator = (req: Request, res: Response, reply: Reply) => void;
@@ -40,7 +40,8 @@ export class Responder {
     const checked = this.check(req, res, reply);
     for (const listener of this.sentListeners) listener(req, checked);
     res.status(checked.status);
-    if (checked.body === undefined) res.end();
+    if (checked.stream) openStream(res, checked.stream);
+    else if (checked.body === undefined) res.end();
     else res.json(checked.body);
   }
 
@@ -62,4 +63,31 @@ export class Responder {
     req.ctx.errorCode = error.code;
     return { status: 500, body: error.body() };
   }
+}
+
+/** Sends the headers now and hands the open response to the route. */
+function openStream(res: Response, write: NonNullable<Reply['stream']>): void {
+  res.flushHeaders();
+  const listeners: Array<() => void> = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    for (const listener of listeners) listener();
+  };
+  res.on('close', close);
+  const stream: ResponseStream = {
+    write(chunk) {
+      if (!closed) res.write(chunk);
+    },
+    end() {
+      if (closed) return;
+      res.end();
+      close();
+    },
+    onClose(listener) {
+      listeners.push(listener);
+    },
+  };
+  write(stream);
 }

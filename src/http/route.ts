@@ -12,11 +12,21 @@ export interface HandlerInput<Params = Record<string, string>, Query = Record<st
   headers: IncomingHttpHeaders;
 }
 
+/** An open response a route keeps writing to (Server-Sent Events). */
+export interface ResponseStream {
+  write(chunk: string): void;
+  end(): void;
+  /** Called once when the client goes away or the stream ends. */
+  onClose(listener: () => void): void;
+}
+
 /** What a handler answers; `body` undefined means an empty body. */
 export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Instead of a body: the response stays open and this writes to it (its headers name the content type). */
+  stream?: (stream: ResponseStream) => void;
 }
 
 export type Handler = (input: HandlerInput) => Reply | Promise<Reply>;

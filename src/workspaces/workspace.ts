@@ -10,6 +10,9 @@ import { Journal } from '../journal/journal.js';
 import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from './plans.js';
 
+/** DESIGN.md: a delivery succeeds on a 2xx within 10 s. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
 export interface WorkspaceRuntime {
   realTime: RealTime;
   journalSize: number;
@@ -19,6 +22,8 @@ export interface WorkspaceRuntime {
   /** Called after anything changes the workspace's data, so --data can persist it. */
   onChange: () => void;
   onJobError: (workspace: Workspace, jobKind: string, error: unknown) => void;
+  /** How long a webhook receiver has to answer, in real milliseconds (default 10 000). */
+  webhookTimeoutMs?: number;
 }
 
 /**
@@ -90,6 +95,11 @@ export class Workspace implements HasWorkspaceData {
   /** A decimal token, for network-native ids that are numbers. */
   newDigits(length: number): string {
     return hexToDigits(this.draw(), length);
+  }
+
+  /** The server's webhook timeout: real time, since it bounds a real HTTP request. */
+  get webhookTimeoutMs(): number {
+    return this.runtime.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   }
 
   /** Notes that the workspace's data changed (persists it with --data). */

@@ -99,8 +99,8 @@ describe('errors outside the handlers', () => {
   });
 
   it('answers an operation not built yet with 501 NOT_IMPLEMENTED after validating it', async () => {
-    expectApiError(await mock.call('get', '/v1/webhooks'), 501, 'NOT_IMPLEMENTED');
-    expectApiError(await mock.call('get', '/v1/webhooks?limit=0'), 400, 'VALIDATION_ERROR', 'limit');
+    expectApiError(await mock.call('get', '/v1/automations'), 501, 'NOT_IMPLEMENTED');
+    expectApiError(await mock.call('get', '/v1/automations?limit=0'), 400, 'VALIDATION_ERROR', 'limit');
   });
 });
 

@@ -1,0 +1,93 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { VERSION } from '../../version.js';
+
+/** What one HTTP attempt came to. */
+export interface SendOutcome {
+  /** A 2xx arrived within the time-out. */
+  ok: boolean;
+  responseStatus: number | null;
+  /** Real milliseconds from sending to the answer (or to giving up). */
+  durationMs: number;
+  /** Why it failed when no status explains it (time-out, network error, redirect); null otherwise. */
+  error: string | null;
+}
+
+export interface SendRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+/**
+ * Sends one webhook request for real. Only the status line counts: the answer's
+ * body is drained and ignored. Redirects are not followed (a receiver that moved
+ * must be updated), and the connection is not pooled, so a closed test receiver
+ * leaves nothing behind. The time-out is real time on purpose: it bounds real I/O,
+ * which the virtual clock cannot.
+ */
+export function sendWebhookRequest({ url, body, headers, timeoutMs }: SendRequest): Promise<SendOutcome> {
+  // Durations are measured, not read from a calendar: a monotonic timer is the honest tool.
+  const startedAt = performance.now();
+  const elapsed = () => Math.max(0, Math.round(performance.now() - startedAt));
+  return new Promise<SendOutcome>((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      resolve({ ok: false, responseStatus: null, durationMs: 0, error: `invalid url: ${url}` });
+      return;
+    }
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    let settled = false;
+    const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...outcome, durationMs: elapsed() });
+    };
+    const req = send(target, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        ...headers,
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(body)),
+        'User-Agent': `social-gateway-mock/${VERSION} (webhooks)`,
+        Connection: 'close',
+      },
+    });
+    const timer = setTimeout(() => {
+      finish({ ok: false, responseStatus: null, error: `timeout: no answer within ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('response', (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      // Read and drop the answer so the socket closes cleanly.
+      res.resume();
+      res.on('error', () => undefined);
+      const redirect = status >= 300 && status < 400;
+      finish({ ok: status >= 200 && status < 300, responseStatus: status, error: redirect ? `redirect to ${res.headers.location ?? '(no Location)'} not followed` : null });
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      finish({ ok: false, responseStatus: null, error: describeNetworkError(error) });
+    });
+    req.end(body);
+  });
+}
+
+function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host not found: ${error.message}`;
+    default:
+      return error.code ? `${error.code}: ${error.message}` : error.message;
+  }
+}

@@ -1,0 +1,95 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { SseClient } from '../helpers/sse-client.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { newWorld } from '../helpers/world.js';
+
+let mock: TestMock;
+let baseUrl: string;
+let receiver: WebhookReceiver;
+const clients: SseClient[] = [];
+beforeAll(async () => {
+  mock = await startMock({ fixtures: false });
+  baseUrl = await mock.server.listen(0);
+});
+afterAll(() => mock.close());
+beforeEach(async () => {
+  receiver = await WebhookReceiver.start();
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await receiver.close();
+});
+
+async function open(key: string, query = ''): Promise<SseClient> {
+  const client = await SseClient.open(`${baseUrl}/__control/events${query}`, { 'x-api-key': key });
+  clients.push(client);
+  await client.waitFor(1);
+  return client;
+}
+
+describe('GET /__control/events', () => {
+  it('streams every event of the workspace, the same as the webhook bodies', async () => {
+    const world = await newWorld(mock);
+    const hook = await world.call('post', '/v1/webhooks').send({ name: 'all', url: receiver.url, events: ['post.published', 'account.expired'] });
+    expectStatus(hook, 201);
+    const client = await open(world.key);
+    expect(client.response.statusCode).toBe(200);
+    expect(client.response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(client.messages[0]).toEqual({ comment: `connected to ${world.workspace.id}` });
+
+    const published = world.emit('post.published');
+    const expired = world.emit('account.expired');
+    // Not subscribed by any webhook, still streamed.
+    const comment = world.emit('comment.received');
+    const test = await world.call('post', `/v1/webhooks/${hook.body.id}/test`);
+    await world.advance(0);
+    await client.waitFor(5);
+
+    expect(client.events().map((message) => [message.id, message.event])).toEqual([
+      [published.id, 'post.published'],
+      [expired.id, 'account.expired'],
+      [comment.id, 'comment.received'],
+      [test.body.eventId, 'webhook.test'],
+    ]);
+    // Each data line is byte for byte the body a webhook receives.
+    expect(receiver.requests.map((request) => request.body)).toEqual([0, 1, 3].map((i) => client.events()[i]?.data));
+  });
+
+  it('shows only its own workspace', async () => {
+    const mine = await newWorld(mock);
+    const theirs = await newWorld(mock);
+    const client = await open(mine.key);
+    theirs.emit('post.published');
+    const own = mine.emit('post.failed');
+    await client.waitFor(2);
+    expect(client.events().map((message) => message.id)).toEqual([own.id]);
+  });
+
+  it('replays the kept events first with replay=true', async () => {
+    const world = await newWorld(mock);
+    const earlier = [world.emit('post.scheduled'), world.emit('post.cancelled')];
+    const client = await open(world.key, '?replay=true');
+    const later = world.emit('post.deleted');
+    await client.waitFor(4);
+    expect(client.events().map((message) => message.id)).toEqual([...earlier, later].map((event) => event.id));
+  });
+
+  it('answers 400 for a replay that is not a boolean', async () => {
+    expectApiError(await mock.control('get', '/__control/events?replay=maybe'), 400, 'VALIDATION_ERROR', 'replay');
+  });
+
+  it('answers 401 for an unknown key', async () => {
+    expectApiError(await mock.control('get', '/__control/events', 'sgw_test_nobody'), 401, 'UNAUTHORIZED');
+  });
+
+  it('ends open streams when the server closes', async () => {
+    const other = await startMock({ fixtures: false });
+    const url = await other.server.listen(0);
+    const client = await SseClient.open(`${url}/__control/events`);
+    clients.push(client);
+    await client.waitFor(1);
+    await other.close();
+    await client.ended();
+  });
+});
