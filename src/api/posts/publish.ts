@@ -2,6 +2,7 @@ import type { JobHandler, JobRecord } from '../../clock/scheduler.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { externalPostRef } from '../../platforms/external-ids.js';
 import { activeOutage } from '../../platforms/outages.js';
+import { reserve, settle, velocityError, velocityRefusal, type VelocityAccount } from '../../limits/velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { postsStore, type DestinationRecord, type PostRecord } from './store.js';
@@ -63,9 +64,11 @@ const startPost: JobHandler<Workspace> = (workspace, job) => {
   const post = findPost(workspace, job);
   // Cancelled, deleted or reset meanwhile: nothing left to start.
   if (!post || (post.status !== 'queued' && post.status !== 'scheduled')) return;
+  const fired = post.status === 'scheduled';
   post.status = 'processing';
   for (const destination of post.destinations) destination.status = 'queued';
   post.updatedAt = workspace.nowIso();
+  if (fired) admitAtFireTime(workspace, post);
   startNextDestination(workspace, post);
   workspace.changed();
 };
@@ -118,6 +121,8 @@ function publishDestination(workspace: Workspace, post: PostRecord, destination:
     destination.errorMessage = null;
   }
   post.updatedAt = nowIso;
+  // Only a destination that went out counts toward velocity; a failed one frees its place.
+  settle(workspace, destination.connectionId, destination.id, destination.status === 'published');
   const event = destination.status === 'published' ? 'post.platform.published' : 'post.platform.failed';
   workspace.events.emit(event, { postId: post.id, destination: destinationView(workspace, destination) });
 }
@@ -131,8 +136,6 @@ function refusalFor(workspace: Workspace, destination: DestinationRecord, accoun
   if (account.status !== 'active') {
     return { errorCode: 'ACCOUNT_RECONNECT_REQUIRED', errorMessage: `The account is ${account.status}; reconnect it to publish again.` };
   }
-  const velocity = checkPostingVelocity(workspace, account, destination);
-  if (velocity) return velocity;
   const outage = activeOutage(workspace, destination.platform);
   if (outage) {
     const label = platformFacts(destination.platform)?.label ?? destination.platform;
@@ -142,17 +145,42 @@ function refusalFor(workspace: Workspace, destination: DestinationRecord, accoun
 }
 
 /**
- * THE place for the posting velocity check (25 per rolling hour per account, the
- * network's daily cap per UTC day): called once per destination, just before it
- * would go to the network, for posts published now and scheduled posts alike. A
- * refusal here fails the destination with its code (`VELOCITY_LIMITED`, which
- * `post.platform.failed` then carries). Only destinations that actually went out
- * count: they are the `published` (and later `deleted`) destinations with a
- * `publishedAt` in the posts store, so the check can count from there.
- * Not implemented yet: every destination passes.
+ * Velocity admission for a post published now, before it is created: every
+ * destination must fit its account's hourly pace and daily cap, counting several
+ * destinations on one account once each. A refusal is the synchronous
+ * 429 VELOCITY_LIMITED, and nothing of the request is published.
  */
-function checkPostingVelocity(_workspace: Workspace, _account: AccountRecord, _destination: DestinationRecord): Refusal | undefined {
-  return undefined;
+export function admitNow(workspace: Workspace, accounts: VelocityAccount[]): void {
+  const counts = new Map<string, { account: VelocityAccount; count: number; index: number }>();
+  accounts.forEach((account, index) => {
+    const entry = counts.get(account.id);
+    if (entry) entry.count++;
+    else counts.set(account.id, { account, count: 1, index });
+  });
+  for (const { account, count, index } of counts.values()) {
+    const refusal = velocityRefusal(workspace, account, count);
+    if (refusal) throw velocityError(refusal, `destinations[${index}].connectionId`);
+  }
+}
+
+/**
+ * Velocity admission for a scheduled post at its fire time. It cannot answer
+ * anyone, so a destination past the cap fails terminally with VELOCITY_LIMITED
+ * (and `post.platform.failed` carries the code); the others hold their places
+ * until they publish or fail.
+ */
+function admitAtFireTime(workspace: Workspace, post: PostRecord): void {
+  for (const destination of post.destinations) {
+    const refusal = velocityRefusal(workspace, { id: destination.connectionId, platform: destination.platform }, 1);
+    if (!refusal) {
+      reserve(workspace, destination.connectionId, [destination.id]);
+      continue;
+    }
+    destination.status = 'failed';
+    destination.errorCode = 'VELOCITY_LIMITED';
+    destination.errorMessage = velocityError(refusal).message;
+    workspace.events.emit('post.platform.failed', { postId: post.id, destination: destinationView(workspace, destination) });
+  }
 }
 
 /** Every destination has answered: the post's outcome and its event. */

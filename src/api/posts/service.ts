@@ -1,8 +1,9 @@
 import { ApiError, notFound, validationError } from '../../http/errors.js';
 import { compareKeys, listPage, parseInclude, parseTimeRange, type Direction, type Page, type SortKey } from '../../http/lists.js';
+import { reserve } from '../../limits/velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { metricsAt, type NormalizedMetrics } from './metrics.js';
-import { START_DELAY_MS, scheduleStart, unschedulePost } from './publish.js';
+import { admitNow, START_DELAY_MS, scheduleStart, unschedulePost } from './publish.js';
 import { postsStore, type DestinationRecord, type PostRecord, type PostSource, type PostStatus } from './store.js';
 import { planPost, type CreatePostBody } from './validate.js';
 import { postView } from './views.js';
@@ -13,6 +14,8 @@ import { postView } from './views.js';
  */
 export function createPost(workspace: Workspace, body: CreatePostBody): PostRecord {
   const plan = planPost(workspace, body);
+  // Published now: the velocity cap answers synchronously (429), before anything is created.
+  if (!plan.schedule) admitNow(workspace, plan.destinations.map((d) => d.account));
   const nowIso = workspace.nowIso();
   const status: PostStatus = plan.schedule ? 'scheduled' : 'queued';
   const post: PostRecord = {
@@ -50,6 +53,7 @@ export function createPost(workspace: Workspace, body: CreatePostBody): PostReco
     scheduleStart(workspace, post, plan.schedule.atMs);
     workspace.events.emit('post.scheduled', { post: postView(workspace, post) });
   } else {
+    for (const destination of post.destinations) reserve(workspace, destination.connectionId, [destination.id]);
     scheduleStart(workspace, post, workspace.now() + START_DELAY_MS);
   }
   workspace.changed();
