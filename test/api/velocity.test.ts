@@ -1,4 +1,6 @@
+import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOutage, clearOutages } from '../../src/platforms/outages.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 let mock: TestMock;
@@ -10,7 +12,7 @@ afterAll(() => mock.close());
 interface World {
   key: string;
   account(platform: string): string;
-  post(platform: string, extra?: Record<string, unknown>): Promise<import('supertest').Response>;
+  post(platform: string, extra?: Record<string, unknown>): Promise<Response>;
   advance(ms: number): Promise<unknown>;
 }
 
@@ -80,7 +82,6 @@ describe('POST /v1/posts and posting velocity', () => {
       // A post that fails (the network is down) frees its place once it has failed.
       const workspace = mock.server.registry.byApiKey(w.key);
       if (!workspace) throw new Error('workspace missing');
-      const { addOutage, clearOutages } = await import('../../src/platforms/outages.js');
       addOutage(workspace, { platform: 'bluesky', fromMs: 0, untilMs: null, message: 'maintenance' });
       const failing = await w.post('bluesky');
       expectStatus(failing, 201);
