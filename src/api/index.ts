@@ -3,6 +3,8 @@ import type { EventSubscriber } from '../events/bus.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
+import { commentRoutes } from './comments/routes.js';
+import { engagementRoutes } from './engagement/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 
 /**
@@ -11,7 +13,12 @@ import { profileRoutes } from './profiles/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
+export const apiRoutes: RouteDefinition[] = [
+  ...accountRoutes,
+  ...profileRoutes,
+  ...commentRoutes,
+  ...engagementRoutes,
+];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
 export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);

@@ -2028,7 +2028,7 @@ export interface components {
             hasMore: boolean;
         };
         /**
-         * @description Comment shape A, answered by create-comment.
+         * @description Comment shape A, answered by create-comment. It is the network's own view, so `id` and `parentId` are network comment ids.
          * @example {
          *       "id": "18034567219876543",
          *       "text": "Thanks! The recipe is in our bio.",
@@ -2040,6 +2040,7 @@ export interface components {
          *     }
          */
         CreatedComment: {
+            /** @description The network's comment id. */
             id: string;
             text: string;
             username?: string | null;
