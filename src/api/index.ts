@@ -5,7 +5,9 @@ import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { engagementRoutes } from './engagement/routes.js';
+import { inboxRoutes } from './inbox/routes.js';
 import { profileRoutes } from './profiles/routes.js';
+import { reviewRoutes } from './reviews/routes.js';
 
 /**
  * What each API area contributes, in one place. An area exports its routes, the job
@@ -18,6 +20,8 @@ export const apiRoutes: RouteDefinition[] = [
   ...profileRoutes,
   ...commentRoutes,
   ...engagementRoutes,
+  ...inboxRoutes,
+  ...reviewRoutes,
 ];
 
 /** Job kinds the API areas schedule on workspace schedulers. */

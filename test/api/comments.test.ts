@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentsStore } from '../../src/api/comments/store.js';
+import { postsStore } from '../../src/api/posts/store.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/world.js';
 
@@ -298,5 +299,83 @@ describe('POST /v1/comments/like', () => {
   it('answers 400 VALIDATION_ERROR naming commentId when it is missing', async () => {
     const { destination } = facebookPost();
     expectApiError(await mock.call('post', '/v1/comments/like').send({ destinationId: destination.id }), 400, 'VALIDATION_ERROR', 'commentId');
+  });
+});
+
+describe('POST /__control/inbound/comments', () => {
+  it('adds a seeded comment to the newest published post with comments and emits comment.received', async () => {
+    const w = await freshWorld(mock);
+    const mark = w.mark();
+    const res = await mock.control('post', '/__control/inbound/comments', w.apiKey);
+    expectStatus(res, 201);
+    const { comment, destinationId } = res.body;
+    const published = Object.values(postsStore.get(w.workspace).posts)
+      .flatMap((post) => post.destinations)
+      .filter((d) => d.status === 'published' && d.platform !== 'pinterest')
+      .sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
+    expect(destinationId).toBe(published[0]?.id);
+    expect(comment).toMatchObject({ platform: published[0]?.platform, parentId: null, likeCount: 0, createdAt: '2026-03-02T09:00:00.000Z', username: expect.any(String), text: expect.any(String) });
+    const events = w.eventsSince(mark);
+    expect(events.map((e) => e.event)).toEqual(['comment.received']);
+    expect(events[0]?.data).toEqual({ destinationId, comment });
+    expect(res.body.automations).toEqual([]);
+  });
+
+  it('takes every field, and the comment it makes can be answered with the reply operation', async () => {
+    const w = await freshWorld(mock);
+    const { destination } = w.destination('bluesky', (p, d) => d.status === 'published' && p.destinations.length === 1 && w.comments(d.id).length > 0);
+    const res = await mock.control('post', '/__control/inbound/comments', w.apiKey).send({
+      destinationId: destination.id, text: 'Is this vegan?', authorId: 'did:plc:maya', username: 'maya.bsky.social', displayName: 'Maya',
+    });
+    expectStatus(res, 201);
+    expect(res.body.comment).toMatchObject({ text: 'Is this vegan?', username: 'maya.bsky.social', platformCommentId: expect.stringMatching(/^at:\/\/did:plc:maya\//) });
+    const reply = await mock.call('post', `/v1/comments/${res.body.comment.id}/replies`, w.apiKey).send({ text: 'It is!' });
+    expectStatus(reply, 201);
+    expect(reply.body.parentId).toBe(res.body.comment.platformCommentId);
+  });
+
+  it('picks the account’s newest published post for accountId alone', async () => {
+    const w = await freshWorld(mock);
+    const res = await mock.control('post', '/__control/inbound/comments', w.apiKey).send({ accountId: w.account('youtube').id });
+    expectStatus(res, 201);
+    expect(res.body.comment.platform).toBe('youtube');
+  });
+
+  it('answers a comment with parentCommentId', async () => {
+    const w = await freshWorld(mock);
+    const { destination } = w.destination('reddit', (p, d) => d.status === 'published' && p.destinations.length === 1 && w.comments(d.id).length > 0);
+    const parent = w.comments(destination.id)[0];
+    const res = await mock.control('post', '/__control/inbound/comments', w.apiKey).send({ destinationId: destination.id, parentCommentId: parent?.platformCommentId });
+    expectStatus(res, 201);
+    expect(res.body.comment.parentId).toBe(parent?.platformCommentId);
+  });
+
+  describe('when the body is not what people can do', () => {
+    it('answers 400 TEXT_TOO_LONG past the network’s comment limit', async () => {
+      const { destination } = blueskyPost();
+      const res = await mock.control('post', '/__control/inbound/comments').send({ destinationId: destination.id, text: 'c'.repeat(301) });
+      expectApiError(res, 400, 'TEXT_TOO_LONG', 'text');
+      expect(res.body.error.details).toEqual({ limit: 300, length: 301, platform: 'bluesky' });
+    });
+
+    it('answers 400 PLATFORM_NOT_SUPPORTED on pinterest', async () => {
+      expectApiError(await mock.control('post', '/__control/inbound/comments').send({ accountId: world.account('pinterest').id }), 400, 'PLATFORM_NOT_SUPPORTED', 'accountId');
+    });
+
+    it('answers 400 for a post that is not published, 404 for an unknown destination or parent', async () => {
+      const { destination } = world.destination('youtube', (_p, d) => d.status === 'scheduled');
+      expectApiError(await mock.control('post', '/__control/inbound/comments').send({ destinationId: destination.id }), 400, 'VALIDATION_ERROR', 'destinationId');
+      expectApiError(await mock.control('post', '/__control/inbound/comments').send({ destinationId: 'nope' }), 404, 'NOT_FOUND', 'destinationId');
+      const published = blueskyPost().destination;
+      expectApiError(await mock.control('post', '/__control/inbound/comments').send({ destinationId: published.id, parentCommentId: 'nope' }), 404, 'NOT_FOUND', 'parentCommentId');
+    });
+
+    it.each([
+      ['an unknown field', { destinationId: 'x', colour: 'red' }, 'colour'],
+      ['an empty text', { text: '' }, 'text'],
+      ['a wrong type', { username: 42 }, 'username'],
+    ])('answers 400 VALIDATION_ERROR for %s', async (_kind, body, param) => {
+      expectApiError(await mock.control('post', '/__control/inbound/comments').send(body), 400, 'VALIDATION_ERROR', param);
+    });
   });
 });
