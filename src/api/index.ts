@@ -3,6 +3,8 @@ import type { EventSubscriber } from '../events/bus.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
+import { automationRoutes } from './automations/routes.js';
+import { automationRunner } from './automations/runner.js';
 import { commentRoutes } from './comments/routes.js';
 import { engagementRoutes } from './engagement/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
@@ -22,10 +24,11 @@ export const apiRoutes: RouteDefinition[] = [
   ...engagementRoutes,
   ...inboxRoutes,
   ...reviewRoutes,
+  ...automationRoutes,
 ];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
 export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
-export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];
+export const eventSubscribers: Array<EventSubscriber<Workspace>> = [automationRunner];

@@ -364,7 +364,7 @@ describe('POST /__control/inbound/story-replies', () => {
     expect(res.body).toMatchObject({ accountId: account.id, started: true, message: { text: 'Love it' } });
     const stored = w.messages(res.body.conversation.id).find((m) => m.id === res.body.message.id);
     expect(stored?.storyReply).toEqual({ postId: story.post.id, destinationId: story.destination.id });
-    expect(res.body.events.map((e: { event: string }) => e.event)).toEqual(['conversation.started', 'message.received']);
+    expect(res.body.events.map((e: { event: string }) => e.event)).toEqual(['conversation.started', 'message.received', 'message.sent', 'automation.triggered']);
   });
 
   it('answers 400 naming destinationId for a post that is not a story', async () => {
