@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentsStore } from '../../src/api/comments/store.js';
 import { postsStore } from '../../src/api/posts/store.js';
+import type { DomainEvent } from '../../src/events/catalog.js';
+import { expectEventDataInContract } from '../helpers/events.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/world.js';
 
@@ -157,6 +159,7 @@ describe('POST /v1/comments', () => {
     const events = w.eventsSince(mark);
     expect(events.map((e) => e.event)).toEqual(['comment.replied']);
     expect(events[0]?.data).toMatchObject({ destinationId: destination.id, comment: { parentId: parent?.platformCommentId, text: 'Glad you like it' } });
+    expectEventDataInContract(events[0] as DomainEvent);
   });
 
   it('answers 404 naming parentCommentId for a comment not on that post', async () => {
@@ -318,6 +321,7 @@ describe('POST /__control/inbound/comments', () => {
     const events = w.eventsSince(mark);
     expect(events.map((e) => e.event)).toEqual(['comment.received']);
     expect(events[0]?.data).toEqual({ destinationId, comment });
+    expectEventDataInContract(events[0] as DomainEvent);
     expect(res.body.automations).toEqual([]);
   });
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../src/events/catalog.js';
+import { expectEventDataInContract } from '../helpers/events.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/world.js';
 
@@ -142,6 +144,7 @@ describe('POST /v1/accounts/{id}/conversations/{conversationId}/messages', () =>
     const events = w.eventsSince(mark);
     expect(events.map((e) => e.event)).toEqual(['message.sent']);
     expect(events[0]?.data).toEqual({ accountId: account.id, platform: 'instagram', message: res.body });
+    expectEventDataInContract(events[0] as DomainEvent);
   });
 
   it('sends an attachment as a typed attachment', async () => {
@@ -314,6 +317,7 @@ describe('POST /__control/inbound/messages', () => {
     const events = w.eventsSince(mark);
     expect(events.map((e) => e.event)).toEqual(['conversation.started', 'message.received']);
     expect(events[1]?.data).toEqual({ accountId: account.id, platform: 'bluesky', message: res.body.message });
+    for (const event of events) expectEventDataInContract(event);
   });
 
   it('continues the conversation with senderId: only message.received, unread grows', async () => {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../src/events/catalog.js';
+import { expectEventDataInContract } from '../helpers/events.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/world.js';
 
@@ -81,6 +83,7 @@ describe('POST /__control/inbound/reviews', () => {
     const events = w.eventsSince(mark);
     expect(events.map((e) => e.event)).toEqual(['review.new']);
     expect(events[0]?.data).toEqual({ accountId: page.id, platform: 'facebook', review: res.body.review });
+    expectEventDataInContract(events[0] as DomainEvent);
     expect(res.body.events).toEqual(events.map((e) => ({ ...e })));
   });
 
