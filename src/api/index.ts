@@ -4,10 +4,16 @@ import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
+import { automationRoutes } from './automations/routes.js';
+import { automationRunner } from './automations/runner.js';
+import { commentRoutes } from './comments/routes.js';
+import { engagementRoutes } from './engagement/routes.js';
+import { inboxRoutes } from './inbox/routes.js';
 import { mediaRoutes } from './media/routes.js';
 import { postJobHandlers } from './posts/publish.js';
 import { postRoutes } from './posts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
+import { reviewRoutes } from './reviews/routes.js';
 import { syncRoutes } from './sync/routes.js';
 import { dispatchEvent, webhookJobHandlers } from './webhooks/dispatcher.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -18,10 +24,23 @@ import { webhookRoutes } from './webhooks/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...postRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes, ...webhookRoutes];
+export const apiRoutes: RouteDefinition[] = [
+  ...accountRoutes,
+  ...profileRoutes,
+  ...postRoutes,
+  ...syncRoutes,
+  ...mediaRoutes,
+  ...analyticsRoutes,
+  ...webhookRoutes,
+  ...commentRoutes,
+  ...engagementRoutes,
+  ...inboxRoutes,
+  ...reviewRoutes,
+  ...automationRoutes,
+];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
 export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers, ...webhookJobHandlers]);
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
-export const eventSubscribers: Array<EventSubscriber<Workspace>> = [dispatchEvent];
+export const eventSubscribers: Array<EventSubscriber<Workspace>> = [dispatchEvent, automationRunner];

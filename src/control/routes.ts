@@ -1,3 +1,6 @@
+import { commentView, receiveComment, type InboundCommentInput } from '../api/comments/service.js';
+import { conversationView, messageView, receiveMessage, receiveStoryReply, type InboundMessageInput, type InboundResult, type InboundStoryReplyInput } from '../api/inbox/service.js';
+import { receiveReview, reviewView, type InboundReviewInput } from '../api/reviews/service.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
@@ -10,6 +13,7 @@ import { dailyCap, HOURLY_CAP, preload, velocityUsage } from '../limits/velocity
 import type { PlanName } from '../workspaces/plans.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
+import { withEventReport } from './event-report.js';
 
 export interface ControlDependencies {
   registry: WorkspaceRegistry;
@@ -48,6 +52,20 @@ function limitsView(workspace: Workspace) {
     };
   });
   return { plan: workspace.data.plan, budgets, velocity };
+}
+
+/** The answer of an inbound message or story reply: the message, its conversation, and what it set off. */
+function inboundMessageReply(workspace: Workspace, act: () => InboundResult) {
+  const { result, events, automations } = withEventReport(workspace, act);
+  return created({
+    accountId: result.conversation.accountId,
+    message: messageView(result.message),
+    // Read after the automations ran, so it shows their answers too.
+    conversation: conversationView(workspace, result.conversation),
+    started: result.started,
+    events,
+    automations,
+  });
 }
 
 async function moveClock(workspace: Workspace, targetMs: number) {
@@ -156,6 +174,20 @@ export function controlRoutes({ registry, version, eventStreams }: ControlDepend
       const faults = setDeliveryFaults(workspace, params.id, body);
       workspace.changed();
       return ok({ webhookId: params.id, faults });
+    }),
+
+    route<never, never, InboundCommentInput | undefined>('receiveInboundComment', ({ workspace, body }) => {
+      const { result, events, automations } = withEventReport(workspace, () => receiveComment(workspace, body ?? {}));
+      return created({ comment: commentView(result), destinationId: result.destinationId, events, automations });
+    }),
+
+    route<never, never, InboundMessageInput | undefined>('receiveInboundMessage', ({ workspace, body }) => inboundMessageReply(workspace, () => receiveMessage(workspace, body ?? {}))),
+
+    route<never, never, InboundStoryReplyInput | undefined>('receiveInboundStoryReply', ({ workspace, body }) => inboundMessageReply(workspace, () => receiveStoryReply(workspace, body ?? {}))),
+
+    route<never, never, InboundReviewInput | undefined>('receiveInboundReview', ({ workspace, body }) => {
+      const { result, events } = withEventReport(workspace, () => receiveReview(workspace, body ?? {}));
+      return created({ accountId: result.accountId, review: reviewView(result), events });
     }),
   ];
 }

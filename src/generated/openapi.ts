@@ -833,7 +833,11 @@ export interface paths {
         put?: never;
         /**
          * Start a conversation
-         * @description Starts a conversation with `recipientId` and, with `text`, sends a first message. Supported on `bluesky`, `instagram` and `facebook`; the 24-hour rule of `instagram` and `facebook` answers `400 MESSAGING_WINDOW_CLOSED`.
+         * @description Starts a conversation with `recipientId` (the person's network id: a DID on `bluesky`, a numeric id on
+         *     `instagram` and `facebook`) and, with `text`, sends a first message (plain text, so the 24-hour rule of
+         *     the extras does not apply). Supported on `bluesky`, `instagram` and `facebook`; other networks answer
+         *     `400 PLATFORM_NOT_SUPPORTED`. When the account already has a conversation with the person, that one is
+         *     answered with `200` (and `text` is sent into it).
          */
         post: operations["createConversation"];
         delete?: never;
@@ -863,8 +867,9 @@ export interface paths {
          *     Network limits apply (1000 characters on `bluesky` and `instagram`, 2000 on `facebook`;
          *     `400 TEXT_TOO_LONG`). `attachmentUrl`, `quickReplies`, `buttons` and `cards` are for `instagram` and
          *     `facebook` only (`400 PLATFORM_NOT_SUPPORTED` elsewhere); `attachmentUrl` cannot be combined with
-         *     `buttons` or `cards` (`400 VALIDATION_ERROR`). On `instagram` and `facebook` a message more than
-         *     24 hours after the person's last message answers `400 MESSAGING_WINDOW_CLOSED`.
+         *     `buttons` or `cards` (`400 VALIDATION_ERROR`). Those extras can only be sent within 24 hours of the
+         *     person's last message: later they answer `400 MESSAGING_WINDOW_CLOSED` naming the field. Plain text
+         *     is not held to the window. Sending marks the conversation read (`unreadCount` 0).
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -2067,7 +2072,7 @@ export interface components {
             hasMore: boolean;
         };
         /**
-         * @description Comment shape A, answered by create-comment.
+         * @description Comment shape A, answered by create-comment. It is the network's own view, so `id` and `parentId` are network comment ids.
          * @example {
          *       "id": "18034567219876543",
          *       "text": "Thanks! The recipe is in our bio.",
@@ -2079,6 +2084,7 @@ export interface components {
          *     }
          */
         CreatedComment: {
+            /** @description The network's comment id. */
             id: string;
             text: string;
             username?: string | null;
@@ -4724,6 +4730,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The account already had a conversation with this person; here it is. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationEnvelope"];
+                };
+            };
             /** @description The conversation. */
             201: {
                 headers: {

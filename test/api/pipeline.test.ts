@@ -97,11 +97,6 @@ describe('errors outside the handlers', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.status).toBeLessThan(500);
   });
-
-  it('answers an operation not built yet with 501 NOT_IMPLEMENTED after validating it', async () => {
-    expectApiError(await mock.call('get', '/v1/automations'), 501, 'NOT_IMPLEMENTED');
-    expectApiError(await mock.call('get', '/v1/automations?limit=0'), 400, 'VALIDATION_ERROR', 'limit');
-  });
 });
 
 describe('the journal hook', () => {

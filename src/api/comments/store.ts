@@ -22,6 +22,12 @@ export interface CommentRecord {
   createdAt: string;
   /** True when the connected account wrote it (a reply made through the API or on the network). */
   fromAccount: boolean;
+  /** The writer's network id: an automation's direct message goes to it. Absent on fixture comments. */
+  authorId?: string;
+  /** The writer's display name, when the network shared it. */
+  authorName?: string | null;
+  /** True once the connected account liked it (the page-based network's comment like). */
+  likedByAccount?: boolean;
 }
 
 /** Comments of one workspace, by service id; a thread is rebuilt from `parentId`. */

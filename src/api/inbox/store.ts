@@ -25,6 +25,8 @@ export interface ConversationRecord {
   lastInboundAt: string | null;
   /** The newest message either way (the list's `lastMessage`, without scanning messages); null before the first. */
   lastMessageId: string | null;
+  /** The person's message that opened the conversation (welcome automations answer only it); absent when the account opened it. */
+  openedByMessageId?: string;
 }
 
 /** An attachment of a message (photo-sharing and page-based networks only). */
@@ -45,6 +47,14 @@ export interface MessageRecord {
   attachments: MessageAttachment[];
   /** `inbound`: the person wrote to the account; `outbound`: the account wrote. */
   direction: 'inbound' | 'outbound';
+  /** Interactive extras of an outbound message (photo-sharing and page-based networks), as sent; the Message shape does not show them. */
+  quickReplies?: unknown[];
+  buttons?: unknown[];
+  cards?: unknown[];
+  /** Set on a person's reply to a story: the story it answers (null ids for a story published outside the service). */
+  storyReply?: { postId: string | null; destinationId: string | null };
+  /** Set on a message an automation sent. */
+  automationId?: string;
 }
 
 /** The inbox of one workspace: conversations and their messages, each by id. */

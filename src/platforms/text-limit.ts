@@ -1,0 +1,27 @@
+import { ApiError } from '../http/errors.js';
+import { platformFacts } from './catalog.js';
+
+/**
+ * Characters as a person counts them: code points, so an emoji is one character and
+ * not the two UTF-16 units `String.length` would see.
+ */
+export function textLength(text: string): number {
+  let count = 0;
+  for (const _char of text) count++;
+  return count;
+}
+
+/** The error a text longer than a network's limit answers: 400 TEXT_TOO_LONG with limit, length and platform. */
+export function textTooLong(param: string, limit: number, length: number, platform: string): ApiError {
+  const label = platformFacts(platform)?.label ?? platform;
+  return new ApiError(400, 'TEXT_TOO_LONG', `${param} is ${length} characters; ${platform} (${label}) allows at most ${limit} here.`, {
+    param,
+    details: { limit, length, platform },
+  });
+}
+
+/** Throws TEXT_TOO_LONG when `text` is over `limit` on `platform`. */
+export function checkTextLimit(text: string, limit: number, platform: string, param = 'text'): void {
+  const length = textLength(text);
+  if (length > limit) throw textTooLong(param, limit, length, platform);
+}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postsStore } from '../../src/api/posts/store.js';
+import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { freshWorld, worldOf, type World } from '../helpers/fixture-world.js';
+
+let mock: TestMock;
+let world: World;
+beforeAll(async () => {
+  mock = await startMock();
+  world = worldOf(mock);
+});
+afterAll(() => mock.close());
+
+const TOGGLES = [
+  ['like', '/v1/likes'],
+  ['repost', '/v1/reposts'],
+  ['bookmark', '/v1/bookmarks'],
+] as const;
+
+describe.each(TOGGLES)('POST and DELETE for %s (%s)', (kind, path) => {
+  it('sets and clears it on a published twitter post, active reflecting the state, twice changing nothing', async () => {
+    const w = await freshWorld(mock);
+    const { post, destination } = w.destination('twitter');
+    const expected = { postId: post.id, destinationId: destination.id, platform: 'twitter', kind };
+    for (let i = 0; i < 2; i++) {
+      const res = await mock.call('post', path, w.apiKey).send({ destinationId: destination.id });
+      expectStatus(res, 200);
+      expect(res.body).toEqual({ ...expected, active: true });
+    }
+    for (let i = 0; i < 2; i++) {
+      const res = await mock.call('delete', path, w.apiKey).send({ destinationId: destination.id });
+      expectStatus(res, 200);
+      expect(res.body).toEqual({ ...expected, active: false });
+    }
+  });
+
+  it('answers 400 PLATFORM_NOT_SUPPORTED on another network', async () => {
+    const { destination } = world.destination('bluesky');
+    const res = await mock.call('post', path).send({ destinationId: destination.id });
+    expectApiError(res, 400, 'PLATFORM_NOT_SUPPORTED', 'destinationId');
+    expect(res.body.error.details).toEqual({ platform: 'bluesky' });
+    expectApiError(await mock.call('delete', path).send({ destinationId: destination.id }), 400, 'PLATFORM_NOT_SUPPORTED', 'destinationId');
+  });
+
+  it('answers 400 naming destinationId for a twitter post that was deleted', async () => {
+    const { destination } = world.destination('twitter', (_post, d) => d.status === 'deleted');
+    expectApiError(await mock.call('post', path).send({ destinationId: destination.id }), 400, 'VALIDATION_ERROR', 'destinationId');
+  });
+
+  it('answers 404 for a destination of another workspace', async () => {
+    const other = await freshWorld(mock);
+    const { destination } = world.destination('twitter');
+    expectApiError(await mock.call('post', path, other.apiKey).send({ destinationId: destination.id }), 404, 'NOT_FOUND', 'destinationId');
+  });
+});
+
+describe('POST /v1/likes', () => {
+  it('keeps the kinds apart: a like does not repost', async () => {
+    const w = await freshWorld(mock);
+    const { destination } = w.destination('twitter');
+    expectStatus(await mock.call('post', '/v1/likes', w.apiKey).send({ destinationId: destination.id }), 200);
+    const undo = await mock.call('delete', '/v1/reposts', w.apiKey).send({ destinationId: destination.id });
+    expect(undo.body.active).toBe(false);
+    const again = await mock.call('post', '/v1/likes', w.apiKey).send({ destinationId: destination.id });
+    expect(again.body.active).toBe(true);
+  });
+
+  it('takes a network-native post id with accountId, as comments do', async () => {
+    const { post, destination } = world.destination('twitter');
+    const res = await mock.call('post', '/v1/likes').send({ post: destination.externalPostId, accountId: destination.connectionId });
+    expectStatus(res, 200);
+    expect(res.body).toMatchObject({ postId: post.id, destinationId: destination.id, active: true });
+  });
+
+  it('answers 400 naming destinationId for a post with several destinations and no accountId', async () => {
+    const { post } = world.destination('twitter', (p) => p.destinations.length === 4);
+    expectApiError(await mock.call('post', '/v1/likes').send({ post: post.id }), 400, 'VALIDATION_ERROR', 'destinationId');
+  });
+
+  it('answers 400 VALIDATION_ERROR for an unknown body field', async () => {
+    const { destination } = world.destination('twitter');
+    expectApiError(await mock.call('post', '/v1/likes').send({ destinationId: destination.id, tweetId: '1' }), 400, 'VALIDATION_ERROR', 'tweetId');
+  });
+});
+
+describe('POST /v1/reposts', () => {
+  it('answers 400 VALIDATION_ERROR naming destinationId when it is missing', async () => {
+    expectApiError(await mock.call('post', '/v1/reposts').send({}), 400, 'VALIDATION_ERROR', 'destinationId');
+  });
+});
+
+describe('POST /v1/quotes', () => {
+  it('publishes a quote post as the publishing account, which is a post of its own', async () => {
+    const w = await freshWorld(mock);
+    const { post, destination } = w.destination('twitter');
+    const res = await mock.call('post', '/v1/quotes', w.apiKey).send({ destinationId: destination.id, text: 'Worth a read.' });
+    expectStatus(res, 201);
+    expect(res.body).toEqual({
+      postId: post.id,
+      destinationId: destination.id,
+      platform: 'twitter',
+      kind: 'quote',
+      active: true,
+      quotePostId: expect.any(String),
+      externalPostId: expect.stringMatching(/^\d{19}$/),
+      externalUrl: expect.stringContaining(`/status/${res.body.externalPostId}`),
+    });
+    const quote = postsStore.get(w.workspace).posts[res.body.quotePostId as string];
+    expect(quote).toMatchObject({ text: 'Worth a read.', status: 'published', source: 'api' });
+    expect(quote?.destinations[0]).toMatchObject({ connectionId: destination.connectionId, status: 'published', externalPostId: res.body.externalPostId, options: { quoteMicroblogPostId: destination.externalPostId } });
+  });
+
+  it('applies the twitter limit: 281 characters without a premium subscription', async () => {
+    const w = await freshWorld(mock);
+    const { destination } = w.destination('twitter');
+    w.account('twitter').microblogSubscriptionType = null;
+    const res = await mock.call('post', '/v1/quotes', w.apiKey).send({ destinationId: destination.id, text: 'q'.repeat(281) });
+    expectApiError(res, 400, 'TEXT_TOO_LONG', 'text');
+    expect(res.body.error.details).toEqual({ limit: 280, length: 281, platform: 'twitter' });
+  });
+
+  it('allows a premium account long quotes', async () => {
+    const { destination } = world.destination('twitter');
+    expect(world.account('twitter').microblogSubscriptionType).toBe('premium');
+    expectStatus(await mock.call('post', '/v1/quotes').send({ destinationId: destination.id, text: 'q'.repeat(5000) }), 201);
+  });
+
+  it('answers 400 PLATFORM_NOT_SUPPORTED on another network', async () => {
+    const { destination } = world.destination('threads');
+    expectApiError(await mock.call('post', '/v1/quotes').send({ destinationId: destination.id, text: 'Nice' }), 400, 'PLATFORM_NOT_SUPPORTED', 'destinationId');
+  });
+});
