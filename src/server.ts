@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { apiRoutes, eventSubscribers, jobHandlers } from './api/index.js';
+import { apiRoutes, eventSubscribers, jobHandlers, populateHooks } from './api/index.js';
+import { oauthPages } from './api/accounts/oauth-pages.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
 import { docsRouter } from './docs/docs-page.js';
@@ -92,7 +93,10 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     seed,
     defaultApiKey: options.apiKey ?? DEFAULT_API_KEY,
     defaults: { plan: options.plan ?? 'payg', clockStartMs, clockFrozen: options.clockFrozen ?? false, fixtures: options.fixtures ?? true },
-    populate: populateWorkspace,
+    populate: (workspace) => {
+      populateWorkspace(workspace);
+      for (const hook of populateHooks) hook(workspace);
+    },
     runtime: {
       realTime,
       journalSize: options.journalSize ?? 1000,
@@ -151,6 +155,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     res.type('application/yaml').send(control.text);
   });
   app.use('/docs', docsRouter());
+  app.use('/__oauth', oauthPages(registry));
 
   app.use(
     '/__control',

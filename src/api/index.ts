@@ -3,6 +3,7 @@ import type { EventSubscriber } from '../events/bus.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
+import { handleTokenExpiry, scheduleAllTokenExpiries, TOKEN_EXPIRY_JOB } from './accounts/service.js';
 import { profileRoutes } from './profiles/routes.js';
 
 /**
@@ -14,7 +15,10 @@ import { profileRoutes } from './profiles/routes.js';
 export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>([]);
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([[TOKEN_EXPIRY_JOB, handleTokenExpiry]]);
+
+/** What each area sets in motion once the fixture world is built (the fixture's own due work). */
+export const populateHooks: Array<(workspace: Workspace) => void> = [scheduleAllTokenExpiries];
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
 export const eventSubscribers: Array<EventSubscriber<Workspace>> = [];

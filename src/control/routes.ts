@@ -1,3 +1,5 @@
+import { updateWallet, walletView } from '../api/accounts/billing.js';
+import { accountView, setAccountStatus, type StatusChange } from '../api/accounts/service.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { validationError } from '../http/errors.js';
@@ -96,5 +98,11 @@ export function controlRoutes({ registry, version }: ControlDependencies): Route
       const limit = query.limit ?? 100;
       return ok({ data: entries.slice(-limit), size: workspace.journal.size, capacity: workspace.journal.capacity });
     }),
+
+    route<{ id: string }, never, StatusChange>('setAccountStatus', ({ workspace, params, body }) => ok(accountView(workspace, setAccountStatus(workspace, params.id, body)))),
+
+    route('getWallet', ({ workspace }) => ok(walletView(workspace))),
+
+    route<never, never, { balanceCents?: number; pricePerAccountCents?: number }>('setWallet', ({ workspace, body }) => ok(updateWallet(workspace, body))),
   ];
 }

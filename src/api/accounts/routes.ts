@@ -1,6 +1,35 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { apiRoute } from '../../http/api-route.js';
+import { ApiError, validationError } from '../../http/errors.js';
 import { listPage, parseInclude, parseTimeRange } from '../../http/lists.js';
-import { accountView, allAccounts, connectionView, getAccount } from './service.js';
+import { PLATFORM_IDS, platformFacts } from '../../platforms/catalog.js';
+import { candidatesOf, candidateView, connectCandidate, connectWithAppPassword, pendingAccountsOf, pendingAccountView, reconnectWithAppPassword, startSignIn } from './connect.js';
+import { assertPlatform, creatorInfoOf, insightDays, insightPoint, latestReviews, messengerProfileOf, networkMediaOf, pinBoardsOf, readableAccount, statsOf } from './network-reads.js';
+import { accountView, allAccounts, connectionView, disconnectAccount, getAccount, updateDefaultLangs } from './service.js';
+
+/** Where the sign-in page lives: the host the integrator reached the mock on, so any port works. */
+function baseUrlOf(headers: IncomingHttpHeaders): string {
+  const host = headers.host;
+  const proto = headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+  // A Host header is the client's to send: only a plain host[:port] goes into a URL we hand back.
+  return `${proto}://${host !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : '127.0.0.1:4010'}`;
+}
+
+/** Refuses every sent field outside `allowed`, naming them all (the first as `param`). */
+function refuseFields(body: object, allowed: readonly string[], context: string): void {
+  const extra = Object.keys(body).filter((field) => !allowed.includes(field) && (body as Record<string, unknown>)[field] !== undefined);
+  if (extra.length === 0) return;
+  throw validationError(extra[0] as string, `${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply ${context}; accepted here: ${allowed.join(', ')}.`);
+}
+
+function required<T>(value: T | undefined, param: string, context: string): T {
+  if (value === undefined) throw validationError(param, `${param} is required ${context}.`);
+  return value;
+}
+
+const APP_PASSWORD_FIELDS = ['identifier', 'appPassword', 'reconnectId', 'profileName', 'metadata'] as const;
+const OAUTH_START_FIELDS = ['redirectUrl', 'headless', 'loginMethod', 'profileName', 'metadata'] as const;
+const CHOICE_FIELDS = ['connectSession', 'tempToken', 'candidateId'] as const;
 
 export const accountRoutes = [
   apiRoute('listConnections', ({ workspace }) => {
@@ -42,4 +71,184 @@ export const accountRoutes = [
   }),
 
   apiRoute('getAccount', ({ workspace, params }) => ({ status: 200, body: accountView(workspace, getAccount(workspace, params.id)) })),
+
+  apiRoute(
+    'connectAccount',
+    ({ workspace, params, body, headers }) => {
+      const platform = params.platform;
+      const facts = platformFacts(platform);
+      if (!facts) {
+        throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `The mock cannot connect '${platform}' accounts; it plays ${PLATFORM_IDS.join(', ')}.`, { param: 'platform' });
+      }
+      if (facts.connect === 'app_password') {
+        const context = `to ${platform}, which connects with an identifier and an app password`;
+        refuseFields(body, APP_PASSWORD_FIELDS, context);
+        const account = connectWithAppPassword(workspace, {
+          identifier: required(body.identifier, 'identifier', context),
+          appPassword: required(body.appPassword, 'appPassword', context),
+          ...(body.reconnectId !== undefined && { reconnectId: body.reconnectId }),
+          ...(body.profileName !== undefined && { profileName: body.profileName }),
+          ...(body.metadata !== undefined && { metadata: body.metadata }),
+        });
+        return { status: 200, body: { connection: connectionView(workspace, account) } };
+      }
+      if (CHOICE_FIELDS.some((field) => body[field] !== undefined)) {
+        const context = 'when choosing a candidate of a signed-in session (send connectSession or tempToken, and candidateId)';
+        refuseFields(body, CHOICE_FIELDS, context);
+        if (body.connectSession !== undefined && body.tempToken !== undefined) throw validationError('tempToken', 'Send connectSession or tempToken, not both.');
+        if (body.tempToken !== undefined && platform !== 'instagram') throw validationError('tempToken', 'tempToken comes only from an instagram facebook_login connect.');
+        if (body.connectSession === undefined && body.tempToken === undefined) throw validationError('connectSession', `connectSession (or tempToken) is required ${context}.`);
+        const account = connectCandidate(workspace, platform, {
+          ...(body.connectSession !== undefined && { connectSession: body.connectSession }),
+          ...(body.tempToken !== undefined && { tempToken: body.tempToken }),
+          candidateId: required(body.candidateId, 'candidateId', context),
+        });
+        return { status: 200, body: { connection: connectionView(workspace, account) } };
+      }
+      const context = `to ${platform}, which connects through OAuth`;
+      refuseFields(body, OAUTH_START_FIELDS, context);
+      if (body.loginMethod !== undefined && platform !== 'instagram') throw validationError('loginMethod', 'loginMethod applies to instagram only.');
+      const redirect = startSignIn(
+        workspace,
+        {
+          platform,
+          redirectUrl: required(body.redirectUrl, 'redirectUrl', context),
+          ...(body.profileName !== undefined && { profileName: body.profileName }),
+          ...(body.metadata !== undefined && { metadata: body.metadata }),
+          ...(body.headless !== undefined && { headless: body.headless }),
+          ...(body.loginMethod !== undefined && { loginMethod: body.loginMethod }),
+        },
+        baseUrlOf(headers),
+      );
+      return { status: 200, body: redirect };
+    },
+    'The sign-in URL opens the mock\'s own page under /__oauth/ (Approve or Deny; `&auto=approve|deny` decides at once); nothing reaches a real network. A plain OAuth connect connects the first offered account at Approve; headless and facebook_login connects are completed with `{ connectSession | tempToken, candidateId }` on this same operation. The app password `fail-fail-fail-fail` is refused as a wrong one. New accounts cost 5.00 of a 50.00 wallet on payg (settable at /__control/wallet); free workspaces have 15 account slots (402 PLAN_LIMIT_REACHED).',
+  ),
+
+  apiRoute(
+    'reconnectAccount',
+    ({ workspace, params, body, headers }) => {
+      const account = getAccount(workspace, params.id);
+      const sent = body ?? {};
+      if (platformFacts(account.platform)?.connect === 'app_password') {
+        // The reference: redirectUrl is ignored for the decentralized network.
+        const reconnected = reconnectWithAppPassword(workspace, account, {
+          ...(sent.identifier !== undefined && { identifier: sent.identifier }),
+          ...(sent.appPassword !== undefined && { appPassword: sent.appPassword }),
+        });
+        return { status: 200, body: { type: 'account' as const, ...accountView(workspace, reconnected) } };
+      }
+      const context = `to reconnect a ${account.platform} account, which signs in through OAuth`;
+      refuseFields(sent, ['redirectUrl'], context);
+      return {
+        status: 200,
+        body: startSignIn(workspace, { platform: account.platform, account, redirectUrl: required(sent.redirectUrl, 'redirectUrl', context) }, baseUrlOf(headers)),
+      };
+    },
+    'OAuth reconnects sign in on the mock\'s own page under /__oauth/; Approve brings the account back active with a fresh token and redirects with connectSession and accountId. The decentralized network reconnects at once with a new app password (identifier defaults to the account\'s handle).',
+  ),
+
+  apiRoute(
+    'disconnectAccount',
+    ({ workspace, params }) => {
+      disconnectAccount(workspace, params.id);
+      return { status: 200 };
+    },
+    'Posts, comments and conversations of the account are kept; the account itself answers 404 from then on.',
+  ),
+
+  apiRoute(
+    'getConnectionStats',
+    ({ workspace, params, query }) => {
+      const account = getAccount(workspace, params.id);
+      const include = parseInclude(query.include, ['messenger-profile', 'reviews'] as const);
+      if (include.size > 0) assertPlatform(account, 'facebook', 'include');
+      readableAccount(workspace, account.id, { requireActive: false });
+      const stats = statsOf(workspace, account);
+      const extras = stats !== null;
+      return {
+        status: 200,
+        body: {
+          accountId: account.id,
+          platform: account.platform,
+          status: account.status,
+          stats,
+          fetchedAt: workspace.nowIso(),
+          ...(extras && include.has('messenger-profile') && { messengerProfile: messengerProfileOf(account) }),
+          ...(extras && include.has('reviews') && { reviews: latestReviews(workspace, account, query.limit ?? 20) }),
+        },
+      };
+    },
+    'Counters are drawn from the seed per account and grow slowly with the virtual clock; post counts include what the account published through the mock, and the page-based network\'s ratings come from its stored reviews. While the account is not active, stats is null and the include extras are left out.',
+  ),
+
+  apiRoute(
+    'listConnectionMedia',
+    ({ workspace, params, query }) => {
+      const account = readableAccount(workspace, params.id, { requireActive: true });
+      const page = listPage(workspace, {
+        // Bound to the connection: a cursor of one account's media is refused on another's.
+        list: `connection-media:${account.id}`,
+        query,
+        sorted: networkMediaOf(workspace, account),
+        keyOf: (item) => [item.timestamp, item.id],
+        direction: 'desc',
+        limit: query.limit ?? 20,
+      });
+      return { status: 200, body: { connectionId: account.id, platform: account.platform, items: page.data, nextCursor: page.nextCursor } };
+    },
+    'Media published through the mock come first in time; before the connection, a history of 12 to 41 posts is drawn from the seed.',
+  ),
+
+  apiRoute('getCreatorInfo', ({ workspace, params }) => {
+    const account = readableAccount(workspace, params.id, { platform: 'tiktok', requireActive: true });
+    return { status: 200, body: { connectionId: account.id, platform: 'tiktok' as const, creatorInfo: creatorInfoOf(workspace, account), fetchedAt: workspace.nowIso() } };
+  }),
+
+  apiRoute(
+    'listPinBoards',
+    ({ workspace, params }) => {
+      const account = readableAccount(workspace, params.id, { platform: 'pinterest', requireActive: true });
+      return { status: 200, body: { ...pinBoardsOf(workspace, account), sandbox: false, connectionId: account.id, platform: account.platform, fetchedAt: workspace.nowIso() } };
+    },
+    'Three to six boards drawn from the seed per account; `sandbox` is always false.',
+  ),
+
+  apiRoute('updateBlueskySettings', ({ workspace, params, body }) => {
+    const account = getAccount(workspace, params.id);
+    assertPlatform(account, 'bluesky', 'id');
+    const updated = updateDefaultLangs(workspace, account, body.defaultLangs ?? null);
+    return { status: 200, body: { accountId: updated.id, platform: 'bluesky' as const, defaultLangs: updated.defaultLangs ?? null, updatedAt: updated.updatedAt } };
+  }),
+
+  apiRoute(
+    'getAccountAnalytics',
+    ({ workspace, params, query }) => {
+      const account = getAccount(workspace, params.id);
+      // The range is checked before the network is asked, as a bad request never reaches it.
+      const days = insightDays(workspace, account, query);
+      readableAccount(workspace, account.id, { requireActive: true });
+      const page = listPage(workspace, {
+        list: `account-analytics:${account.id}`,
+        query,
+        sorted: days,
+        keyOf: (day) => [day],
+        direction: 'asc',
+        limit: query.limit ?? 50,
+      });
+      return {
+        status: 200,
+        body: { accountId: account.id, platform: account.platform, data: page.data.map((day) => insightPoint(workspace, account, day)), nextCursor: page.nextCursor, hasMore: page.hasMore },
+      };
+    },
+    'Daily points are drawn from the seed per account and day; followers follow the stats curve. Default period: 28 days on facebook and instagram, 30 elsewhere; at most 90 days per request.',
+  ),
+
+  apiRoute(
+    'listConnectCandidates',
+    ({ workspace, params }) => ({ status: 200, body: { data: candidatesOf(workspace, params.sessionId).map(candidateView) } }),
+    'Offered at sign-in: two pages on facebook, two page-linked accounts on instagram, the person and a company page on linkedin (headless), the signed-in account elsewhere. Open for one hour after the sign-in.',
+  ),
+
+  apiRoute('listPendingInstagramAccounts', ({ workspace, query }) => ({ status: 200, body: { accounts: pendingAccountsOf(workspace, query.tempToken).map(pendingAccountView) } })),
 ];
