@@ -1,5 +1,5 @@
 import { ApiError, notFound, validationError } from '../../http/errors.js';
-import { platformFacts } from '../../platforms/catalog.js';
+import { PLATFORM_IDS, platformFacts } from '../../platforms/catalog.js';
 import { activeOutage, assertNetworkUp } from '../../platforms/outages.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { addAccountRefusal, assertCanAddAccount } from './billing.js';
@@ -32,6 +32,122 @@ export interface OAuthRedirect {
 }
 
 // ---------------------------------------------------------------------------
+// The operations: which form a request is, and its fields for the network
+// ---------------------------------------------------------------------------
+
+/** The connect body: the union of the app-password, OAuth and choosing forms. */
+export interface ConnectBody {
+  identifier?: string;
+  appPassword?: string;
+  reconnectId?: string;
+  connectSession?: string;
+  tempToken?: string;
+  candidateId?: string;
+  profileName?: string;
+  redirectUrl?: string;
+  headless?: boolean;
+  loginMethod?: LoginMethod;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ReconnectBody {
+  redirectUrl?: string;
+  identifier?: string;
+  appPassword?: string;
+}
+
+/** A connect or reconnect answers an account at once (app passwords, choices) or a sign-in URL. */
+export type ConnectResult = { kind: 'account'; account: AccountRecord } | { kind: 'oauth'; redirect: OAuthRedirect };
+
+const APP_PASSWORD_FIELDS = ['identifier', 'appPassword', 'reconnectId', 'profileName', 'metadata'] as const;
+const OAUTH_START_FIELDS = ['redirectUrl', 'headless', 'loginMethod', 'profileName', 'metadata'] as const;
+const CHOICE_FIELDS = ['connectSession', 'tempToken', 'candidateId'] as const;
+
+/** Refuses every sent field outside `allowed`, naming them all (the first as `param`). */
+function refuseFields(body: object, allowed: readonly string[], context: string): void {
+  const extra = Object.keys(body).filter((field) => !allowed.includes(field) && (body as Record<string, unknown>)[field] !== undefined);
+  if (extra.length === 0) return;
+  throw validationError(extra[0] as string, `${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply ${context}; accepted here: ${allowed.join(', ')}.`);
+}
+
+function required<T>(value: T | undefined, param: string, context: string): T {
+  if (value === undefined) throw validationError(param, `${param} is required ${context}.`);
+  return value;
+}
+
+/**
+ * `POST /v1/connections/{platform}/connect`: the network and the fields sent pick
+ * the form (app password, choosing a candidate, or starting an OAuth sign-in);
+ * fields of another form are refused by name before anything changes.
+ */
+export function connect(workspace: Workspace, platform: string, body: ConnectBody, baseUrl: string): ConnectResult {
+  const facts = platformFacts(platform);
+  if (!facts) {
+    throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `The mock cannot connect '${platform}' accounts; it plays ${PLATFORM_IDS.join(', ')}.`, { param: 'platform' });
+  }
+  if (facts.connect === 'app_password') {
+    const context = `to ${platform}, which connects with an identifier and an app password`;
+    refuseFields(body, APP_PASSWORD_FIELDS, context);
+    const account = connectWithAppPassword(workspace, {
+      identifier: required(body.identifier, 'identifier', context),
+      appPassword: required(body.appPassword, 'appPassword', context),
+      ...(body.reconnectId !== undefined && { reconnectId: body.reconnectId }),
+      ...(body.profileName !== undefined && { profileName: body.profileName }),
+      ...(body.metadata !== undefined && { metadata: body.metadata }),
+    });
+    return { kind: 'account', account };
+  }
+  if (CHOICE_FIELDS.some((field) => body[field] !== undefined)) {
+    const context = 'when choosing a candidate of a signed-in session (send connectSession or tempToken, and candidateId)';
+    refuseFields(body, CHOICE_FIELDS, context);
+    if (body.connectSession !== undefined && body.tempToken !== undefined) throw validationError('tempToken', 'Send connectSession or tempToken, not both.');
+    if (body.tempToken !== undefined && platform !== 'instagram') throw validationError('tempToken', 'tempToken comes only from an instagram facebook_login connect.');
+    if (body.connectSession === undefined && body.tempToken === undefined) throw validationError('connectSession', `connectSession (or tempToken) is required ${context}.`);
+    const account = connectCandidate(workspace, platform, {
+      ...(body.connectSession !== undefined && { connectSession: body.connectSession }),
+      ...(body.tempToken !== undefined && { tempToken: body.tempToken }),
+      candidateId: required(body.candidateId, 'candidateId', context),
+    });
+    return { kind: 'account', account };
+  }
+  const context = `to ${platform}, which connects through OAuth`;
+  refuseFields(body, OAUTH_START_FIELDS, context);
+  if (body.loginMethod !== undefined && platform !== 'instagram') throw validationError('loginMethod', 'loginMethod applies to instagram only.');
+  const redirect = startSignIn(
+    workspace,
+    {
+      platform,
+      redirectUrl: required(body.redirectUrl, 'redirectUrl', context),
+      ...(body.profileName !== undefined && { profileName: body.profileName }),
+      ...(body.metadata !== undefined && { metadata: body.metadata }),
+      ...(body.headless !== undefined && { headless: body.headless }),
+      ...(body.loginMethod !== undefined && { loginMethod: body.loginMethod }),
+    },
+    baseUrl,
+  );
+  return { kind: 'oauth', redirect };
+}
+
+/**
+ * `POST /v1/accounts/{id}/reconnect`: the decentralized network re-authorizes at
+ * once with a new app password (`redirectUrl` ignored, as the reference says);
+ * OAuth networks start a sign-in with the same account.
+ */
+export function reconnect(workspace: Workspace, accountId: string, body: ReconnectBody, baseUrl: string): ConnectResult {
+  const account = getAccount(workspace, accountId);
+  if (platformFacts(account.platform)?.connect === 'app_password') {
+    const reconnected = reconnectWithAppPassword(workspace, account, {
+      ...(body.identifier !== undefined && { identifier: body.identifier }),
+      ...(body.appPassword !== undefined && { appPassword: body.appPassword }),
+    });
+    return { kind: 'account', account: reconnected };
+  }
+  const context = `to reconnect a ${account.platform} account, which signs in through OAuth`;
+  refuseFields(body, ['redirectUrl'], context);
+  return { kind: 'oauth', redirect: startSignIn(workspace, { platform: account.platform, account, redirectUrl: required(body.redirectUrl, 'redirectUrl', context) }, baseUrl) };
+}
+
+// ---------------------------------------------------------------------------
 // The decentralized network: app passwords
 // ---------------------------------------------------------------------------
 
@@ -61,7 +177,7 @@ export interface AppPasswordConnect {
 }
 
 /** `POST /v1/connections/bluesky/connect`: a new account, or with reconnectId the same one re-authorized. */
-export function connectWithAppPassword(workspace: Workspace, body: AppPasswordConnect): AccountRecord {
+function connectWithAppPassword(workspace: Workspace, body: AppPasswordConnect): AccountRecord {
   const identifier = readIdentifier(body.identifier);
   if (body.reconnectId !== undefined) {
     const account = getAccount(workspace, body.reconnectId);
@@ -86,7 +202,7 @@ export function connectWithAppPassword(workspace: Workspace, body: AppPasswordCo
 }
 
 /** `POST /v1/accounts/{id}/reconnect` on the decentralized network: at once, with a new app password. */
-export function reconnectWithAppPassword(workspace: Workspace, account: AccountRecord, body: { identifier?: string; appPassword?: string }): AccountRecord {
+function reconnectWithAppPassword(workspace: Workspace, account: AccountRecord, body: { identifier?: string; appPassword?: string }): AccountRecord {
   if (body.appPassword === undefined) throw validationError('appPassword', 'appPassword is required to reconnect a decentralized network account.');
   const identifier = body.identifier !== undefined ? readIdentifier(body.identifier) : ({ kind: 'handle', handle: account.handle.toLowerCase() } as const);
   return reauthorizeWithAppPassword(workspace, account, identifier, body.appPassword, 'id');
@@ -307,7 +423,7 @@ export interface CandidateChoice {
 }
 
 /** Connects one candidate of a signed-in session: a new account, billed. */
-export function connectCandidate(workspace: Workspace, platform: string, choice: CandidateChoice): AccountRecord {
+function connectCandidate(workspace: Workspace, platform: string, choice: CandidateChoice): AccountRecord {
   const store = connectSessionsStore.get(workspace);
   let session: ConnectSessionRecord;
   if (choice.tempToken !== undefined) {

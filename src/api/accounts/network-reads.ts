@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/errors.js';
-import { parseTimeRange } from '../../http/lists.js';
+import { parseInclude, parseTimeRange } from '../../http/lists.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { assertNetworkUp } from '../../platforms/outages.js';
 import { platformHost } from '../../platforms/external-ids.js';
@@ -103,6 +103,28 @@ export function statsOf(workspace: Workspace, account: AccountRecord): Record<st
     stats.overallStarRating = ratings.length === 0 ? null : Math.round((ratings.reduce((sum, rating) => sum + rating, 0) / ratings.length) * 10) / 10;
   }
   return stats;
+}
+
+/**
+ * `GET /v1/connections/{id}/stats`: the page-based network's extras (`include`) are
+ * refused elsewhere before the network is asked; they are left out while the
+ * account's token is refused, as its stats are.
+ */
+export function connectionStats(workspace: Workspace, id: string, query: { include?: unknown; limit?: number }) {
+  const account = getAccount(workspace, id);
+  const include = parseInclude(query.include, ['messenger-profile', 'reviews'] as const);
+  if (include.size > 0) assertPlatform(account, 'facebook', 'include');
+  readableAccount(workspace, account.id, { requireActive: false });
+  const stats = statsOf(workspace, account);
+  return {
+    accountId: account.id,
+    platform: account.platform,
+    status: account.status,
+    stats,
+    fetchedAt: workspace.nowIso(),
+    ...(stats !== null && include.has('messenger-profile') && { messengerProfile: messengerProfileOf(account) }),
+    ...(stats !== null && include.has('reviews') && { reviews: latestReviews(workspace, account, query.limit ?? 20) }),
+  };
 }
 
 export function messengerProfileOf(account: AccountRecord) {
@@ -305,6 +327,14 @@ export function insightDays(workspace: Workspace, account: AccountRecord, query:
   const firstDay = Math.max(startOfDay(from), startOfDay(Date.parse(account.createdAt)));
   for (let day = firstDay; day < to && day + DAY_MS <= today; day += DAY_MS) days.push(day);
   return days;
+}
+
+/** `GET /v1/accounts/{id}/analytics`: the days asked for, checked before the network is asked (a bad range never reaches it). */
+export function accountInsightDays(workspace: Workspace, id: string, query: { since?: unknown; until?: unknown }): { account: AccountRecord; days: number[] } {
+  const account = getAccount(workspace, id);
+  const days = insightDays(workspace, account, query);
+  readableAccount(workspace, account.id, { requireActive: true });
+  return { account, days };
 }
 
 export function insightPoint(workspace: Workspace, account: AccountRecord, dayMs: number): InsightPoint {

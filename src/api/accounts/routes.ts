@@ -1,10 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { apiRoute } from '../../http/api-route.js';
-import { ApiError, validationError } from '../../http/errors.js';
 import { listPage, parseInclude, parseTimeRange } from '../../http/lists.js';
-import { PLATFORM_IDS, platformFacts } from '../../platforms/catalog.js';
-import { candidatesOf, candidateView, connectCandidate, connectWithAppPassword, pendingAccountsOf, pendingAccountView, reconnectWithAppPassword, startSignIn } from './connect.js';
-import { assertPlatform, creatorInfoOf, insightDays, insightPoint, latestReviews, messengerProfileOf, networkMediaOf, pinBoardsOf, readableAccount, statsOf } from './network-reads.js';
+import { candidatesOf, candidateView, connect, pendingAccountsOf, pendingAccountView, reconnect } from './connect.js';
+import { accountInsightDays, assertPlatform, connectionStats, creatorInfoOf, insightPoint, networkMediaOf, pinBoardsOf, readableAccount } from './network-reads.js';
 import { accountView, allAccounts, connectionView, disconnectAccount, getAccount, updateDefaultLangs } from './service.js';
 
 /** Where the sign-in page lives: the host the integrator reached the mock on, so any port works. */
@@ -14,22 +12,6 @@ function baseUrlOf(headers: IncomingHttpHeaders): string {
   // A Host header is the client's to send: only a plain host[:port] goes into a URL we hand back.
   return `${proto}://${host !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : '127.0.0.1:4010'}`;
 }
-
-/** Refuses every sent field outside `allowed`, naming them all (the first as `param`). */
-function refuseFields(body: object, allowed: readonly string[], context: string): void {
-  const extra = Object.keys(body).filter((field) => !allowed.includes(field) && (body as Record<string, unknown>)[field] !== undefined);
-  if (extra.length === 0) return;
-  throw validationError(extra[0] as string, `${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply ${context}; accepted here: ${allowed.join(', ')}.`);
-}
-
-function required<T>(value: T | undefined, param: string, context: string): T {
-  if (value === undefined) throw validationError(param, `${param} is required ${context}.`);
-  return value;
-}
-
-const APP_PASSWORD_FIELDS = ['identifier', 'appPassword', 'reconnectId', 'profileName', 'metadata'] as const;
-const OAUTH_START_FIELDS = ['redirectUrl', 'headless', 'loginMethod', 'profileName', 'metadata'] as const;
-const CHOICE_FIELDS = ['connectSession', 'tempToken', 'candidateId'] as const;
 
 export const accountRoutes = [
   apiRoute('listConnections', ({ workspace }) => {
@@ -75,52 +57,9 @@ export const accountRoutes = [
   apiRoute(
     'connectAccount',
     ({ workspace, params, body, headers }) => {
-      const platform = params.platform;
-      const facts = platformFacts(platform);
-      if (!facts) {
-        throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `The mock cannot connect '${platform}' accounts; it plays ${PLATFORM_IDS.join(', ')}.`, { param: 'platform' });
-      }
-      if (facts.connect === 'app_password') {
-        const context = `to ${platform}, which connects with an identifier and an app password`;
-        refuseFields(body, APP_PASSWORD_FIELDS, context);
-        const account = connectWithAppPassword(workspace, {
-          identifier: required(body.identifier, 'identifier', context),
-          appPassword: required(body.appPassword, 'appPassword', context),
-          ...(body.reconnectId !== undefined && { reconnectId: body.reconnectId }),
-          ...(body.profileName !== undefined && { profileName: body.profileName }),
-          ...(body.metadata !== undefined && { metadata: body.metadata }),
-        });
-        return { status: 200, body: { connection: connectionView(workspace, account) } };
-      }
-      if (CHOICE_FIELDS.some((field) => body[field] !== undefined)) {
-        const context = 'when choosing a candidate of a signed-in session (send connectSession or tempToken, and candidateId)';
-        refuseFields(body, CHOICE_FIELDS, context);
-        if (body.connectSession !== undefined && body.tempToken !== undefined) throw validationError('tempToken', 'Send connectSession or tempToken, not both.');
-        if (body.tempToken !== undefined && platform !== 'instagram') throw validationError('tempToken', 'tempToken comes only from an instagram facebook_login connect.');
-        if (body.connectSession === undefined && body.tempToken === undefined) throw validationError('connectSession', `connectSession (or tempToken) is required ${context}.`);
-        const account = connectCandidate(workspace, platform, {
-          ...(body.connectSession !== undefined && { connectSession: body.connectSession }),
-          ...(body.tempToken !== undefined && { tempToken: body.tempToken }),
-          candidateId: required(body.candidateId, 'candidateId', context),
-        });
-        return { status: 200, body: { connection: connectionView(workspace, account) } };
-      }
-      const context = `to ${platform}, which connects through OAuth`;
-      refuseFields(body, OAUTH_START_FIELDS, context);
-      if (body.loginMethod !== undefined && platform !== 'instagram') throw validationError('loginMethod', 'loginMethod applies to instagram only.');
-      const redirect = startSignIn(
-        workspace,
-        {
-          platform,
-          redirectUrl: required(body.redirectUrl, 'redirectUrl', context),
-          ...(body.profileName !== undefined && { profileName: body.profileName }),
-          ...(body.metadata !== undefined && { metadata: body.metadata }),
-          ...(body.headless !== undefined && { headless: body.headless }),
-          ...(body.loginMethod !== undefined && { loginMethod: body.loginMethod }),
-        },
-        baseUrlOf(headers),
-      );
-      return { status: 200, body: redirect };
+      const result = connect(workspace, params.platform, body, baseUrlOf(headers));
+      if (result.kind === 'oauth') return { status: 200, body: result.redirect };
+      return { status: 200, body: { connection: connectionView(workspace, result.account) } };
     },
     'The sign-in URL opens the mock\'s own page under /__oauth/ (Approve or Deny; `&auto=approve|deny` decides at once); nothing reaches a real network. A plain OAuth connect connects the first offered account at Approve; headless and facebook_login connects are completed with `{ connectSession | tempToken, candidateId }` on this same operation. The app password `fail-fail-fail-fail` is refused as a wrong one. New accounts cost 5.00 of a 50.00 wallet on payg (settable at /__control/wallet); free workspaces have 15 account slots (402 PLAN_LIMIT_REACHED).',
   ),
@@ -128,22 +67,9 @@ export const accountRoutes = [
   apiRoute(
     'reconnectAccount',
     ({ workspace, params, body, headers }) => {
-      const account = getAccount(workspace, params.id);
-      const sent = body ?? {};
-      if (platformFacts(account.platform)?.connect === 'app_password') {
-        // The reference: redirectUrl is ignored for the decentralized network.
-        const reconnected = reconnectWithAppPassword(workspace, account, {
-          ...(sent.identifier !== undefined && { identifier: sent.identifier }),
-          ...(sent.appPassword !== undefined && { appPassword: sent.appPassword }),
-        });
-        return { status: 200, body: { type: 'account' as const, ...accountView(workspace, reconnected) } };
-      }
-      const context = `to reconnect a ${account.platform} account, which signs in through OAuth`;
-      refuseFields(sent, ['redirectUrl'], context);
-      return {
-        status: 200,
-        body: startSignIn(workspace, { platform: account.platform, account, redirectUrl: required(sent.redirectUrl, 'redirectUrl', context) }, baseUrlOf(headers)),
-      };
+      const result = reconnect(workspace, params.id, body ?? {}, baseUrlOf(headers));
+      if (result.kind === 'oauth') return { status: 200, body: result.redirect };
+      return { status: 200, body: { type: 'account' as const, ...accountView(workspace, result.account) } };
     },
     'OAuth reconnects sign in on the mock\'s own page under /__oauth/; Approve brings the account back active with a fresh token and redirects with connectSession and accountId. The decentralized network reconnects at once with a new app password (identifier defaults to the account\'s handle).',
   ),
@@ -159,26 +85,7 @@ export const accountRoutes = [
 
   apiRoute(
     'getConnectionStats',
-    ({ workspace, params, query }) => {
-      const account = getAccount(workspace, params.id);
-      const include = parseInclude(query.include, ['messenger-profile', 'reviews'] as const);
-      if (include.size > 0) assertPlatform(account, 'facebook', 'include');
-      readableAccount(workspace, account.id, { requireActive: false });
-      const stats = statsOf(workspace, account);
-      const extras = stats !== null;
-      return {
-        status: 200,
-        body: {
-          accountId: account.id,
-          platform: account.platform,
-          status: account.status,
-          stats,
-          fetchedAt: workspace.nowIso(),
-          ...(extras && include.has('messenger-profile') && { messengerProfile: messengerProfileOf(account) }),
-          ...(extras && include.has('reviews') && { reviews: latestReviews(workspace, account, query.limit ?? 20) }),
-        },
-      };
-    },
+    ({ workspace, params, query }) => ({ status: 200, body: connectionStats(workspace, params.id, query) }),
     'Counters are drawn from the seed per account and grow slowly with the virtual clock; post counts include what the account published through the mock, and the page-based network\'s ratings come from its stored reviews. While the account is not active, stats is null and the include extras are left out.',
   ),
 
@@ -197,7 +104,7 @@ export const accountRoutes = [
       });
       return { status: 200, body: { connectionId: account.id, platform: account.platform, items: page.data, nextCursor: page.nextCursor } };
     },
-    'Media published through the mock come first in time; before the connection, a history of 12 to 41 posts is drawn from the seed.',
+    'Besides what the account published through the mock, the network holds 12 to 41 earlier posts drawn from the seed.',
   ),
 
   apiRoute('getCreatorInfo', ({ workspace, params }) => {
@@ -224,10 +131,7 @@ export const accountRoutes = [
   apiRoute(
     'getAccountAnalytics',
     ({ workspace, params, query }) => {
-      const account = getAccount(workspace, params.id);
-      // The range is checked before the network is asked, as a bad request never reaches it.
-      const days = insightDays(workspace, account, query);
-      readableAccount(workspace, account.id, { requireActive: true });
+      const { account, days } = accountInsightDays(workspace, params.id, query);
       const page = listPage(workspace, {
         list: `account-analytics:${account.id}`,
         query,
