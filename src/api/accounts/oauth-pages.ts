@@ -84,7 +84,8 @@ function signInPage(workspace: Workspace, session: ConnectSessionRecord): string
         : 'connect your account';
   const rows: Array<[string, string]> = [
     ['Network', `${label} (${escapeHtml(view.platform)})`],
-    ['Profile', escapeHtml(view.account?.profile ?? view.profileName ?? 'the workspace default')],
+    // A reconnect keeps the account where it is filed; a connect files it under the profile asked for.
+    ['Profile', escapeHtml(view.account ? (view.account.profile ?? 'none') : (view.profileName ?? 'the workspace default'))],
     ['Returns to', escapeHtml(view.redirectHost)],
     ['Expires at', `${escapeHtml(view.expiresAt)} (virtual time)`],
   ];

@@ -1,5 +1,6 @@
 import type { JobRecord } from '../../clock/scheduler.js';
 import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { ownValue } from '../../lib/records.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { createProfile, findProfileByName, listProfiles } from '../profiles/service.js';
@@ -58,7 +59,7 @@ export function allAccounts(workspace: Workspace): AccountRecord[] {
 
 /** An account of this workspace, or 404: ids of other workspaces are never found. */
 export function getAccount(workspace: Workspace, id: string): AccountRecord {
-  const account = accountsStore.get(workspace).accounts[id];
+  const account = ownValue(accountsStore.get(workspace).accounts, id);
   if (!account) throw notFound('Account', id);
   return account;
 }
@@ -204,7 +205,7 @@ export function scheduleAllTokenExpiries(workspace: Workspace): void {
  */
 export function handleTokenExpiry(workspace: Workspace, job: JobRecord): void {
   const accountId = job.data.accountId;
-  const account = typeof accountId === 'string' ? accountsStore.get(workspace).accounts[accountId] : undefined;
+  const account = typeof accountId === 'string' ? ownValue(accountsStore.get(workspace).accounts, accountId) : undefined;
   // Disconnected, reconnected or changed since the job was made: a newer job (or none) stands.
   if (!account || account.status !== 'active' || account.tokenExpiresAt !== job.data.tokenExpiresAt) return;
   if (account.canAutoRenew) {
