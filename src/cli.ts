@@ -22,6 +22,7 @@ const FLAGS = {
   clock: { type: 'string', help: 'Virtual start time, ISO 8601 (default: now).' },
   'clock-frozen': { type: 'boolean', help: 'Start the virtual clock frozen; only the control plane moves it.' },
   'strict-responses': { type: 'boolean', help: 'Answer 500 CONTRACT_VIOLATION when a response breaks openapi.yaml.' },
+  'rate-limit': { type: 'string', help: "on (default) or off: off still counts and sends X-RateLimit headers but never answers 429 (load tests only)." },
   'journal-size': { type: 'string', help: 'Requests kept in each workspace journal (default 1000).' },
   'control-token': { type: 'string', help: 'Require this x-control-token header on /__control.' },
   cors: { type: 'string', help: "Allow browser apps from these origins (comma-separated, or '*')." },
@@ -143,6 +144,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   const bodyLimit = text(value('body-limit'));
   if (bodyLimit !== undefined && !/^\d+(b|kb|mb)$/i.test(bodyLimit)) throw new UsageError(`--body-limit must look like 512kb or 2mb; got '${bodyLimit}'`);
   const cors = text(value('cors'));
+  const rateLimit = text(value('rate-limit'));
+  if (rateLimit !== undefined && rateLimit !== 'on' && rateLimit !== 'off') throw new UsageError(`--rate-limit must be on or off; got '${rateLimit}'`);
 
   const seed = integer('seed', value('seed'), 0, 2_147_483_647);
   const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
@@ -153,6 +156,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...(clock !== undefined && { clock }),
     clockFrozen: value('clock-frozen') === true,
     strictResponses: value('strict-responses') === true,
+    ...(rateLimit !== undefined && { rateLimit: rateLimit === 'on' }),
     ...(text(value('data')) !== undefined && { dataFile: text(value('data')) }),
     ...(journalSize !== undefined && { journalSize }),
     ...(text(value('control-token')) !== undefined && { controlToken: text(value('control-token')) }),

@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { apiRoutes, eventSubscribers, jobHandlers, populateHooks } from './api/index.js';
 import { oauthPages } from './api/accounts/oauth-pages.js';
+import { mediaRouter } from './api/media/upload-router.js';
+import { resumePostJobs } from './api/posts/publish.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
 import { docsRouter } from './docs/docs-page.js';
@@ -19,6 +21,7 @@ import { Responder } from './http/respond.js';
 import type { RouteDefinition } from './http/route.js';
 import { loadSpec } from './http/spec.js';
 import './http/context.js';
+import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
 import { Database } from './store/database.js';
 import type { PlanName } from './workspaces/plans.js';
 import { WorkspaceRegistry } from './workspaces/registry.js';
@@ -46,6 +49,8 @@ export interface MockServerOptions {
   bodyLimit?: string;
   /** Load the fixture world into the default workspace (default true). */
   fixtures?: boolean;
+  /** Refuse requests over the workspace budget with 429 (default true; false is for load tests). */
+  rateLimit?: boolean;
   /** Origins allowed to call from a browser ('*' for any). */
   cors?: string[];
   /** Receives one line per answered request (--log-level debug). */
@@ -95,6 +100,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     defaults: { plan: options.plan ?? 'payg', clockStartMs, clockFrozen: options.clockFrozen ?? false, fixtures: options.fixtures ?? true },
     populate: (workspace) => {
       populateWorkspace(workspace);
+      // Populating schedules nothing; the fixture's scheduled, queued and processing posts carry on from here.
+      resumePostJobs(workspace);
       for (const hook of populateHooks) hook(workspace);
     },
     runtime: {
@@ -120,6 +127,15 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
   const bodyLimit = options.bodyLimit ?? '1mb';
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
+  const anonymousBudget = new AnonymousBudget(() => registry.defaultWorkspace.now());
+  // Every /v1 response, errors included, tells the window behind its endpoint.
+  responder.decorate((req, res) => {
+    if (req.ctx.contract !== 'api') return;
+    const budget = req.ctx.rateLimit ?? anonymousBudget.headers(req);
+    res.setHeader('X-RateLimit-Limit', String(budget.limit));
+    res.setHeader('X-RateLimit-Remaining', String(budget.remaining));
+    res.setHeader('X-RateLimit-Reset', String(budget.resetSeconds));
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -155,6 +171,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     res.type('application/yaml').send(control.text);
   });
   app.use('/docs', docsRouter());
+  // Where presigned media URLs point: plain routes outside /v1 and its contract.
+  app.use(mediaRouter(registry));
   app.use('/__oauth', oauthPages(registry));
 
   app.use(
@@ -177,6 +195,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: apiIndex,
       routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
       authenticate: authenticateApi(registry),
+      guards: [rateLimitStep(options.rateLimit ?? true)],
       beforeHandler: [idempotency.step()],
       bodyLimit,
       responder,

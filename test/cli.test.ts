@@ -15,7 +15,7 @@ describe('the command line', () => {
   it('prints help with every flag and exits 0', async () => {
     const { streams, out } = io();
     expect(await main(['--help'], streams)).toEqual({ exitCode: 0 });
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--data', '--plan', '--clock', '--clock-frozen', '--strict-responses', '--control-token', '--cors', '--log-level']) {
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--data', '--plan', '--clock', '--clock-frozen', '--strict-responses', '--control-token', '--cors', '--log-level', '--rate-limit']) {
       expect(out.join('\n')).toContain(flag);
     }
   });
@@ -28,6 +28,7 @@ describe('the command line', () => {
     [['--plan', 'gold'], /--plan/],
     [['--clock', 'tomorrow'], /--clock/],
     [['--log-level', 'loud'], /--log-level/],
+    [['--rate-limit', 'maybe'], /--rate-limit/],
     [['--api-key', 'abc'], /sgw_/],
     [['stray-positional'], /positional|Unexpected/i],
   ])('exits 2 with a clear message for %j', async (argv, message) => {

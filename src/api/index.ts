@@ -4,7 +4,12 @@ import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
 import { handleTokenExpiry, scheduleAllTokenExpiries, TOKEN_EXPIRY_JOB } from './accounts/service.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { mediaRoutes } from './media/routes.js';
+import { postJobHandlers } from './posts/publish.js';
+import { postRoutes } from './posts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
+import { syncRoutes } from './sync/routes.js';
 
 /**
  * What each API area contributes, in one place. An area exports its routes, the job
@@ -12,10 +17,10 @@ import { profileRoutes } from './profiles/routes.js';
  */
 
 /** Every implemented /v1 operation; an operation of the contract not listed here answers 501. */
-export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes];
+export const apiRoutes: RouteDefinition[] = [...accountRoutes, ...profileRoutes, ...postRoutes, ...syncRoutes, ...mediaRoutes, ...analyticsRoutes];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>([[TOKEN_EXPIRY_JOB, handleTokenExpiry]]);
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers, [TOKEN_EXPIRY_JOB, handleTokenExpiry]]);
 
 /** What each area sets in motion once the fixture world is built (the fixture's own due work). */
 export const populateHooks: Array<(workspace: Workspace) => void> = [scheduleAllTokenExpiries];

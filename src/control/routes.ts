@@ -4,6 +4,9 @@ import { parseIsoDuration } from '../clock/duration.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { validationError } from '../http/errors.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
+import { allAccounts, getAccount } from '../api/accounts/service.js';
+import { BUDGET_NAMES, budgetWindows, budgetLimit, describeBudget, type BudgetName } from '../limits/request-budget.js';
+import { dailyCap, HOURLY_CAP, preload, velocityUsage } from '../limits/velocity.js';
 import type { PlanName } from '../workspaces/plans.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -21,6 +24,28 @@ function clockView(workspace: Workspace) {
     pendingJobs: workspace.scheduler.size,
     nextDueAt: next ? new Date(next.dueAt).toISOString() : null,
   };
+}
+
+function limitsView(workspace: Workspace) {
+  const budgets = Object.fromEntries(
+    BUDGET_NAMES.map((name) => {
+      const { limit, count, remaining, resetSeconds, windowSeconds } = describeBudget(workspace, name);
+      return [name, { limit, count, remaining, resetAt: new Date(resetSeconds * 1000).toISOString(), windowSeconds }];
+    }),
+  );
+  const dayEnd = new Date((Math.floor(workspace.now() / 86_400_000) + 1) * 86_400_000).toISOString();
+  const velocity = allAccounts(workspace).map((account) => {
+    const usage = velocityUsage(workspace, account.id);
+    const oldest = usage.lastHour[0];
+    return {
+      accountId: account.id,
+      platform: account.platform,
+      hour: { count: usage.lastHour.length, limit: HOURLY_CAP, resetAt: oldest === undefined ? null : new Date(oldest + 3600_000).toISOString() },
+      day: { count: usage.today, limit: dailyCap(account.platform), resetAt: dayEnd },
+      inFlight: usage.inFlight,
+    };
+  });
+  return { plan: workspace.data.plan, budgets, velocity };
 }
 
 async function moveClock(workspace: Workspace, targetMs: number) {
@@ -90,6 +115,22 @@ export function controlRoutes({ registry, version }: ControlDependencies): Route
       workspace.scheduler.arm();
       workspace.changed();
       return ok(clockView(workspace));
+    }),
+
+    route('createApiKey', ({ workspace }) => created({ workspaceId: workspace.id, apiKey: registry.addApiKey(workspace) })),
+
+    route('getLimits', ({ workspace }) => ok(limitsView(workspace))),
+
+    route<never, never, { plan?: PlanName; drain?: BudgetName[]; refill?: BudgetName[]; velocity?: Array<{ accountId: string; published: number }> }>('updateLimits', ({ workspace, body }) => {
+      // Every named account must exist before anything changes.
+      for (const entry of body.velocity ?? []) getAccount(workspace, entry.accountId);
+      for (const entry of body.velocity ?? []) preload(workspace, entry.accountId, entry.published);
+      if (body.plan) workspace.data.plan = body.plan;
+      const windows = budgetWindows(workspace);
+      for (const name of body.refill ?? []) windows[name].clear();
+      for (const name of body.drain ?? []) windows[name].fillTo(budgetLimit(workspace, name), workspace.now());
+      workspace.changed();
+      return ok(limitsView(workspace));
     }),
 
     route<never, { limit?: number; after?: number; operationId?: string }>('getJournal', ({ workspace, query }) => {

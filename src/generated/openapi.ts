@@ -384,7 +384,8 @@ export interface paths {
          *     the network; with neither, syncs the 20 most recent posts. Found posts are added with `source`
          *     `external` (and `post.external.created` is sent for each new one). `data` is empty when nothing
          *     matched. `skipped` is true when the account was synced in the last 15 seconds; then only posts
-         *     already known are returned. Items use the single-account post shape (AccountPost).
+         *     already known are returned. Items use the single-account post shape (AccountPost). An account that
+         *     is not `active` answers `400 ACCOUNT_RECONNECT_REQUIRED`; a network that fails answers `502 PLATFORM_ERROR`.
          */
         post: operations["syncAccount"];
         delete?: never;
@@ -520,12 +521,44 @@ export interface paths {
         /**
          * Create a post
          * @description Creates a post with one or more destinations (one call counts as one API call). Without
-         *     `scheduledFor` the post is queued and published at once; with it, the post is `scheduled` and
-         *     fires at that local time in `timezone`. Publishing past an account's velocity cap answers
-         *     `429 VELOCITY_LIMITED` (nested envelope, with `Retry-After`); a scheduled post that hits the cap at
-         *     fire time fails and `post.platform.failed` carries `VELOCITY_LIMITED`. A destination on a
-         *     non-active account answers `400 ACCOUNT_RECONNECT_REQUIRED`; an unknown `connectionId` answers
-         *     `404 NOT_FOUND`; a text longer than a network's limit answers `400 TEXT_TOO_LONG`.
+         *     `scheduledFor` the post is `queued` and publishes at once (`processing`, then `published` or
+         *     `failed` per destination; a post with some destinations published is `published`); with it, the
+         *     post is `scheduled` and fires at that local time in `timezone` (both are required together; a
+         *     local time skipped by a DST change moves forward by the length of the gap, a repeated one means
+         *     its first occurrence). Publishing past an account's velocity cap answers `429 VELOCITY_LIMITED`
+         *     (nested envelope, with `Retry-After`); a scheduled post that hits the cap at fire time fails and
+         *     `post.platform.failed` carries `VELOCITY_LIMITED`.
+         *
+         *     The whole request is checked before anything is created:
+         *     - `connectionId` must name a connection of this workspace, once per request (else
+         *       `400 VALIDATION_ERROR` naming `destinations[i].connectionId`); a connection that is not
+         *       `active` answers `400 ACCOUNT_RECONNECT_REQUIRED` naming it.
+         *     - A text longer than the network's limit (`twitter` 280, 25000 with a premium
+         *       `microblogSubscriptionType`; `bluesky` 300; `threads` and `pinterest` 500; `instagram` and
+         *       `tiktok` 2200; `linkedin` 3000; `youtube` 5000; `facebook` 63206; `reddit` 40000; counted in
+         *       Unicode code points) answers `400 TEXT_TOO_LONG` naming `destinations[i].text`, `text` or
+         *       `thread[j]`, with `details: { limit, length, platform }`.
+         *     - Destination fields apply only on their network (`quoteMicroblogPostId`: `twitter`;
+         *       `privacyLevel`, `disableComment`, `disableDuet`, `disableStitch`, `brandOrganicToggle`,
+         *       `brandContentToggle`: `tiktok`; `title`: `reddit`, `youtube`, `pinterest`; `privacyStatus`,
+         *       `thumbnailUrl`: `youtube`; `description`: `youtube`, `pinterest`; `boardId`: `pinterest`;
+         *       `link`: `pinterest`, `facebook`, `linkedin`, `reddit`; `subreddit`, `flairId`, `flairText`,
+         *       `nsfw`, `spoiler`: `reddit`); elsewhere `400 VALIDATION_ERROR` names `destinations[i].<field>`.
+         *       Required: `reddit` `subreddit` and `title`; `pinterest` `boardId`; `youtube` `title`.
+         *     - Media: `mediaKind` defaults from `mediaUrls` (none: `text`; one: `video` for a .mp4, .mov,
+         *       .m4v or .webm path, else `image`; several: `multi-image`) and must agree with it (`text` none,
+         *       `image`, `video` and `stories` one, `multi-image` 2 to 10). `instagram` and `pinterest` need
+         *       media, `tiktok` and `youtube` a video (`400 VALIDATION_ERROR` naming `mediaUrls` when there is
+         *       none); a kind the network cannot publish (`stories` outside `instagram` and `facebook`, an
+         *       image on `tiktok` or `youtube`) answers `400 PLATFORM_NOT_SUPPORTED` naming `mediaKind`.
+         *       `twitter` and `bluesky` take at most 4 images, `pinterest` 5 (`400 VALIDATION_ERROR` naming
+         *       `mediaUrls`).
+         *     - `thread` (2 to 25 items, none empty) publishes on `twitter`, `bluesky` and `threads` only
+         *       (`400 PLATFORM_NOT_SUPPORTED` naming `thread`) and replaces `text`: sending a non-empty `text`
+         *       or a destination `text` with it is `400 VALIDATION_ERROR`.
+         *     - A post without media needs text (`reddit`: a title is enough).
+         *     - `scheduledFor` needs `timezone` and the reverse; an unknown zone, a date that does not exist or
+         *       a time not in the future answers `400 VALIDATION_ERROR` naming the field.
          */
         post: operations["createPost"];
         delete?: never;
@@ -1643,7 +1676,7 @@ export interface components {
          * @description An uploaded media file.
          * @example {
          *       "id": "c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f",
-         *       "url": "http://127.0.0.1:4010/__media/ws_default/2025/03/spring-blend.jpg",
+         *       "url": "http://127.0.0.1:4010/__media/5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg",
          *       "contentType": "image/jpeg",
          *       "sizeBytes": 482113
          *     }
@@ -1664,9 +1697,9 @@ export interface components {
         };
         /**
          * @example {
-         *       "uploadUrl": "http://127.0.0.1:4010/__media/upload/ws_default/2025/03/spring-blend.jpg?token=u_3e8b1f",
-         *       "publicUrl": "http://127.0.0.1:4010/__media/ws_default/2025/03/spring-blend.jpg",
-         *       "key": "ws_default/2025/03/spring-blend.jpg",
+         *       "uploadUrl": "http://127.0.0.1:4010/__uploads/5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg?token=9c2d4e6f8a0b1c3d5e7f9a1b3c5d7e9f",
+         *       "publicUrl": "http://127.0.0.1:4010/__media/5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg",
+         *       "key": "5b1e0c9a4f7d2e83a6c0b9d14e2f7a38.jpg",
          *       "expiresIn": 900
          *     }
          */
@@ -2842,14 +2875,18 @@ export interface components {
             brandOrganicToggle?: boolean;
             /** @description `tiktok`. */
             brandContentToggle?: boolean;
+            /** @description `youtube` (video description), `pinterest` (pin description). */
             description?: string;
-            /** @description `pinterest`. */
+            /** @description `pinterest` (required there). */
             boardId?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description `pinterest` (destination link), `facebook`, `linkedin` (link preview), `reddit` (link post).
+             */
             link?: string;
-            /** @description `youtube`, `reddit`, `pinterest`. */
+            /** @description `youtube` and `reddit` (required there), `pinterest`. */
             title?: string;
-            /** @description `reddit`. */
+            /** @description `reddit` (required there). */
             subreddit?: string;
             /** @description `reddit`. */
             flairId?: string;
@@ -3818,6 +3855,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["PlatformError"];
         };
     };
     listReviews: {
@@ -4063,7 +4101,10 @@ export interface operations {
     createPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and body within 24 hours answers the first response (with `Idempotent-Replayed`) instead of acting again. The same key with a different body answers `422 IDEMPOTENCY_KEY_REUSED`; while the first request is still running, `409 IDEMPOTENCY_KEY_IN_USE`. 429 and 5xx responses are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4073,12 +4114,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new post. */
+            /** @description The new post, `queued` or `scheduled`. */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4087,9 +4129,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };

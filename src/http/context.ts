@@ -1,4 +1,5 @@
 import type { Workspace } from '../workspaces/workspace.js';
+import type { RateLimitHeaders } from '../limits/request-budget.js';
 import type { Operation } from './operations.js';
 
 /** What the pipeline learns about a request as it passes each step. */
@@ -10,11 +11,15 @@ export interface RequestContext {
   workspace?: Workspace;
   operation?: Operation;
   params: Record<string, string>;
+  /** When the path exists but not for this method: the methods it has (for 405 and Allow). */
+  allowedMethods?: string[];
   /** Which contract the request belongs to: picks the checker for its response. */
   contract?: 'api' | 'control';
   /** The error code of the response, when it is an error. */
   errorCode?: string;
   matchedRule?: string;
+  /** What this response's X-RateLimit-* headers say, once the budget step has counted it. */
+  rateLimit?: RateLimitHeaders;
   /** The Idempotency-Key this request holds while it runs. */
   idempotencyKey?: string;
   /** The answer was replayed from an earlier request with the same key. */

@@ -53,6 +53,8 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     if (match.kind === 'found') {
       req.ctx.operation = match.operation;
       req.ctx.params = match.params;
+    } else if (match.kind === 'method-not-allowed') {
+      req.ctx.allowedMethods = match.allowed;
     }
     next();
   });
@@ -68,10 +70,10 @@ export function createContractRouter(options: ContractRouterOptions): Router {
 
   router.use((req, _res, next) => {
     if (req.ctx.operation) return next();
-    const match = index.match(req.method, `${req.baseUrl}${req.path}`);
-    if (match.kind === 'method-not-allowed') {
-      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${match.allowed.join(', ')}.`, {
-        headers: { Allow: match.allowed.join(', ') },
+    const allowed = req.ctx.allowedMethods;
+    if (allowed) {
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allowed.join(', ')}.`, {
+        headers: { Allow: allowed.join(', ') },
       });
     }
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}.`);
@@ -86,7 +88,8 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     validateSecurity: false,
     validateApiSpec: false,
     ignoreUndocumented: true,
-    validateFormats: 'full',
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
   });
   for (const step of validator) router.use(step);
 

@@ -80,6 +80,16 @@ export class WorkspaceRegistry {
     return this.createWith(id, [key], { ...this.options.defaults, seed: this.options.seed + n, ...overrides });
   }
 
+  /** Mints another key for the workspace; it shares the workspace's one budget. */
+  addApiKey(workspace: Workspace): string {
+    const n = ++this.options.database.data.workspaceCounter;
+    const key = `${API_KEY_PREFIX}test_${drawHex(this.options.seed, 'key', n).slice(0, 32)}`;
+    workspace.data.apiKeys.push(key);
+    this.byKey.set(key, workspace);
+    workspace.changed();
+    return key;
+  }
+
   /** Clears a world back to its start: data, jobs, clock and journal; its keys stay. */
   reset(workspace: Workspace, overrides: Partial<NewWorkspace> = {}): Workspace {
     const previous = workspace.data;

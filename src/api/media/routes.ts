@@ -1,0 +1,35 @@
+import { apiRoute } from '../../http/api-route.js';
+import { listPage, parseInclude } from '../../http/lists.js';
+import { mediaAssetView, mediaSortKey, presignMedia, requestOrigin, uploadedMedia } from './service.js';
+
+export const mediaRoutes = [
+  apiRoute(
+    'presignMedia',
+    ({ workspace, headers, body }) => ({ status: 200, body: presignMedia(workspace, requestOrigin(headers), body) }),
+    'The URLs point at the mock itself (built from the request\'s Host): `PUT /__uploads/{key}?token=…` takes the file, `GET /__media/{key}` serves it with its declared type. ' +
+      'Upload URLs expire after 900 s of virtual time (403 UPLOAD_URL_EXPIRED); the PUT\'s Content-Type must equal the declared one, parameters and case aside (415); files up to 50 MB (413 PAYLOAD_TOO_LARGE); an empty body is 400. ' +
+      'Any MIME type is accepted (the reference lists none). The filename is metadata only. Uploaded bytes are kept in memory, not in the --data file: after a restart the assets are gone.',
+  ),
+
+  apiRoute(
+    'listMedia',
+    ({ workspace, headers, query }) => {
+      const include = parseInclude(query.include, ['total'] as const);
+      const uploaded = uploadedMedia(workspace);
+      const page = listPage(workspace, {
+        list: 'media',
+        query,
+        sorted: uploaded,
+        keyOf: mediaSortKey,
+        direction: 'desc',
+        limit: query.limit ?? 50,
+      });
+      const origin = requestOrigin(headers);
+      return {
+        status: 200,
+        body: { ...page, data: page.data.map((record) => mediaAssetView(origin, record)), ...(include.has('total') && { total: uploaded.length }) },
+      };
+    },
+    'Only files whose upload arrived are listed (a presign alone is not an asset), newest upload first. `url` is built from the request\'s Host.',
+  ),
+];

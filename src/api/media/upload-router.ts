@@ -1,0 +1,48 @@
+import express, { type Router } from 'express';
+import type { WorkspaceRegistry } from '../../workspaces/registry.js';
+import { MEDIA_MAX_BYTES, PUBLIC_PATH, UPLOAD_PATH, checkUpload, payloadTooLarge, readMedia, storeUpload } from './service.js';
+
+/**
+ * The two plain routes presigned URLs point at, outside /v1 and its contract (the
+ * real service hands out storage URLs, not API paths): `PUT /__uploads/:key` takes
+ * the file, `GET /__media/:key` serves it with its type. No API key: the URL is the
+ * credential, as with a presigned storage URL. Errors use the API's envelope.
+ */
+export function mediaRouter(registry: WorkspaceRegistry): Router {
+  const router = express.Router();
+  const readBody = express.raw({ type: () => true, limit: MEDIA_MAX_BYTES });
+
+  router.put(`${UPLOAD_PATH}/:key`, (req, res, next) => {
+    // Everything that can be refused is refused before a byte of the body is read.
+    const { workspace, record } = checkUpload(registry, {
+      key: req.params.key ?? '',
+      token: req.query.token,
+      contentType: req.headers['content-type'],
+      contentLength: req.headers['content-length'],
+    });
+    readBody(req, res, (error?: unknown) => {
+      if (error) {
+        next((error as { type?: string }).type === 'entity.too.large' ? payloadTooLarge() : error);
+        return;
+      }
+      try {
+        storeUpload(workspace, record, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+        res.status(200).end();
+      } catch (failure) {
+        next(failure);
+      }
+    });
+  });
+
+  router.get(`${PUBLIC_PATH}/:key`, (req, res) => {
+    const { record, bytes } = readMedia(registry, req.params.key ?? '');
+    res.setHeader('Content-Type', record.contentType);
+    res.setHeader('Content-Length', String(bytes.length));
+    // The type is whatever the uploader declared: never let a browser run it as a page of this origin.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', 'sandbox');
+    res.status(200).end(bytes);
+  });
+
+  return router;
+}

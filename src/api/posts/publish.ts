@@ -1,0 +1,190 @@
+import type { JobHandler, JobRecord } from '../../clock/scheduler.js';
+import { platformFacts } from '../../platforms/catalog.js';
+import { externalPostRef } from '../../platforms/external-ids.js';
+import { activeOutage } from '../../platforms/outages.js';
+import type { Workspace } from '../../workspaces/workspace.js';
+import { accountsStore, type AccountRecord } from '../accounts/store.js';
+import { postsStore, type DestinationRecord, type PostRecord } from './store.js';
+import { destinationView, postView } from './views.js';
+
+/*
+ * The publishing pipeline, on the workspace scheduler (virtual time):
+ *
+ *   queued ──(START_DELAY_MS)──► processing ─┐      scheduled ──(fire time)──► processing ─┐
+ *                                            ▼                                              ▼
+ *   destinations one after another: queued → processing ──(DESTINATION_PUBLISH_MS)──► published | failed
+ *                                            ▼
+ *   post: published (any destination published; post.published, or post.partial when some failed)
+ *         failed (every destination failed; post.failed)
+ *
+ * Each step is a job, so `processing` is observable with a frozen clock and
+ * POST /__control/clock/advance, and a restart with --data resumes where it was.
+ */
+
+/** From creation to processing, for a post published now. */
+export const START_DELAY_MS = 2_000;
+/** How long one destination takes on its network. */
+export const DESTINATION_PUBLISH_MS = 3_000;
+
+/** A queued post starts processing, or a scheduled one fires. Data: `{ postId }`. */
+export const START_JOB = 'post.start';
+/** One destination's network answers. Data: `{ postId, destinationId }`. */
+export const DESTINATION_JOB = 'post.publish-destination';
+
+/** Why a destination did not go out. */
+interface Refusal {
+  errorCode: string;
+  errorMessage: string;
+}
+
+/** The account was disconnected (removed) between creating the post and publishing it. */
+const DISCONNECTED: Refusal = {
+  errorCode: 'ACCOUNT_RECONNECT_REQUIRED',
+  errorMessage: 'The account was disconnected before the post went out; connect it again to publish to it.',
+};
+
+/** Puts a post's start on the scheduler: now plus the start delay, or its scheduled instant. */
+export function scheduleStart(workspace: Workspace, post: PostRecord, dueAtMs: number): void {
+  workspace.scheduler.schedule(START_JOB, dueAtMs, { postId: post.id }, `${post.status === 'scheduled' ? 'fire scheduled' : 'start'} post ${post.id}`);
+}
+
+/** Removes every pending pipeline job of a post (a cancel). */
+export function unschedulePost(workspace: Workspace, postId: string): number {
+  return workspace.scheduler.cancel((job) => (job.kind === START_JOB || job.kind === DESTINATION_JOB) && job.data.postId === postId);
+}
+
+function findPost(workspace: Workspace, job: JobRecord): PostRecord | undefined {
+  const postId = job.data.postId;
+  return typeof postId === 'string' ? postsStore.get(workspace).posts[postId] : undefined;
+}
+
+/** The post begins processing: its destinations queue, the first goes to its network. */
+const startPost: JobHandler<Workspace> = (workspace, job) => {
+  const post = findPost(workspace, job);
+  // Cancelled, deleted or reset meanwhile: nothing left to start.
+  if (!post || (post.status !== 'queued' && post.status !== 'scheduled')) return;
+  post.status = 'processing';
+  for (const destination of post.destinations) destination.status = 'queued';
+  post.updatedAt = workspace.nowIso();
+  startNextDestination(workspace, post);
+  workspace.changed();
+};
+
+/** One destination's answer arrives; then the next destination, or the post's outcome. */
+const finishDestination: JobHandler<Workspace> = (workspace, job) => {
+  const post = findPost(workspace, job);
+  const destination = post?.destinations.find((d) => d.id === job.data.destinationId);
+  if (!post || !destination || post.status !== 'processing' || destination.status !== 'processing') return;
+  publishDestination(workspace, post, destination);
+  startNextDestination(workspace, post);
+  workspace.changed();
+};
+
+export const postJobHandlers: ReadonlyArray<[string, JobHandler<Workspace>]> = [
+  [START_JOB, startPost],
+  [DESTINATION_JOB, finishDestination],
+];
+
+/** Sends the next queued destination to its network, or settles the post when none is left. */
+function startNextDestination(workspace: Workspace, post: PostRecord): void {
+  const next = post.destinations.find((d) => d.status === 'queued');
+  if (!next) {
+    settlePost(workspace, post);
+    return;
+  }
+  next.status = 'processing';
+  post.updatedAt = workspace.nowIso();
+  workspace.scheduler.schedule(DESTINATION_JOB, workspace.now() + DESTINATION_PUBLISH_MS, { postId: post.id, destinationId: next.id }, `publish ${next.platform} destination of post ${post.id}`);
+}
+
+/** The network's answer for one destination, applied and announced. */
+function publishDestination(workspace: Workspace, post: PostRecord, destination: DestinationRecord): void {
+  const account = accountsStore.get(workspace).accounts[destination.connectionId];
+  const refusal = account ? refusalFor(workspace, destination, account) : DISCONNECTED;
+  const nowIso = workspace.nowIso();
+  if (refusal || !account) {
+    const why = refusal ?? DISCONNECTED;
+    destination.status = 'failed';
+    destination.errorCode = why.errorCode;
+    destination.errorMessage = why.errorMessage;
+  } else {
+    const subreddit = destination.options['subreddit'];
+    const ref = externalPostRef(workspace, destination.platform, account, { atMs: workspace.now(), ...(typeof subreddit === 'string' && { subreddit }) });
+    destination.status = 'published';
+    destination.externalPostId = ref.externalPostId;
+    destination.externalUrl = ref.externalUrl;
+    destination.publishedAt = nowIso;
+    destination.errorCode = null;
+    destination.errorMessage = null;
+  }
+  post.updatedAt = nowIso;
+  const event = destination.status === 'published' ? 'post.platform.published' : 'post.platform.failed';
+  workspace.events.emit(event, { postId: post.id, destination: destinationView(workspace, destination) });
+}
+
+/**
+ * Why this destination cannot go out now, checked in the order the service
+ * would meet them: the account's authorization, the service's own posting caps,
+ * then the network itself. Undefined: it goes out.
+ */
+function refusalFor(workspace: Workspace, destination: DestinationRecord, account: AccountRecord): Refusal | undefined {
+  if (account.status !== 'active') {
+    return { errorCode: 'ACCOUNT_RECONNECT_REQUIRED', errorMessage: `The account is ${account.status}; reconnect it to publish again.` };
+  }
+  const velocity = checkPostingVelocity(workspace, account, destination);
+  if (velocity) return velocity;
+  const outage = activeOutage(workspace, destination.platform);
+  if (outage) {
+    const label = platformFacts(destination.platform)?.label ?? destination.platform;
+    return { errorCode: 'PLATFORM_ERROR', errorMessage: `${label} did not answer: ${outage.message}` };
+  }
+  return undefined;
+}
+
+/**
+ * THE place for the posting velocity check (25 per rolling hour per account, the
+ * network's daily cap per UTC day): called once per destination, just before it
+ * would go to the network, for posts published now and scheduled posts alike. A
+ * refusal here fails the destination with its code (`VELOCITY_LIMITED`, which
+ * `post.platform.failed` then carries). Only destinations that actually went out
+ * count: they are the `published` (and later `deleted`) destinations with a
+ * `publishedAt` in the posts store, so the check can count from there.
+ * Not implemented yet: every destination passes.
+ */
+function checkPostingVelocity(_workspace: Workspace, _account: AccountRecord, _destination: DestinationRecord): Refusal | undefined {
+  return undefined;
+}
+
+/** Every destination has answered: the post's outcome and its event. */
+function settlePost(workspace: Workspace, post: PostRecord): void {
+  const published = post.destinations.filter((d) => d.status === 'published').length;
+  const failed = post.destinations.length - published;
+  post.status = published > 0 ? 'published' : 'failed';
+  post.updatedAt = workspace.nowIso();
+  const event = published === 0 ? 'post.failed' : failed > 0 ? 'post.partial' : 'post.published';
+  workspace.events.emit(event, { post: postView(workspace, post) });
+}
+
+/**
+ * Puts the pipeline jobs of a freshly populated world on its scheduler: the
+ * fixture holds scheduled, queued and processing posts but populating schedules
+ * nothing. A scheduled post fires at its instant, a queued one starts after the
+ * usual delay, a processing one carries on with the destination it was busy with.
+ */
+export function resumePostJobs(workspace: Workspace): void {
+  const now = workspace.now();
+  for (const post of Object.values(postsStore.get(workspace).posts)) {
+    if (post.status === 'scheduled') {
+      scheduleStart(workspace, post, Math.max(now, post.scheduledAtMs ?? now));
+    } else if (post.status === 'queued') {
+      scheduleStart(workspace, post, Math.max(now, Date.parse(post.createdAt) + START_DELAY_MS));
+    } else if (post.status === 'processing') {
+      const busy = post.destinations.find((d) => d.status === 'processing');
+      if (busy) {
+        workspace.scheduler.schedule(DESTINATION_JOB, now + DESTINATION_PUBLISH_MS, { postId: post.id, destinationId: busy.id }, `publish ${busy.platform} destination of post ${post.id}`);
+      } else {
+        startNextDestination(workspace, post);
+      }
+    }
+  }
+}

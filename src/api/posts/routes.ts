@@ -1,0 +1,42 @@
+import { apiRoute } from '../../http/api-route.js';
+import { cancelPost, createPost, deletePost, getPost, listPosts } from './service.js';
+import { postView } from './views.js';
+
+export const postRoutes = [
+  apiRoute(
+    'createPost',
+    ({ workspace, body }) => ({ status: 201, body: { post: postView(workspace, createPost(workspace, body)) } }),
+    'Publishing runs on the virtual clock: `queued` for 2 s, then `processing`, each destination answering 3 s after the previous one. ' +
+      'An unknown or foreign connectionId is 400 VALIDATION_ERROR naming destinations[i].connectionId. Per-network rules (fields, required fields, media kinds, threads, ' +
+      'text limits in code points) are the mock\'s reading of the reference; see the operation description. The velocity caps are not enforced yet. ' +
+      'scheduledFor and timezone go together; DST gaps move forward, overlaps take the first occurrence (docs/decisions/0002).',
+  ),
+
+  apiRoute(
+    'listPosts',
+    ({ workspace, query }) => {
+      const { page, total, facets } = listPosts(workspace, query);
+      return {
+        status: 200,
+        body: {
+          ...page,
+          data: page.data.map((post) => postView(workspace, post)),
+          ...(total !== undefined && { total }),
+          ...(facets !== undefined && { facets }),
+        },
+      };
+    },
+    'The publish time of a post is its first destination\'s publishedAt. `metric:<name>` sorts by the total over the destinations at the current ' +
+      'virtual time, so a cursor taken before the clock moved may page over values that have grown since.',
+  ),
+
+  apiRoute('getPost', ({ workspace, params }) => ({ status: 200, body: { post: postView(workspace, getPost(workspace, params.id)) } })),
+
+  apiRoute(
+    'deletePost',
+    ({ workspace, params }) => ({ status: 200, body: { post: postView(workspace, deletePost(workspace, params.id)) } }),
+    'The remote delete always succeeds at once, whatever the state of the networks and accounts.',
+  ),
+
+  apiRoute('cancelPost', ({ workspace, params }) => ({ status: 200, body: { post: postView(workspace, cancelPost(workspace, params.id)) } })),
+];

@@ -1,0 +1,224 @@
+import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { compareKeys, listPage, parseInclude, parseTimeRange, type Direction, type Page, type SortKey } from '../../http/lists.js';
+import type { Workspace } from '../../workspaces/workspace.js';
+import { metricsAt, type NormalizedMetrics } from './metrics.js';
+import { START_DELAY_MS, scheduleStart, unschedulePost } from './publish.js';
+import { postsStore, type DestinationRecord, type PostRecord, type PostSource, type PostStatus } from './store.js';
+import { planPost, type CreatePostBody } from './validate.js';
+import { postView } from './views.js';
+
+/**
+ * Creates a post after checking the whole request (validate.ts): `scheduled` with
+ * a job at its instant, or `queued` with a job to start publishing shortly.
+ */
+export function createPost(workspace: Workspace, body: CreatePostBody): PostRecord {
+  const plan = planPost(workspace, body);
+  const nowIso = workspace.nowIso();
+  const status: PostStatus = plan.schedule ? 'scheduled' : 'queued';
+  const post: PostRecord = {
+    id: workspace.newId(),
+    text: plan.text,
+    mediaUrls: plan.mediaUrls,
+    mediaKind: plan.mediaKind,
+    status,
+    scheduledFor: plan.schedule?.scheduledFor ?? null,
+    timezone: plan.schedule?.timezone ?? null,
+    scheduledAtMs: plan.schedule?.atMs ?? null,
+    source: 'api',
+    thread: plan.thread,
+    destinations: plan.destinations.map(
+      ({ account, text, options }): DestinationRecord => ({
+        id: workspace.newId(),
+        connectionId: account.id,
+        platform: account.platform,
+        status,
+        externalPostId: null,
+        externalUrl: null,
+        errorCode: null,
+        errorMessage: null,
+        publishedAt: null,
+        text,
+        options,
+        metricsSeed: workspace.faker.number.int({ min: 1, max: 0x7fffffff }),
+      }),
+    ),
+    createdAt: nowIso,
+    updatedAt: nowIso,
+  };
+  postsStore.get(workspace).posts[post.id] = post;
+  if (plan.schedule) {
+    scheduleStart(workspace, post, plan.schedule.atMs);
+    workspace.events.emit('post.scheduled', { post: postView(workspace, post) });
+  } else {
+    scheduleStart(workspace, post, workspace.now() + START_DELAY_MS);
+  }
+  workspace.changed();
+  return post;
+}
+
+/** A post of this workspace, or 404: ids of other workspaces are never found. */
+export function getPost(workspace: Workspace, id: string): PostRecord {
+  const posts = postsStore.get(workspace).posts;
+  const post = Object.hasOwn(posts, id) ? posts[id] : undefined;
+  if (!post) throw notFound('Post', id);
+  return post;
+}
+
+/** Cancels a scheduled post before it fires: its job goes, it and its destinations become `cancelled`. */
+export function cancelPost(workspace: Workspace, id: string): PostRecord {
+  const post = getPost(workspace, id);
+  if (post.status !== 'scheduled') {
+    throw new ApiError(409, 'CONFLICT', `Post ${id} is ${post.status}; only a scheduled post can be cancelled.`, { details: { status: post.status } });
+  }
+  unschedulePost(workspace, id);
+  post.status = 'cancelled';
+  for (const destination of post.destinations) destination.status = 'cancelled';
+  post.updatedAt = workspace.nowIso();
+  workspace.events.emit('post.cancelled', { post: postView(workspace, post) });
+  workspace.changed();
+  return post;
+}
+
+/**
+ * Deletes a published post from its networks: the post and its published
+ * destinations become `deleted` (failed ones stay failed; `publishedAt` and the
+ * network ids stay, as a record of what was out there).
+ */
+export function deletePost(workspace: Workspace, id: string): PostRecord {
+  const post = getPost(workspace, id);
+  if (post.status !== 'published') {
+    const hint = post.status === 'scheduled' ? ' Cancel a scheduled post instead.' : '';
+    throw new ApiError(409, 'CONFLICT', `Post ${id} is ${post.status}; only a published post can be deleted from its networks.${hint}`, { details: { status: post.status } });
+  }
+  for (const destination of post.destinations) {
+    if (destination.status === 'published') destination.status = 'deleted';
+  }
+  post.status = 'deleted';
+  post.updatedAt = workspace.nowIso();
+  workspace.events.emit('post.deleted', { post: postView(workspace, post) });
+  workspace.changed();
+  return post;
+}
+
+// ---------------------------------------------------------------------------
+// The list
+// ---------------------------------------------------------------------------
+
+export const METRIC_NAMES = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'plays', 'engagement'] as const satisfies ReadonlyArray<keyof NormalizedMetrics>;
+type MetricName = (typeof METRIC_NAMES)[number];
+
+export interface ListPostsQuery {
+  status?: string;
+  platform?: string;
+  connectionId?: string;
+  source?: PostSource;
+  since?: string;
+  until?: string;
+  sort?: string;
+  include?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface PostList {
+  page: Page<PostRecord>;
+  total?: number;
+  facets?: { status: Record<string, number>; platform: Record<string, number> };
+}
+
+/** When the post first went out: its earliest destination publish; null if none did. */
+function publishedMs(post: PostRecord): number | null {
+  let first: number | null = null;
+  for (const destination of post.destinations) {
+    if (destination.publishedAt === null) continue;
+    const ms = Date.parse(destination.publishedAt);
+    if (!Number.isNaN(ms) && (first === null || ms < first)) first = ms;
+  }
+  return first;
+}
+
+/** The reference's time basis of the posts list: schedule time, else publish time, else creation time. */
+function basisMs(post: PostRecord): number {
+  return post.scheduledAtMs ?? publishedMs(post) ?? Date.parse(post.createdAt);
+}
+
+/** A metric summed over the post's destinations at `atMs`; null when no destination has a reading of it. */
+function metricTotal(post: PostRecord, metric: MetricName, atMs: number): number | null {
+  let total: number | null = null;
+  for (const destination of post.destinations) {
+    const value = metricsAt(destination, destination.platform, atMs)?.[metric];
+    if (value === null || value === undefined) continue;
+    total = (total ?? 0) + value;
+  }
+  return total;
+}
+
+interface Ordering {
+  keyOf: (post: PostRecord) => SortKey;
+  direction: Direction;
+}
+
+/** `created_*`, `published_*`, `scheduled_*`, or `metric:<name>` (highest first). Posts without the value come last. */
+function ordering(sort: string, atMs: number): Ordering {
+  if (sort.startsWith('metric:')) {
+    const name = sort.slice('metric:'.length);
+    if (!(METRIC_NAMES as readonly string[]).includes(name)) {
+      throw validationError('sort', `metric:${name} is not a metric; use one of ${METRIC_NAMES.map((m) => `metric:${m}`).join(', ')}.`);
+    }
+    // Read once per request: the values grow with virtual time, so each page is cut at the time it is asked for.
+    const totals = new Map<string, number | null>();
+    return {
+      keyOf: (post) => {
+        if (!totals.has(post.id)) totals.set(post.id, metricTotal(post, name as MetricName, atMs));
+        return [totals.get(post.id) ?? null, post.id];
+      },
+      direction: 'desc',
+    };
+  }
+  const [field, way] = sort.split('_') as [string, string];
+  const direction: Direction = way === 'asc' ? 'asc' : 'desc';
+  switch (field) {
+    case 'published':
+      return { keyOf: (post) => [publishedMs(post), post.id], direction };
+    case 'scheduled':
+      return { keyOf: (post) => [post.scheduledAtMs, post.id], direction };
+    default:
+      return { keyOf: (post) => [Date.parse(post.createdAt), post.id], direction };
+  }
+}
+
+/** GET /v1/posts: filters, time range on the reference's basis, sorts, include, shared cursor rules. */
+export function listPosts(workspace: Workspace, query: ListPostsQuery): PostList {
+  const include = parseInclude(query.include, ['total', 'facets'] as const);
+  const { sinceMs, untilMs } = parseTimeRange(query);
+  const { keyOf, direction } = ordering(query.sort ?? 'created_desc', workspace.now());
+
+  const matching = Object.values(postsStore.get(workspace).posts).filter((post) => {
+    if (query.status !== undefined && post.status !== query.status) return false;
+    if (query.source !== undefined && post.source !== query.source) return false;
+    if (query.platform !== undefined && !post.destinations.some((d) => d.platform === query.platform)) return false;
+    if (query.connectionId !== undefined && !post.destinations.some((d) => d.connectionId === query.connectionId)) return false;
+    if (sinceMs !== undefined || untilMs !== undefined) {
+      const at = basisMs(post);
+      if (sinceMs !== undefined && at < sinceMs) return false;
+      if (untilMs !== undefined && at >= untilMs) return false;
+    }
+    return true;
+  });
+  matching.sort((a, b) => compareKeys(keyOf(a), keyOf(b), direction));
+
+  const page = listPage(workspace, { list: 'posts', query, sorted: matching, keyOf, direction, limit: query.limit ?? 50 });
+  const list: PostList = { page };
+  if (include.has('total')) list.total = matching.length;
+  if (include.has('facets')) {
+    const status: Record<string, number> = {};
+    const platform: Record<string, number> = {};
+    for (const post of matching) {
+      status[post.status] = (status[post.status] ?? 0) + 1;
+      // A post counts once per network it goes to.
+      for (const name of new Set(post.destinations.map((d) => d.platform))) platform[name] = (platform[name] ?? 0) + 1;
+    }
+    list.facets = { status, platform };
+  }
+  return list;
+}

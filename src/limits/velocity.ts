@@ -1,0 +1,136 @@
+import { ApiError } from '../http/errors.js';
+import { platformFacts } from '../platforms/catalog.js';
+import { defineStore } from '../store/define-store.js';
+import type { Workspace } from '../workspaces/workspace.js';
+import { postsStore } from '../api/posts/store.js';
+
+/** The reference's pace: 25 destinations per rolling hour per account. */
+export const HOURLY_CAP = 25;
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Daily cap for a platform this build does not know ("every other platform"). */
+const DEFAULT_DAILY_CAP = 50;
+
+/**
+ * Posting velocity of one workspace. Only destinations that actually published
+ * count; but a destination admitted and not yet published holds a place, so
+ * parallel publishes to one account can never overshoot a cap.
+ */
+export const velocityStore = defineStore('velocity', () => ({
+  /** Set once the ledger has been filled from the posts that were already published. */
+  initialized: false,
+  /** Publish times (virtual ms) per account of destinations that published; older than two days is pruned. */
+  published: {} as Record<string, number[]>,
+  /** Destinations admitted but not yet published or failed, per account. */
+  inFlight: {} as Record<string, string[]>,
+}));
+
+export interface VelocityAccount {
+  id: string;
+  platform: string;
+}
+
+export interface VelocityRefusal {
+  accountId: string;
+  platform: string;
+  window: 'hour' | 'day';
+  limit: number;
+  retryAfterSeconds: number;
+}
+
+export function dailyCap(platform: string): number {
+  return platformFacts(platform)?.dailyCap ?? DEFAULT_DAILY_CAP;
+}
+
+function startOfUtcDay(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+function ledger(workspace: Workspace) {
+  const store = velocityStore.get(workspace);
+  if (!store.initialized) {
+    // Posts published before the ledger existed (the fixture world, an older data file) count too.
+    for (const post of Object.values(postsStore.get(workspace).posts)) {
+      for (const destination of post.destinations) {
+        if (destination.publishedAt === null) continue;
+        (store.published[destination.connectionId] ??= []).push(Date.parse(destination.publishedAt));
+      }
+    }
+    for (const times of Object.values(store.published)) times.sort((a, b) => a - b);
+    store.initialized = true;
+  }
+  return store;
+}
+
+function prune(times: number[], nowMs: number): number[] {
+  const keepFrom = startOfUtcDay(nowMs) - DAY_MS;
+  let drop = 0;
+  while (drop < times.length && (times[drop] as number) < keepFrom) drop++;
+  return drop === 0 ? times : times.slice(drop);
+}
+
+/** The account's usage now: published in the rolling hour and the UTC day, and in flight. */
+export function velocityUsage(workspace: Workspace, accountId: string) {
+  const store = ledger(workspace);
+  const now = workspace.now();
+  const times = prune(store.published[accountId] ?? [], now);
+  store.published[accountId] = times;
+  const hourStart = now - HOUR_MS;
+  const dayStart = startOfUtcDay(now);
+  return {
+    lastHour: times.filter((t) => t > hourStart),
+    today: times.filter((t) => t >= dayStart).length,
+    inFlight: (store.inFlight[accountId] ?? []).length,
+  };
+}
+
+/** Whether `count` more destinations may publish on the account now; the refusal names the window. */
+export function velocityRefusal(workspace: Workspace, account: VelocityAccount, count: number): VelocityRefusal | undefined {
+  const now = workspace.now();
+  const { lastHour, today, inFlight } = velocityUsage(workspace, account.id);
+  const cap = dailyCap(account.platform);
+  if (today + inFlight + count > cap) {
+    // The daily cap resets at the next UTC midnight.
+    return { accountId: account.id, platform: account.platform, window: 'day', limit: cap, retryAfterSeconds: Math.ceil((startOfUtcDay(now) + DAY_MS - now) / 1000) };
+  }
+  const over = lastHour.length + inFlight + count - HOURLY_CAP;
+  if (over > 0) {
+    // Enough of the hour's oldest publishes must age out; in-flight ones are not in the ledger yet, so a
+    // window full of them alone waits a whole hour.
+    const agingOut = lastHour[over - 1];
+    const wait = agingOut === undefined ? HOUR_MS : agingOut + HOUR_MS - now;
+    return { accountId: account.id, platform: account.platform, window: 'hour', limit: HOURLY_CAP, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+  }
+  return undefined;
+}
+
+export function velocityError(refusal: VelocityRefusal, param?: string): ApiError {
+  const per = refusal.window === 'hour' ? 'per rolling hour' : 'per UTC day';
+  return new ApiError(429, 'VELOCITY_LIMITED', `Account ${refusal.accountId} reached its cap of ${refusal.limit} posts ${per} on ${refusal.platform}; retry after ${refusal.retryAfterSeconds} s.`, {
+    ...(param !== undefined && { param }),
+    details: { ...refusal },
+    headers: { 'Retry-After': String(refusal.retryAfterSeconds) },
+  });
+}
+
+/** Holds places for destinations about to publish; the caller has checked `velocityRefusal` first. */
+export function reserve(workspace: Workspace, accountId: string, destinationIds: string[]): void {
+  const store = ledger(workspace);
+  (store.inFlight[accountId] ??= []).push(...destinationIds);
+}
+
+/** A reserved destination published (counts from `atMs` on) or failed (frees its place). */
+export function settle(workspace: Workspace, accountId: string, destinationId: string, published: boolean): void {
+  const store = ledger(workspace);
+  const inFlight = store.inFlight[accountId] ?? [];
+  const index = inFlight.indexOf(destinationId);
+  if (index >= 0) inFlight.splice(index, 1);
+  if (published) (store.published[accountId] ??= []).push(workspace.now());
+}
+
+/** The control plane's pre-load: `count` publishes at the current virtual time. */
+export function preload(workspace: Workspace, accountId: string, count: number): void {
+  const store = ledger(workspace);
+  const times = (store.published[accountId] ??= []);
+  for (let i = 0; i < count; i++) times.push(workspace.now());
+}
