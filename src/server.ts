@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { apiRoutes, eventSubscribers, jobHandlers } from './api/index.js';
+import { apiRoutes, eventSubscribers, jobHandlers, populateHooks } from './api/index.js';
+import { oauthPages } from './api/accounts/oauth-pages.js';
 import { mediaRouter } from './api/media/upload-router.js';
-import { resumePostJobs } from './api/posts/publish.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
 import { EventStreams } from './events/streams.js';
@@ -107,8 +107,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     defaults: { plan: options.plan ?? 'payg', clockStartMs, clockFrozen: options.clockFrozen ?? false, fixtures: options.fixtures ?? true },
     populate: (workspace) => {
       populateWorkspace(workspace);
-      // Populating schedules nothing; the fixture's scheduled, queued and processing posts carry on from here.
-      resumePostJobs(workspace);
+      // Populating schedules nothing; each area puts the fixture world's due work on the scheduler.
+      for (const hook of populateHooks) hook(workspace);
     },
     runtime: {
       realTime,
@@ -180,6 +180,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.use('/docs', docsRouter());
   // Where presigned media URLs point: plain routes outside /v1 and its contract.
   app.use(mediaRouter(registry));
+  app.use('/__oauth', oauthPages(registry));
 
   app.use(
     '/__control',

@@ -3,6 +3,7 @@ import type { EventSubscriber } from '../events/bus.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { accountRoutes } from './accounts/routes.js';
+import { handleTokenExpiry, scheduleAllTokenExpiries, TOKEN_EXPIRY_JOB } from './accounts/service.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { automationRoutes } from './automations/routes.js';
 import { automationRunner } from './automations/runner.js';
@@ -10,7 +11,7 @@ import { commentRoutes } from './comments/routes.js';
 import { engagementRoutes } from './engagement/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { mediaRoutes } from './media/routes.js';
-import { postJobHandlers } from './posts/publish.js';
+import { postJobHandlers, resumePostJobs } from './posts/publish.js';
 import { postRoutes } from './posts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 import { reviewRoutes } from './reviews/routes.js';
@@ -40,7 +41,10 @@ export const apiRoutes: RouteDefinition[] = [
 ];
 
 /** Job kinds the API areas schedule on workspace schedulers. */
-export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers, ...webhookJobHandlers]);
+export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHandlers, ...webhookJobHandlers, [TOKEN_EXPIRY_JOB, handleTokenExpiry]]);
+
+/** What each area sets in motion once the fixture world is built (the fixture's own due work). */
+export const populateHooks: Array<(workspace: Workspace) => void> = [resumePostJobs, scheduleAllTokenExpiries];
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
 export const eventSubscribers: Array<EventSubscriber<Workspace>> = [dispatchEvent, automationRunner];

@@ -1,13 +1,14 @@
 import { commentView, receiveComment, type InboundCommentInput } from '../api/comments/service.js';
 import { conversationView, messageView, receiveMessage, receiveStoryReply, type InboundMessageInput, type InboundResult, type InboundStoryReplyInput } from '../api/inbox/service.js';
 import { receiveReview, reviewView, type InboundReviewInput } from '../api/reviews/service.js';
+import { updateWallet, walletView } from '../api/accounts/billing.js';
+import { accountView, allAccounts, getAccount, setAccountStatus, type StatusChange } from '../api/accounts/service.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
 import { sseMessage, type EventStreams } from '../events/streams.js';
 import { validationError } from '../http/errors.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
-import { allAccounts, getAccount } from '../api/accounts/service.js';
 import { BUDGET_NAMES, budgetWindows, budgetLimit, describeBudget, type BudgetName } from '../limits/request-budget.js';
 import { dailyCap, HOURLY_CAP, preload, velocityUsage } from '../limits/velocity.js';
 import type { PlanName } from '../workspaces/plans.js';
@@ -189,5 +190,11 @@ export function controlRoutes({ registry, version, eventStreams }: ControlDepend
       const { result, events } = withEventReport(workspace, () => receiveReview(workspace, body ?? {}));
       return created({ accountId: result.accountId, review: reviewView(result), events });
     }),
+
+    route<{ id: string }, never, StatusChange>('setAccountStatus', ({ workspace, params, body }) => ok(accountView(workspace, setAccountStatus(workspace, params.id, body)))),
+
+    route('getWallet', ({ workspace }) => ok(walletView(workspace))),
+
+    route<never, never, { balanceCents?: number; pricePerAccountCents?: number }>('setWallet', ({ workspace, body }) => ok(updateWallet(workspace, body))),
   ];
 }

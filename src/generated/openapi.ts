@@ -37,19 +37,40 @@ export interface paths {
         /**
          * Connect an account
          * @description Connects a social account on the network named in the path. The reference publishes two forms; the
-         *     mock uses **one path for every network** and a body holding the union of both:
+         *     mock uses **one path for every network** and a body holding the union of both, plus a third form
+         *     that completes a connect the owner has signed in to:
          *
          *     - `bluesky` (app-password connect): `identifier` and `appPassword` are required; `reconnectId`
-         *       re-authorizes an existing connection (no plan slot is used; `profileName` is then ignored).
-         *       Answers `200 { connection }`.
-         *     - OAuth networks: `redirectUrl` is required; `headless` starts a connect session whose candidates
-         *       are listed at `GET /v1/connect-sessions/{sessionId}/candidates`; `loginMethod` applies to
-         *       `instagram` only (`facebook_login` leads to `GET /v1/connections/oauth/instagram/accounts`).
-         *       Answers `200 { type: oauth, url, expiresAt }`; the owner signs in at `url` before `expiresAt`.
+         *       re-authorizes an existing connection (no plan slot is used, nothing is billed; `profileName` is
+         *       then ignored) and sends `account.reconnected`. Answers `200 { connection }` and sends
+         *       `account.connected`. The mock refuses the app password `fail-fail-fail-fail` as the network
+         *       would refuse a wrong one (`400 VALIDATION_ERROR`, `param: appPassword`); every other
+         *       well-formed password signs in. An account already connected answers `409 CONFLICT`.
+         *     - OAuth networks: `redirectUrl` (http or https) is required; `headless` starts a connect session
+         *       whose candidates are listed at `GET /v1/connect-sessions/{sessionId}/candidates`; `loginMethod`
+         *       applies to `instagram` only (`facebook_login` leads to
+         *       `GET /v1/connections/oauth/instagram/accounts`). Answers `200 { type: oauth, url, expiresAt }`;
+         *       the owner signs in at `url` (the mock's own page under `/__oauth/`) before `expiresAt`
+         *       (15 minutes of the workspace's virtual time). Approving redirects (303) to `redirectUrl` with
+         *       `connectSession` and `platform`, plus `accountId` when the account was connected at once (a
+         *       plain connect); with `tempToken` and `platform` after `facebook_login`; or with `error`
+         *       (`ACCESS_DENIED`, `SESSION_EXPIRED`, `INSUFFICIENT_WALLET`, `PLAN_LIMIT_REACHED`,
+         *       `PLATFORM_ERROR`). Query parameters already in `redirectUrl` are kept.
+         *     - Completing a headless or `facebook_login` connect: `connectSession` (or `tempToken`) with
+         *       `candidateId` (a candidate's `id`, or a pending account's `instagramAccountId`) connects that
+         *       candidate and answers `200 { connection }`. The choice stays open for one hour of virtual time
+         *       after the sign-in; each candidate connects once (`409 CONFLICT` after). `profileName` and
+         *       `metadata` come from the connect that started the session.
          *
-         *     Fields that do not apply to the named network are refused with `400 VALIDATION_ERROR`.
-         *     `profileName` files the connection under that profile (created if missing; default: the workspace
-         *     default profile). `metadata` is stored and returned on the account.
+         *     Fields that do not apply to the named network or form are refused with `400 VALIDATION_ERROR`
+         *     naming them. `profileName` files the connection under that profile (created if missing; default:
+         *     the workspace default profile, created when the workspace has none). `metadata` is stored and
+         *     returned on the account.
+         *
+         *     Billing: a new account on a `payg` workspace costs the wallet's price per account (default
+         *     5.00 of a 50.00 balance; see `/__control/wallet`); too little credit answers
+         *     `402 INSUFFICIENT_WALLET`. A `free` workspace has no wallet but 15 account slots; a 16th account
+         *     answers `402 PLAN_LIMIT_REACHED`. Reconnects never bill and use no slot.
          */
         post: operations["connectAccount"];
         delete?: never;
@@ -71,10 +92,17 @@ export interface paths {
         /**
          * Get connection stats
          * @description Reads the account's current stats from the network. The reference publishes the id field as
-         *     `accountId` or `connectionId`; the mock uses **`accountId`**. Stats keys on `tiktok`:
-         *     followerCount, followingCount, likesCount, videoCount. On `facebook`, `include` adds
+         *     `accountId` or `connectionId`; the mock uses **`accountId`**. Stats keys per network (the reference
+         *     names only the `tiktok` ones): `tiktok` followerCount, followingCount, likesCount, videoCount;
+         *     `twitter` followersCount, followingCount, tweetCount, listedCount; `bluesky` followersCount,
+         *     followsCount, postsCount; `instagram` followersCount, followsCount, mediaCount; `facebook`
+         *     followersCount, fanCount, ratingCount, overallStarRating (null without star ratings); `threads`
+         *     followersCount, postsCount; `pinterest` followerCount, followingCount, pinCount, boardCount,
+         *     monthlyViews; `linkedin` followerCount, connectionCount; `reddit` linkKarma, commentKarma,
+         *     totalKarma; `youtube` subscriberCount, viewCount, videoCount. `stats` is null while the account
+         *     is not `active` (the network refuses its token). On `facebook`, `include` adds
          *     `messengerProfile` and/or `reviews` (newest first, `limit` of them); on other networks these
-         *     include values answer `400 PLATFORM_NOT_SUPPORTED`.
+         *     include values answer `400 PLATFORM_NOT_SUPPORTED`. While the network is down: `502 PLATFORM_ERROR`.
          */
         get: operations["getConnectionStats"];
         put?: never;
@@ -99,7 +127,8 @@ export interface paths {
          * List the account's media on the network
          * @description Lists the media the account published on the network, newest first. The reference publishes a
          *     default page size of 10 or 20; the mock uses **20** (maximum 20). The page uses the names
-         *     `items` and `nextCursor` (no `hasMore`).
+         *     `items` and `nextCursor` (no `hasMore`). An account that is not `active` answers
+         *     `400 ACCOUNT_RECONNECT_REQUIRED`; while the network is down, `502 PLATFORM_ERROR`.
          */
         get: operations["listConnectionMedia"];
         put?: never;
@@ -122,7 +151,7 @@ export interface paths {
         };
         /**
          * Get short-video creator info
-         * @description Reads the creator info of a `tiktok` connection (privacy levels and interaction settings to offer before posting). Other networks answer `400 PLATFORM_NOT_SUPPORTED`.
+         * @description Reads the creator info of a `tiktok` connection (privacy levels and interaction settings to offer before posting). Other networks answer `400 PLATFORM_NOT_SUPPORTED`; an account that is not `active`, `400 ACCOUNT_RECONNECT_REQUIRED`; while the network is down, `502 PLATFORM_ERROR`.
          */
         get: operations["getCreatorInfo"];
         put?: never;
@@ -145,7 +174,7 @@ export interface paths {
         };
         /**
          * List pin boards
-         * @description Lists the boards of a `pinterest` connection (use a board id as `boardId` of a destination). Other networks answer `400 PLATFORM_NOT_SUPPORTED`.
+         * @description Lists the boards of a `pinterest` connection (use a board id as `boardId` of a destination). Other networks answer `400 PLATFORM_NOT_SUPPORTED`; an account that is not `active`, `400 ACCOUNT_RECONNECT_REQUIRED`; while the network is down, `502 PLATFORM_ERROR`.
          */
         get: operations["listPinBoards"];
         put?: never;
@@ -174,7 +203,7 @@ export interface paths {
         head?: never;
         /**
          * Update decentralized-network settings
-         * @description Sets the default post languages of a `bluesky` connection; `null` clears them. Other networks answer `400 PLATFORM_NOT_SUPPORTED`.
+         * @description Sets the default post languages of a `bluesky` connection (BCP 47 tags, no repeats); `null` clears them. Other networks answer `400 PLATFORM_NOT_SUPPORTED`. The settings are kept by the service, so they can be changed whatever the account's status.
          */
         patch: operations["updateBlueskySettings"];
         trace?: never;
@@ -191,7 +220,12 @@ export interface paths {
         };
         /**
          * List connect candidates of a headless session
-         * @description Lists the pages, or page-linked photo-sharing accounts, that the owner can connect in a headless connect session. `sessionId` is the `connectSession` value the redirect URL received.
+         * @description Lists the pages, or page-linked photo-sharing accounts, that the owner can connect in a headless
+         *     connect session; connect one with `POST /v1/connections/{platform}/connect` and
+         *     `{ connectSession, candidateId }`. `sessionId` is the `connectSession` value the redirect URL
+         *     received. For a plain (not headless) connect or a reconnect, it lists the account that was
+         *     connected. A session that is unknown, not signed in yet, denied, expired, or older than one hour
+         *     after its sign-in answers `404 NOT_FOUND`.
          */
         get: operations["listConnectCandidates"];
         put?: never;
@@ -211,7 +245,10 @@ export interface paths {
         };
         /**
          * List pending photo-sharing accounts
-         * @description After connecting `instagram` with `loginMethod` `facebook_login`, lists the page-linked accounts the owner can connect, for the `tempToken` the redirect URL received. An unknown or expired token answers `404 NOT_FOUND`.
+         * @description After connecting `instagram` with `loginMethod` `facebook_login`, lists the page-linked accounts the
+         *     owner can connect, for the `tempToken` the redirect URL received. Connect one with
+         *     `POST /v1/connections/instagram/connect` and `{ tempToken, candidateId }` (its `instagramAccountId`).
+         *     An unknown or expired token (one hour after the sign-in) answers `404 NOT_FOUND`.
          */
         get: operations["listPendingInstagramAccounts"];
         put?: never;
@@ -283,11 +320,15 @@ export interface paths {
         put?: never;
         /**
          * Reconnect an account
-         * @description Re-authorizes an account; a reconnect never adds a billed account.
-         *     OAuth networks answer `{ type: oauth, url, expiresAt }` (`redirectUrl` is required with an API key);
-         *     the owner signs in again with the same account at `url`. A sign-in that finishes after `expiresAt`
-         *     returns to the redirect URL with `error=SESSION_EXPIRED`.
-         *     `bluesky` takes `identifier` and `appPassword` (`redirectUrl` is ignored) and answers
+         * @description Re-authorizes an account; a reconnect never adds a billed account and keeps the account's id.
+         *     OAuth networks answer `{ type: oauth, url, expiresAt }` (`redirectUrl` is required with an API key;
+         *     `identifier` and `appPassword` are refused there); the owner signs in again with the same account
+         *     at `url`. Approving brings the account back `active` and `healthy` with a fresh token, sends
+         *     `account.reconnected` and redirects to `redirectUrl` with `connectSession`, `platform` and
+         *     `accountId`; a sign-in that finishes after `expiresAt` (15 minutes of virtual time) returns to the
+         *     redirect URL with `error=SESSION_EXPIRED`, a denied one with `error=ACCESS_DENIED`.
+         *     `bluesky` takes `appPassword` (required) and `identifier` (default: the account's handle; it must
+         *     name the same account), ignores `redirectUrl`, reconnects at once and answers
          *     `{ type: account, ...reconnected account }`.
          */
         post: operations["reconnectAccount"];
@@ -309,7 +350,12 @@ export interface paths {
         };
         /**
          * Get account insights
-         * @description Daily account insights read from the network, oldest first. `since`/`until` filter on the insights period; without them the network's default period applies.
+         * @description Daily account insights read from the network, oldest first, one point per finished UTC day since
+         *     the account was connected. `since`/`until` filter on the insights period (a day is listed when it
+         *     overlaps the range); without them the network's default period applies (the last 28 days on
+         *     `facebook` and `instagram`, 30 days elsewhere). A range longer than 90 days answers
+         *     `400 INVALID_RANGE`. Values a network does not report are null. An account that is not `active`
+         *     answers `400 ACCOUNT_RECONNECT_REQUIRED`; while the network is down, `502 PLATFORM_ERROR`.
          */
         get: operations["getAccountAnalytics"];
         put?: never;
@@ -1242,7 +1288,7 @@ export interface components {
          * @description Where the account owner signs in. A sign-in that finishes after `expiresAt` returns to the redirect URL with `error=SESSION_EXPIRED`.
          * @example {
          *       "type": "oauth",
-         *       "url": "http://127.0.0.1:4010/__oauth/authorize?session=os_7c1e4b9d2a6f&platform=instagram",
+         *       "url": "http://127.0.0.1:4010/__oauth/authorize?session=os_ws_default_7c1e4b9d2a6f4e1b8c0d",
          *       "expiresAt": "2025-03-14T09:45:00Z"
          *     }
          */
@@ -2674,9 +2720,10 @@ export interface components {
             hasMore: boolean;
         };
         /**
-         * @description Union of the app-password form (`bluesky`: `identifier`, `appPassword`, `reconnectId`) and the OAuth
-         *     form (`redirectUrl`, `headless`, `loginMethod`), plus `profileName` and `metadata`. The mock checks
-         *     which fields the named network needs.
+         * @description Union of the app-password form (`bluesky`: `identifier`, `appPassword`, `reconnectId`), the OAuth
+         *     form (`redirectUrl`, `headless`, `loginMethod`) and the completing form (`connectSession` or
+         *     `tempToken`, with `candidateId`), plus `profileName` and `metadata`. The mock checks which fields
+         *     the named network and form need.
          */
         ConnectAccountBody: {
             /** @description Handle, email or DID (`bluesky`; required there). */
@@ -2685,6 +2732,12 @@ export interface components {
             appPassword?: string;
             /** @description Existing connection to re-authorize (`bluesky`); uses no plan slot. */
             reconnectId?: string;
+            /** @description The `connectSession` of a headless connect, with `candidateId` (OAuth networks). */
+            connectSession?: string;
+            /** @description The `tempToken` of a `facebook_login` connect, with `candidateId` (`instagram`). */
+            tempToken?: string;
+            /** @description The candidate to connect: its `id` (with `connectSession`) or its `instagramAccountId` (with `tempToken`). */
+            candidateId?: string;
             /** @description Profile to file the connection under; created if missing; default the workspace default profile; ignored on reconnect. */
             profileName?: string;
             /**
@@ -2715,7 +2768,7 @@ export interface components {
              * @description Required with an API key on OAuth networks; ignored for `bluesky`.
              */
             redirectUrl?: string;
-            /** @description `bluesky` only. */
+            /** @description `bluesky` only; default the account's handle; must name the same account. */
             identifier?: string;
             /** @description `bluesky` only. */
             appPassword?: string;
@@ -3093,7 +3146,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The workspace wallet cannot pay for the action (`INSUFFICIENT_WALLET`). */
+        /** @description The workspace wallet cannot pay for the action (`INSUFFICIENT_WALLET`, `details` with `balanceCents` and `priceCents`), or a `free` workspace has no account slot left (`PLAN_LIMIT_REACHED`, `details` with `slots` and `connected`). */
         PaymentRequired: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3359,9 +3412,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["PlatformError"];
         };
     };
     getConnectionStats: {
@@ -3735,6 +3790,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["PlatformError"];
         };
     };
     getAccountAnalytics: {

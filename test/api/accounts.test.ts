@@ -43,6 +43,18 @@ describe('GET /v1/accounts/{id}', () => {
     it('answers 404 NOT_FOUND', async () => {
       expectApiError(await mock.call('get', '/v1/accounts/8c1f4a52-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
     });
+
+    it.each([
+      ['get', '/v1/accounts/constructor'],
+      ['get', '/v1/accounts/__proto__'],
+      ['delete', '/v1/accounts/toString'],
+      ['get', '/v1/connections/hasOwnProperty/stats'],
+      ['get', '/v1/connect-sessions/constructor/candidates'],
+      ['get', '/v1/connections/oauth/instagram/accounts?tempToken=__proto__'],
+      ['delete', '/v1/profiles/constructor'],
+    ] as const)('answers 404 NOT_FOUND for %s %s, a name of Object itself', async (method, path) => {
+      expectApiError(await mock.call(method, path), 404, 'NOT_FOUND');
+    });
   });
 });
 

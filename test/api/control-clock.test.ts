@@ -4,7 +4,7 @@ import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } fr
 
 let mock: TestMock;
 beforeAll(async () => {
-  // No fixture world: its scheduled and in-flight posts would put jobs on the clock.
+  // No fixture world: its scheduled and in-flight posts and its accounts' token expiries would put jobs on the clock.
   mock = await startMock({ fixtures: false });
 });
 afterAll(() => mock.close());
