@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { apiRoutes, eventSubscribers, jobHandlers } from './api/index.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
+import { CoverageTracker } from './coverage/coverage.js';
 import { docsRouter } from './docs/docs-page.js';
 import { populateWorkspace } from './fixtures/populate.js';
 import { authenticateApi, authenticateControl } from './http/authenticate.js';
@@ -18,9 +19,14 @@ import { Responder } from './http/respond.js';
 import type { RouteDefinition } from './http/route.js';
 import { loadSpec } from './http/spec.js';
 import './http/context.js';
-import { Database } from './store/database.js';
+import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
+import { scenarioFromArgument } from './scenarios/library.js';
+import { applyScenario, scenarioStart } from './scenarios/load.js';
+import { parseScenario } from './scenarios/parse.js';
+import { timelineJobHandlers } from './scenarios/timeline-steps.js';
+import { Database, type WorkspaceBase } from './store/database.js';
 import type { PlanName } from './workspaces/plans.js';
-import { WorkspaceRegistry } from './workspaces/registry.js';
+import { WorkspaceRegistry, type ScenarioChoice } from './workspaces/registry.js';
 import { VERSION } from './version.js';
 
 export interface MockServerOptions {
@@ -51,6 +57,13 @@ export interface MockServerOptions {
   logRequests?: ((line: string) => void) | undefined;
   /** The wall clock, replaceable in tests of the clock itself. */
   realTime?: RealTime;
+  /**
+   * A scenario for the default workspace: a file (a path, or a name ending in .yaml)
+   * or the name of a ready-made one. A bad one throws a ScenarioError naming its line.
+   */
+  scenario?: string;
+  /** Where a relative scenario path is read from (default: the process's directory). */
+  cwd?: string;
 }
 
 export interface MockServer {
@@ -59,12 +72,17 @@ export interface MockServer {
   database: Database;
   /** Contract violations seen (with strictResponses), for test suites to assert none. */
   violations: ContractViolation[];
+  /** Contract coverage of the traffic over the server's lifetime. */
+  coverage: CoverageTracker;
   /** Listens (port 0 picks a free port) and answers the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_API_KEY = 'sgw_test_default';
+
+/** Control bodies carry whole snapshots: far larger than any API body. */
+const CONTROL_BODY_LIMIT = '64mb';
 
 /** Routes by operation id; throws when a route names an operation the contract lacks. */
 function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: string): Map<string, RouteDefinition> {
@@ -86,25 +104,43 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const clockStartMs = options.clock !== undefined ? Date.parse(options.clock) : realTime();
   if (Number.isNaN(clockStartMs)) throw new Error(`clock: '${options.clock}' is not an ISO 8601 date-time`);
 
+  // Read before anything else starts: a bad scenario stops the start with its line and column.
+  let defaultScenario: ScenarioChoice | undefined;
+  if (options.scenario !== undefined) {
+    const source = scenarioFromArgument(options.scenario, options.cwd ?? process.cwd());
+    defaultScenario = { source, start: scenarioStart(parseScenario(source).scenario) };
+  }
+  // What the command line asked for wins over the scenario, which wins over the defaults.
+  const explicit: Partial<WorkspaceBase> = {
+    ...(options.plan !== undefined && { plan: options.plan }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.clock !== undefined && { clockStartMs }),
+    ...(options.clockFrozen !== undefined && { clockFrozen: options.clockFrozen }),
+    ...(options.fixtures !== undefined && { fixtures: options.fixtures }),
+  };
+
+  const api = loadSpec('openapi.yaml');
+  const coverage = new CoverageTracker(api.document);
   const database = await Database.open(options.dataFile);
   const registry = new WorkspaceRegistry({
     database,
     seed,
     defaultApiKey: options.apiKey ?? DEFAULT_API_KEY,
     defaults: { plan: options.plan ?? 'payg', clockStartMs, clockFrozen: options.clockFrozen ?? false, fixtures: options.fixtures ?? true },
+    defaultWorkspace: { explicit, ...(defaultScenario && { scenario: defaultScenario }) },
     populate: populateWorkspace,
+    applyScenario: (workspace, source) => void applyScenario(workspace, source, coverage),
     runtime: {
       realTime,
       journalSize: options.journalSize ?? 1000,
-      jobHandlers,
-      eventSubscribers,
+      jobHandlers: new Map([...jobHandlers, ...timelineJobHandlers()]),
+      eventSubscribers: [...eventSubscribers, coverage.countEmittedEvents],
       onChange: () => database.markDirty(),
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
     },
   });
   await database.flush();
 
-  const api = loadSpec('openapi.yaml');
   const control = loadSpec('control.yaml');
   const apiIndex = new OperationIndex(api.document);
   const controlIndex = new OperationIndex(control.document);
@@ -116,6 +152,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
   const bodyLimit = options.bodyLimit ?? '1mb';
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
+  responder.decorate(applyReplyRewrite);
 
   const app = express();
   app.disable('x-powered-by');
@@ -123,22 +160,32 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.ctx = { startedAt: realTime(), params: {} };
-    res.on('finish', () => {
-      options.logRequests?.(`${req.method} ${req.originalUrl} ${res.statusCode} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
+    let recorded = false;
+    // Once per request: on the answer's end, or on a close without one (a dropped or reset connection).
+    const record = (status: number) => {
+      if (recorded) return;
+      recorded = true;
+      options.logRequests?.(`${req.method} ${req.originalUrl} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
       const { workspace, contract, operation } = req.ctx;
-      if (!workspace || contract !== 'api') return;
+      if (contract !== 'api') return;
+      const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
+      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode });
+      if (!workspace) return;
       workspace.journal.record({
         at: req.ctx.arrivedAt ?? workspace.nowIso(),
         method: req.method,
         path: req.originalUrl.split('?')[0] ?? req.originalUrl,
         operationId: operation?.operationId ?? null,
-        status: res.statusCode,
-        errorCode: req.ctx.errorCode ?? null,
+        status,
+        errorCode,
         durationMs: realTime() - req.ctx.startedAt,
         matchedRule: req.ctx.matchedRule ?? null,
+        effect: req.ctx.scenarioEffect ?? null,
       });
       if (req.method !== 'GET' && req.method !== 'HEAD') workspace.changed();
-    });
+    };
+    res.on('finish', () => record(res.statusCode));
+    res.on('close', () => record(res.writableFinished ? res.statusCode : 0));
     next();
   });
 
@@ -158,9 +205,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       contract: 'control',
       spec: control,
       index: controlIndex,
-      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION }), 'control.yaml'),
+      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, coverage }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
-      bodyLimit,
+      bodyLimit: CONTROL_BODY_LIMIT,
       responder,
     }),
   );
@@ -172,6 +219,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: apiIndex,
       routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
       authenticate: authenticateApi(registry),
+      guards: [scenarioGuard({ document: api.document, bodyLimit, observer: coverage })],
       beforeHandler: [idempotency.step()],
       bodyLimit,
       responder,
@@ -192,6 +240,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     registry,
     database,
     violations,
+    coverage,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         const listening = createServer(app);

@@ -41,6 +41,7 @@ export class Responder {
     for (const listener of this.sentListeners) listener(req, checked);
     res.status(checked.status);
     if (checked.body === undefined) res.end();
+    else if (checked.contentType !== undefined) res.type(checked.contentType).send(String(checked.body));
     else res.json(checked.body);
   }
 
@@ -53,7 +54,7 @@ export class Responder {
     const { operation, contract } = req.ctx;
     // 501 marks an operation the mock has not built; the contract describes the real service, so it is not declared there.
     if (!this.options.strictResponses || !operation || !contract || reply.status === 501) return reply;
-    const violation = this.options.checkers[contract].check(operation, reply.status, reply.body, res.getHeaders());
+    const violation = this.options.checkers[contract].check(operation, reply.status, reply.body, res.getHeaders(), reply.contentType);
     if (!violation) return reply;
     this.options.onViolation(violation);
     const error = new ApiError(500, 'CONTRACT_VIOLATION', `The mock's response broke its own contract (${violation.operationId} ${violation.status}): ${violation.problems.join('; ')}`, {

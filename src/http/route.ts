@@ -17,6 +17,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A media type other than JSON (`text/markdown`): `body` is then the text, sent as is. */
+  contentType?: string;
 }
 
 export type Handler = (input: HandlerInput) => Reply | Promise<Reply>;
