@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { accountOn, advance, journalOf, workspaceWith } from '../helpers/scenarios.js';
@@ -189,5 +192,23 @@ describe('POST /__control/reset', () => {
     const res = await mock.control('post', '/__control/reset', key);
     expect(res.body).toMatchObject({ plan: 'free', scenario: null });
     expect((await mock.call('get', '/v1/profiles', key)).body.data).toEqual([]);
+  });
+});
+
+describe('a scenario for the default workspace with --data', () => {
+  it('keeps the saved world and counters when restarted with the same scenario, and starts afresh with another', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sgw-scenario-data-')), 'state.json');
+    const first = await startMock({ dataFile: file, scenario: 'rate-limit-exhaustion' });
+    expect((await first.call('get', '/v1/connections')).status).toBe(429);
+    await first.close();
+
+    const again = await startMock({ dataFile: file, scenario: 'rate-limit-exhaustion' });
+    expect((await again.control('get', '/__control/scenarios')).body.loaded.rules[0]).toMatchObject({ seen: 1, fired: 1 });
+    await again.close();
+
+    const other = await startMock({ dataFile: file, scenario: 'network-outage' });
+    expect((await other.control('get', '/__control/scenarios')).body.loaded).toMatchObject({ name: 'network-outage', timelineSteps: 1 });
+    expect((await other.control('get', '/__control/clock')).body).toMatchObject({ pendingJobs: 1, nextDueAt: '2026-03-02T10:00:00.000Z' });
+    await other.close();
   });
 });

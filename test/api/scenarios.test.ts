@@ -113,6 +113,55 @@ describe('POST /__control/workspaces with a scenario', () => {
   });
 });
 
+describe('the world a scenario sets up', () => {
+  it('changes accounts named by platform or id, and adds posts that went out before it started', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({ clock: { start: '2026-03-02T09:00:00Z', frozen: true } });
+    const key = body.apiKey as string;
+    // Loading starts the workspace afresh from the same seed and id: the fixture ids stay the same.
+    const twitter = await accountOn(mock, key, 'twitter');
+    const yaml = [
+      'accounts:',
+      '  - { account: tiktok, status: expired, tokenExpiresAt: -PT1H }',
+      `  - { account: ${twitter}, status: revoked, authHealth: healthy, canAutoRenew: false, tokenExpiresAt: null }`,
+      'posts:',
+      "  - { to: [bluesky, twitter], at: -PT30M, count: 3, spacing: PT5M, text: 'Hello from the scenario' }",
+      "  - { to: tiktok, at: '2026-03-02T08:00:00Z', status: failed, media: video, text: Never out, error: { code: PLATFORM_ERROR, message: Upload rejected. } }",
+    ].join('\n');
+    expectStatus(await mock.control('post', '/__control/scenarios', key).send({ yaml }), 200);
+    expect(await accountOn(mock, key, 'twitter')).toBe(twitter);
+
+    const tiktok = await accountOn(mock, key, 'tiktok');
+    expect((await mock.call('get', `/v1/accounts/${tiktok}`, key)).body).toMatchObject({ status: 'expired', authHealth: 'action_required', tokenExpiresAt: '2026-03-02T08:00:00.000Z' });
+    expect((await mock.call('get', `/v1/accounts/${twitter}`, key)).body).toMatchObject({ status: 'revoked', authHealth: 'healthy', canAutoRenew: false, tokenExpiresAt: null });
+
+    const posts = Object.values((await mock.control('get', '/__control/state', key)).body.workspace.stores.posts.posts as Record<string, Record<string, unknown>>);
+    const greetings = posts.filter((post) => post['text'] === 'Hello from the scenario').sort((a, b) => String(a['createdAt']).localeCompare(String(b['createdAt'])));
+    expect(greetings.map((post) => post['createdAt'])).toEqual(['2026-03-02T08:30:00.000Z', '2026-03-02T08:35:00.000Z', '2026-03-02T08:40:00.000Z']);
+    expect(greetings[0]).toMatchObject({
+      status: 'published',
+      source: 'api',
+      mediaKind: 'text',
+      destinations: [
+        { platform: 'bluesky', status: 'published', publishedAt: '2026-03-02T08:30:00.000Z', externalPostId: expect.stringMatching(/^at:\/\//), errorCode: null },
+        { platform: 'twitter', connectionId: twitter, status: 'published', externalUrl: expect.stringMatching(/^https:\/\/x\.example\//) },
+      ],
+    });
+    const failed = posts.find((post) => post['text'] === 'Never out');
+    expect(failed).toMatchObject({
+      status: 'failed',
+      createdAt: '2026-03-02T08:00:00.000Z',
+      mediaUrls: [expect.stringMatching(/\.mp4$/)],
+      destinations: [{ platform: 'tiktok', status: 'failed', errorCode: 'PLATFORM_ERROR', errorMessage: 'Upload rejected.', externalPostId: null, publishedAt: null }],
+    });
+  });
+
+  it('refuses a post a network could never have taken, naming its line', async () => {
+    const res = await mock.control('post', '/__control/workspaces').send({ scenario: 'posts:\n  - { to: [twitter, youtube], at: -PT1H }\n' });
+    expectApiError(res, 400, 'INVALID_SCENARIO', 'scenario');
+    expect(res.body.error.message).toBe('<inline>:2:21: posts[0].to[1]: youtube needs media of kind video: add "media: video"');
+  });
+});
+
 describe('the timeline', () => {
   it('runs its steps in time order across kinds on advance, each at its own instant, ties in file order', async () => {
     const yaml = [
