@@ -1,5 +1,4 @@
-import type { ScenarioSource } from '../store/database.js';
-import type { NewWorkspace } from '../workspaces/registry.js';
+import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { pathPattern } from './matching.js';
 import { resolveMoment } from './moments.js';
@@ -20,7 +19,7 @@ export interface ScenarioObserver {
  * The parts of a scenario that decide how its workspace is made rather than what it
  * holds: the registry builds the workspace from them, then calls applyScenario.
  */
-export function scenarioStart(scenario: Scenario): Partial<NewWorkspace> {
+export function scenarioStart(scenario: Scenario): Partial<WorkspaceBase> {
   return {
     ...(scenario.plan !== undefined && { plan: scenario.plan }),
     ...(scenario.seed !== undefined && { seed: scenario.seed }),

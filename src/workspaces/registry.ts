@@ -1,25 +1,11 @@
 import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceOrigin } from '../store/database.js';
 import type { Journal } from '../journal/journal.js';
 import { drawHex } from '../lib/ids.js';
-import type { PlanName } from './plans.js';
 import { Workspace, type WorkspaceRuntime } from './workspace.js';
 
 /** Every key has this prefix, as the reference's keys have a fixed prefix. */
 export const API_KEY_PREFIX = 'sgw_';
 export const DEFAULT_WORKSPACE_ID = 'ws_default';
-
-/** What a new workspace is made from; kept as its origin, so a reset returns to it. */
-export interface NewWorkspace extends WorkspaceOrigin {
-  plan: PlanName;
-  seed: number;
-  /** Virtual time the workspace starts at. */
-  clockStartMs: number;
-  clockFrozen: boolean;
-  /** Whether the fixture world is loaded into it. */
-  fixtures: boolean;
-  /** A scenario applied after the fixtures: its world, rules and timeline. */
-  scenario: ScenarioSource | null;
-}
 
 /** A scenario to build a workspace from, and the plan, seed, clock and fixtures it asks for. */
 export interface ScenarioChoice {
@@ -39,7 +25,8 @@ export interface RegistryOptions {
   /** Server seed: decides the ids and keys of workspaces made from the control plane. */
   seed: number;
   defaultApiKey: string;
-  defaults: Omit<NewWorkspace, 'seed' | 'scenario'>;
+  /** How workspaces are made unless told otherwise (their seed comes from the server seed). */
+  defaults: Omit<WorkspaceBase, 'seed'>;
   /** The default workspace's own start over the defaults (--plan, --scenario, …). */
   defaultWorkspace?: { explicit?: Partial<WorkspaceBase>; scenario?: ScenarioChoice };
   /** Fills a new or reset workspace with the fixture world. */
