@@ -102,7 +102,8 @@ export function requestAccounts(workspace: Workspace, req: Request, operation: O
       }
     }
   }
-  const accounts = ids.size > 0 ? accountsStore.get(workspace).accounts : {};
+  // Peek: a read must not create an empty store in a workspace without accounts.
+  const accounts = accountsStore.peek(workspace)?.accounts ?? {};
   for (const id of ids) {
     const platform = accounts[id]?.platform;
     if (platform !== undefined) platforms.add(platform);
