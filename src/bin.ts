@@ -18,7 +18,7 @@ if (result.exitCode !== undefined) {
     if (stopping) return;
     stopping = true;
     io.err(`social-gateway-mock: ${signal} received, shutting down`);
-    void result.stop().then(() => process.exit(0));
+    void result.stop().then((code) => process.exit(code));
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,6 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { coverageMarkdown } from './coverage/coverage.js';
+import { ScenarioError } from './scenarios/parse.js';
 import { DataFileError } from './store/database.js';
 import { createMockServer, DEFAULT_API_KEY, type MockServer, type MockServerOptions } from './server.js';
 import { isPlanName, PLAN_NAMES } from './workspaces/plans.js';
@@ -24,6 +27,9 @@ const FLAGS = {
   'strict-responses': { type: 'boolean', help: 'Answer 500 CONTRACT_VIOLATION when a response breaks openapi.yaml.' },
   'rate-limit': { type: 'string', help: "on (default) or off: off still counts and sends X-RateLimit headers but never answers 429 (load tests only)." },
   'journal-size': { type: 'string', help: 'Requests kept in each workspace journal (default 1000).' },
+  scenario: { type: 'string', help: 'Load a scenario into the default workspace: a YAML file, or the name of one in scenarios/.' },
+  'coverage-report': { type: 'string', help: 'On shutdown, write contract coverage to this file (Markdown when it ends in .md, JSON otherwise).' },
+  'coverage-min': { type: 'string', help: 'On shutdown, exit 1 when fewer than this percent of operations were exercised (0 to 100).' },
   'control-token': { type: 'string', help: 'Require this x-control-token header on /__control.' },
   cors: { type: 'string', help: "Allow browser apps from these origins (comma-separated, or '*')." },
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
@@ -44,7 +50,8 @@ export interface CliIo {
   cwd: string;
 }
 
-export type CliResult = { exitCode: number } | { exitCode?: undefined; server: MockServer; url: string; stop: () => Promise<void> };
+/** `stop` shuts the server down, writes --coverage-report, and answers the exit code (1 when under --coverage-min). */
+export type CliResult = { exitCode: number } | { exitCode?: undefined; server: MockServer; url: string; stop: () => Promise<number> };
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -112,6 +119,9 @@ export interface ResolvedCli {
   logLevel: LogLevel;
   cors: string[] | undefined;
   server: MockServerOptions;
+  /** Absolute path of --coverage-report. */
+  coverageReport: string | undefined;
+  coverageMin: number | undefined;
 }
 
 /** Flags, then environment, then config file, then defaults; every value checked. */
@@ -148,6 +158,17 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   const rateLimit = text(value('rate-limit'));
   if (rateLimit !== undefined && rateLimit !== 'on' && rateLimit !== 'off') throw new UsageError(`--rate-limit must be on or off; got '${rateLimit}'`);
 
+  const coverageMinRaw = value('coverage-min');
+  let coverageMin: number | undefined;
+  if (coverageMinRaw !== undefined) {
+    coverageMin = Number(coverageMinRaw);
+    if (typeof coverageMinRaw !== 'string' || !/^\d+(\.\d+)?$/.test(coverageMinRaw) || coverageMin > 100) {
+      throw new UsageError(`--coverage-min must be a percentage from 0 to 100; got '${String(coverageMinRaw)}'`);
+    }
+  }
+  const coverageReport = text(value('coverage-report'));
+  const scenario = text(value('scenario'));
+
   const seed = integer('seed', value('seed'), 0, 2_147_483_647);
   const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
   const webhookTimeoutMs = integer('webhook-timeout', value('webhook-timeout'), 1, 3_600_000);
@@ -156,7 +177,9 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...(apiKey !== undefined && { apiKey }),
     ...(plan !== undefined && { plan }),
     ...(clock !== undefined && { clock }),
-    clockFrozen: value('clock-frozen') === true,
+    // Only when given: a scenario's own clock setting applies otherwise.
+    ...(value('clock-frozen') === true && { clockFrozen: true }),
+    ...(scenario !== undefined && { scenario, cwd: io.cwd }),
     strictResponses: value('strict-responses') === true,
     ...(rateLimit !== undefined && { rateLimit: rateLimit === 'on' }),
     ...(text(value('data')) !== undefined && { dataFile: text(value('data')) }),
@@ -171,6 +194,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     logLevel: logLevel as LogLevel,
     cors: cors === undefined ? undefined : cors.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''),
     server,
+    coverageReport: coverageReport === undefined ? undefined : resolvePath(io.cwd, coverageReport),
+    coverageMin,
   };
 }
 
@@ -205,7 +230,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   try {
     server = await createMockServer({ ...resolved.server, ...(resolved.cors && { cors: resolved.cors }), logRequests: resolved.logLevel === 'debug' ? io.err : undefined });
   } catch (error) {
-    if (!(error instanceof DataFileError)) throw error;
+    if (!(error instanceof DataFileError) && !(error instanceof ScenarioError)) throw error;
     io.err(`social-gateway-mock: ${error.message}`);
     return { exitCode: 2 };
   }
@@ -233,5 +258,31 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       ].join('\n'),
     );
   }
-  return { server, url, stop: () => server.close() };
+  const stop = async (): Promise<number> => {
+    await server.close();
+    return finishCoverage(server, resolved, io);
+  };
+  return { server, url, stop };
+}
+
+/** Writes --coverage-report and checks --coverage-min, after the last request; answers the exit code. */
+function finishCoverage(server: MockServer, resolved: ResolvedCli, io: CliIo): number {
+  if (resolved.coverageReport === undefined && resolved.coverageMin === undefined) return 0;
+  const report = server.coverage.report();
+  if (resolved.coverageReport !== undefined) {
+    const body = resolved.coverageReport.endsWith('.md') ? coverageMarkdown(report) : `${JSON.stringify(report, null, 2)}\n`;
+    try {
+      writeFileSync(resolved.coverageReport, body);
+      io.err(`social-gateway-mock: coverage report written to ${resolved.coverageReport}`);
+    } catch (error) {
+      io.err(`social-gateway-mock: cannot write the coverage report ${resolved.coverageReport}: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+  }
+  const { percent, exercised, total } = report.operations;
+  if (resolved.coverageMin !== undefined && percent < resolved.coverageMin) {
+    io.err(`social-gateway-mock: contract coverage ${percent}% (${exercised} of ${total} operations) is below --coverage-min ${resolved.coverageMin}%`);
+    return 1;
+  }
+  return 0;
 }

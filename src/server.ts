@@ -7,6 +7,7 @@ import { mediaRouter } from './api/media/upload-router.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
 import { EventStreams } from './events/streams.js';
+import { CoverageTracker } from './coverage/coverage.js';
 import { docsRouter } from './docs/docs-page.js';
 import { populateWorkspace } from './fixtures/populate.js';
 import { authenticateApi, authenticateControl } from './http/authenticate.js';
@@ -22,10 +23,15 @@ import type { RouteDefinition } from './http/route.js';
 import { loadSpec } from './http/spec.js';
 import './http/context.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
-import { Database } from './store/database.js';
 import type { PlanName } from './workspaces/plans.js';
-import { WorkspaceRegistry } from './workspaces/registry.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
+import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
+import { scenarioFromArgument } from './scenarios/library.js';
+import { applyScenario, scenarioStart } from './scenarios/load.js';
+import { parseScenario } from './scenarios/parse.js';
+import { timelineJobHandlers } from './scenarios/timeline-steps.js';
+import { Database, type WorkspaceBase } from './store/database.js';
+import { WorkspaceRegistry, type ScenarioChoice } from './workspaces/registry.js';
 import { VERSION } from './version.js';
 
 export interface MockServerOptions {
@@ -60,6 +66,13 @@ export interface MockServerOptions {
   realTime?: RealTime;
   /** How long a webhook receiver has to answer, in real milliseconds (default 10 000, as the real service). */
   webhookTimeoutMs?: number;
+  /**
+   * A scenario for the default workspace: a file (a path, or a name ending in .yaml)
+   * or the name of a ready-made one. A bad one throws a ScenarioError naming its line.
+   */
+  scenario?: string;
+  /** Where a relative scenario path is read from (default: the process's directory). */
+  cwd?: string;
 }
 
 export interface MockServer {
@@ -68,12 +81,17 @@ export interface MockServer {
   database: Database;
   /** Contract violations seen (with strictResponses), for test suites to assert none. */
   violations: ContractViolation[];
+  /** Contract coverage of the traffic over the server's lifetime. */
+  coverage: CoverageTracker;
   /** Listens (port 0 picks a free port) and answers the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_API_KEY = 'sgw_test_default';
+
+/** Control bodies carry whole snapshots: far larger than any API body. */
+const CONTROL_BODY_LIMIT = '64mb';
 
 /** Routes by operation id; throws when a route names an operation the contract lacks. */
 function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: string): Map<string, RouteDefinition> {
@@ -98,6 +116,23 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
 
+  // Read before anything else starts: a bad scenario stops the start with its line and column.
+  let defaultScenario: ScenarioChoice | undefined;
+  if (options.scenario !== undefined) {
+    const source = scenarioFromArgument(options.scenario, options.cwd ?? process.cwd());
+    defaultScenario = { source, start: scenarioStart(parseScenario(source).scenario) };
+  }
+  // What the command line asked for wins over the scenario, which wins over the defaults.
+  const explicit: Partial<WorkspaceBase> = {
+    ...(options.plan !== undefined && { plan: options.plan }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.clock !== undefined && { clockStartMs }),
+    ...(options.clockFrozen !== undefined && { clockFrozen: options.clockFrozen }),
+    ...(options.fixtures !== undefined && { fixtures: options.fixtures }),
+  };
+
+  const api = loadSpec('openapi.yaml');
+  const coverage = new CoverageTracker(api.document);
   const database = await Database.open(options.dataFile);
   const eventStreams = new EventStreams();
   const registry = new WorkspaceRegistry({
@@ -105,16 +140,18 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     seed,
     defaultApiKey: options.apiKey ?? DEFAULT_API_KEY,
     defaults: { plan: options.plan ?? 'payg', clockStartMs, clockFrozen: options.clockFrozen ?? false, fixtures: options.fixtures ?? true },
+    defaultWorkspace: { explicit, ...(defaultScenario && { scenario: defaultScenario }) },
     populate: (workspace) => {
       populateWorkspace(workspace);
       // Populating schedules nothing; each area puts the fixture world's due work on the scheduler.
       for (const hook of populateHooks) hook(workspace);
     },
+    applyScenario: (workspace, source) => void applyScenario(workspace, source, coverage),
     runtime: {
       realTime,
       journalSize: options.journalSize ?? 1000,
-      jobHandlers,
-      eventSubscribers: [...eventSubscribers, eventStreams.subscriber],
+      jobHandlers: new Map([...jobHandlers, ...timelineJobHandlers()]),
+      eventSubscribers: [...eventSubscribers, eventStreams.subscriber, coverage.countEmittedEvents],
       webhookTimeoutMs,
       onChange: () => database.markDirty(),
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
@@ -122,7 +159,6 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
   await database.flush();
 
-  const api = loadSpec('openapi.yaml');
   const control = loadSpec('control.yaml');
   const apiIndex = new OperationIndex(api.document);
   const controlIndex = new OperationIndex(control.document);
@@ -143,6 +179,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     res.setHeader('X-RateLimit-Remaining', String(budget.remaining));
     res.setHeader('X-RateLimit-Reset', String(budget.resetSeconds));
   });
+  responder.decorate(applyReplyRewrite);
 
   const app = express();
   app.disable('x-powered-by');
@@ -150,22 +187,32 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.ctx = { startedAt: realTime(), params: {} };
-    res.on('finish', () => {
-      options.logRequests?.(`${req.method} ${req.originalUrl} ${res.statusCode} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
+    let recorded = false;
+    // Once per request: on the answer's end, or on a close without one (a dropped or reset connection).
+    const record = (status: number) => {
+      if (recorded) return;
+      recorded = true;
+      options.logRequests?.(`${req.method} ${req.originalUrl} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
       const { workspace, contract, operation } = req.ctx;
-      if (!workspace || contract !== 'api') return;
+      if (contract !== 'api') return;
+      const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
+      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode });
+      if (!workspace) return;
       workspace.journal.record({
         at: req.ctx.arrivedAt ?? workspace.nowIso(),
         method: req.method,
         path: req.originalUrl.split('?')[0] ?? req.originalUrl,
         operationId: operation?.operationId ?? null,
-        status: res.statusCode,
-        errorCode: req.ctx.errorCode ?? null,
+        status,
+        errorCode,
         durationMs: realTime() - req.ctx.startedAt,
         matchedRule: req.ctx.matchedRule ?? null,
+        effect: req.ctx.scenarioEffect ?? null,
       });
       if (req.method !== 'GET' && req.method !== 'HEAD') workspace.changed();
-    });
+    };
+    res.on('finish', () => record(res.statusCode));
+    res.on('close', () => record(res.writableFinished ? res.statusCode : 0));
     next();
   });
 
@@ -188,9 +235,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       contract: 'control',
       spec: control,
       index: controlIndex,
-      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams }), 'control.yaml'),
+      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
-      bodyLimit,
+      bodyLimit: CONTROL_BODY_LIMIT,
       responder,
     }),
   );
@@ -202,7 +249,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: apiIndex,
       routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
       authenticate: authenticateApi(registry),
-      guards: [rateLimitStep(options.rateLimit ?? true)],
+      // DESIGN.md's order: the budget first, then scenario rules, then validation.
+      guards: [rateLimitStep(options.rateLimit ?? true), scenarioGuard({ document: api.document, bodyLimit, observer: coverage })],
       beforeHandler: [idempotency.step()],
       bodyLimit,
       responder,
@@ -223,6 +271,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     registry,
     database,
     violations,
+    coverage,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         const listening = createServer(app);

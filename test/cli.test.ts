@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ describe('the command line', () => {
   it('prints help with every flag and exits 0', async () => {
     const { streams, out } = io();
     expect(await main(['--help'], streams)).toEqual({ exitCode: 0 });
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--data', '--plan', '--clock', '--clock-frozen', '--strict-responses', '--control-token', '--cors', '--log-level', '--rate-limit']) {
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--data', '--plan', '--clock', '--clock-frozen', '--strict-responses', '--control-token', '--cors', '--log-level', '--rate-limit', '--scenario', '--coverage-report', '--coverage-min']) {
       expect(out.join('\n')).toContain(flag);
     }
   });
@@ -31,6 +31,8 @@ describe('the command line', () => {
     [['--rate-limit', 'maybe'], /--rate-limit/],
     [['--api-key', 'abc'], /sgw_/],
     [['stray-positional'], /positional|Unexpected/i],
+    [['--coverage-min', '120'], /--coverage-min/],
+    [['--coverage-min', 'most'], /--coverage-min/],
   ])('exits 2 with a clear message for %j', async (argv, message) => {
     const { streams, err } = io();
     expect(await main(argv, streams)).toEqual({ exitCode: 2 });
@@ -83,5 +85,74 @@ describe('the command line', () => {
     const { streams, err } = io();
     expect(await main(['--port', '0', '--data', file], streams)).toEqual({ exitCode: 2 });
     expect(err.join('\n')).toContain(file);
+  });
+
+  describe('--scenario', () => {
+    it('loads a ready-made scenario by name into the default workspace', async () => {
+      const { streams } = io();
+      const result = await main(['--port', '0', '--scenario', 'rate-limit-exhaustion'], streams);
+      if (result.exitCode !== undefined) throw new Error('expected a running server');
+      try {
+        const res = await fetch(`${result.url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } });
+        expect(res.status).toBe(429);
+        expect(res.headers.get('retry-after')).toBe('30');
+        const clock = (await (await fetch(`${result.url}/__control/clock`)).json()) as { now: string; frozen: boolean };
+        expect(clock).toMatchObject({ now: '2026-03-02T09:00:00.000Z', frozen: true });
+      } finally {
+        await result.stop();
+      }
+    });
+
+    it('reads a file relative to the working directory', async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'sgw-scenario-'));
+      writeFileSync(join(cwd, 'mine.yaml'), 'plan: free\nrules:\n  - { id: gone, match: { operationId: listProfiles }, then: { error: { status: 429, code: RATE_LIMITED } } }\n');
+      const { streams } = io({}, cwd);
+      const result = await main(['--port', '0', '--scenario', 'mine.yaml'], streams);
+      if (result.exitCode !== undefined) throw new Error('expected a running server');
+      try {
+        const res = await fetch(`${result.url}/v1/profiles`, { headers: { 'x-api-key': 'sgw_test_default' } });
+        expect(res.status).toBe(429);
+      } finally {
+        await result.stop();
+      }
+    });
+
+    it.each([
+      ['a malformed file', 'broken.yaml', 'rules:\n  - id: a\n    then:\n      error: { status: 429, code: RATE_LIMITED }\n      colour: red\n', /^social-gateway-mock: broken\.yaml:5:7: rules\[0\]\.then\.colour: unknown field "colour"/],
+      ['a file that is not there', 'missing.yaml', undefined, /^social-gateway-mock: missing\.yaml: cannot read the scenario file/],
+      ['an unknown name', 'no-such-scenario', undefined, /^social-gateway-mock: no-such-scenario: no scenario named "no-such-scenario"/],
+    ])('exits 2 on %s, naming where and why', async (_what, argument, content, message) => {
+      const cwd = mkdtempSync(join(tmpdir(), 'sgw-scenario-'));
+      if (content !== undefined) writeFileSync(join(cwd, argument), content);
+      const { streams, err } = io({}, cwd);
+      expect(await main(['--port', '0', '--scenario', argument], streams)).toEqual({ exitCode: 2 });
+      expect(err[0]).toMatch(message);
+    });
+  });
+
+  describe('--coverage-report and --coverage-min', () => {
+    async function run(argv: string[]) {
+      const cwd = mkdtempSync(join(tmpdir(), 'sgw-coverage-'));
+      const { streams, err } = io({}, cwd);
+      const result = await main(['--port', '0', ...argv], streams);
+      if (result.exitCode !== undefined) throw new Error('expected a running server');
+      await fetch(`${result.url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } });
+      return { cwd, err, result };
+    }
+
+    it('writes Markdown on shutdown and exits 1 when fewer operations than asked were exercised', async () => {
+      const { cwd, err, result } = await run(['--coverage-report', 'coverage.md', '--coverage-min', '5']);
+      expect(existsSync(join(cwd, 'coverage.md'))).toBe(false);
+      expect(await result.stop()).toBe(1);
+      expect(readFileSync(join(cwd, 'coverage.md'), 'utf8')).toMatch(/^# Contract coverage\n[\s\S]*\| `listConnections` \| `GET \/v1\/connections` \| 1 \| 200 ×1 \|/);
+      expect(err.join('\n')).toContain('contract coverage 1.8% (1 of 56 operations) is below --coverage-min 5%');
+    });
+
+    it('writes JSON on shutdown and exits 0 when coverage reaches the minimum', async () => {
+      const { cwd, result } = await run(['--coverage-report', 'coverage.json', '--coverage-min', '1.5']);
+      expect(await result.stop()).toBe(0);
+      const report = JSON.parse(readFileSync(join(cwd, 'coverage.json'), 'utf8'));
+      expect(report.operations).toEqual({ exercised: 1, total: 56, percent: 1.8 });
+    });
   });
 });

@@ -7,12 +7,20 @@ import { parseIsoDuration } from '../clock/duration.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
 import { sseMessage, type EventStreams } from '../events/streams.js';
-import { validationError } from '../http/errors.js';
-import { created, ok, route, type RouteDefinition } from '../http/route.js';
 import { BUDGET_NAMES, budgetWindows, budgetLimit, describeBudget, type BudgetName } from '../limits/request-budget.js';
 import { dailyCap, HOURLY_CAP, preload, velocityUsage } from '../limits/velocity.js';
+import { coverageMarkdown, type CoverageTracker } from '../coverage/coverage.js';
+import { ApiError, validationError } from '../http/errors.js';
+import { created, ok, route, type RouteDefinition } from '../http/route.js';
+import { inlineScenario, availableScenarios, scenarioByName, SCENARIO_NAME, unknownScenarioReason } from '../scenarios/library.js';
+import { scenarioStart } from '../scenarios/load.js';
+import { parseScenario, ScenarioError } from '../scenarios/parse.js';
+import { initialRuleState } from '../scenarios/rule-state.js';
+import { loadedScenario } from '../scenarios/store.js';
+import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
 import type { PlanName } from '../workspaces/plans.js';
-import type { WorkspaceRegistry } from '../workspaces/registry.js';
+import type { ScenarioChoice, WorkspaceRegistry } from '../workspaces/registry.js';
+import { checkSnapshot, takeSnapshot, type WorkspaceSnapshot } from '../workspaces/snapshot.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { withEventReport } from './event-report.js';
 
@@ -21,6 +29,7 @@ export interface ControlDependencies {
   version: string;
   /** The open `GET /__control/events` streams. */
   eventStreams: EventStreams;
+  coverage: CoverageTracker;
 }
 
 function clockView(workspace: Workspace) {
@@ -69,6 +78,33 @@ function inboundMessageReply(workspace: Workspace, act: () => InboundResult) {
   });
 }
 
+function summary(workspace: Workspace) {
+  return {
+    workspaceId: workspace.id,
+    plan: workspace.data.plan,
+    seed: workspace.data.seed,
+    scenario: loadedScenario(workspace)?.name ?? null,
+    clock: clockView(workspace),
+  };
+}
+
+function scenarioView(workspace: Workspace) {
+  const loaded = loadedScenario(workspace);
+  if (!loaded) return undefined;
+  return {
+    name: loaded.name,
+    description: loaded.description,
+    loadedAt: loaded.loadedAt,
+    states: loaded.states,
+    state: loaded.state,
+    rules: loaded.rules.map((rule) => {
+      const state = loaded.ruleStates[rule.id] ?? initialRuleState();
+      return { id: rule.id, description: rule.description, phase: state.phase, seen: state.seen, fired: state.fired, times: rule.times };
+    }),
+    timelineSteps: loaded.timelineSteps,
+  };
+}
+
 async function moveClock(workspace: Workspace, targetMs: number) {
   const from = workspace.nowIso();
   const ran: RanJob[] = await workspace.scheduler.advanceTo(targetMs);
@@ -76,34 +112,97 @@ async function moveClock(workspace: Workspace, targetMs: number) {
   return ok({ from, now: workspace.nowIso(), ran, clock: clockView(workspace) });
 }
 
+/** A scenario that cannot be used, as a 400 naming the file, line and column. */
+function invalidScenario(error: ScenarioError, param: string): ApiError {
+  return new ApiError(400, 'INVALID_SCENARIO', error.message, { param, details: error.details });
+}
+
+/** Runs `work`, turning a ScenarioError into the control plane's 400. */
+function withScenario<T>(param: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof ScenarioError) throw invalidScenario(error, param);
+    throw error;
+  }
+}
+
+/** A ready-made scenario by name, or a 400 listing the names there are. */
+function namedScenario(name: string, param: string): ScenarioSource {
+  const source = scenarioByName(name);
+  if (!source) throw new ApiError(400, 'INVALID_SCENARIO', unknownScenarioReason(name), { param });
+  return source;
+}
+
+/** Reads and checks a scenario, and what it asks of the workspace it builds. */
+function choose(source: ScenarioSource, param: string): ScenarioChoice {
+  const { scenario } = withScenario(param, () => parseScenario(source));
+  return { source, start: scenarioStart(scenario) };
+}
+
+interface CreateWorkspaceBody {
+  plan?: PlanName;
+  seed?: number;
+  fixtures?: boolean;
+  clock?: { start?: string; frozen?: boolean };
+  scenario?: string;
+}
+
 /**
  * The one table of /__control (WireMock's AdminRoutes). Read-only endpoints here
  * never change state; the workspace is the one the request's key names, or the
  * default workspace.
  */
-export function controlRoutes({ registry, version, eventStreams }: ControlDependencies): RouteDefinition[] {
+export function controlRoutes({ registry, version, eventStreams, coverage }: ControlDependencies): RouteDefinition[] {
   return [
     route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.all().length })),
 
-    route<never, never, { plan?: PlanName; seed?: number; fixtures?: boolean; clock?: { start?: string; frozen?: boolean } } | undefined>(
-      'createWorkspace',
-      ({ body }) => {
-        const workspace = registry.create({
-          ...(body?.plan && { plan: body.plan }),
-          ...(body?.seed !== undefined && { seed: body.seed }),
-          ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
-          ...(body?.clock?.start !== undefined && { clockStartMs: Date.parse(body.clock.start) }),
-          ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
-        });
-        return created({
-          workspaceId: workspace.id,
-          apiKey: workspace.data.apiKeys[0],
-          plan: workspace.data.plan,
-          seed: workspace.data.seed,
-          clock: clockView(workspace),
-        });
-      },
-    ),
+    route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body }) => {
+      const explicit: Partial<WorkspaceBase> = {
+        ...(body?.plan && { plan: body.plan }),
+        ...(body?.seed !== undefined && { seed: body.seed }),
+        ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
+        ...(body?.clock?.start !== undefined && { clockStartMs: Date.parse(body.clock.start) }),
+        ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
+      };
+      let scenario: ScenarioChoice | undefined;
+      if (body?.scenario !== undefined) {
+        // A bare name is a ready-made scenario; anything else (it has a colon or a line break) is YAML.
+        const source = SCENARIO_NAME.test(body.scenario) ? namedScenario(body.scenario, 'scenario') : inlineScenario(body.scenario);
+        scenario = choose(source, 'scenario');
+      }
+      const workspace = withScenario('scenario', () => registry.create(explicit, scenario));
+      return created({
+        workspaceId: workspace.id,
+        apiKey: workspace.data.apiKeys[0],
+        plan: workspace.data.plan,
+        seed: workspace.data.seed,
+        scenario: loadedScenario(workspace)?.name ?? null,
+        clock: clockView(workspace),
+      });
+    }),
+
+    route('resetWorkspace', ({ workspace }) => ok(summary(withScenario('scenario', () => registry.reset(workspace))))),
+
+    route('getState', ({ workspace }) => ok(takeSnapshot(workspace))),
+
+    route<never, never, WorkspaceSnapshot>('putState', ({ workspace, body }) => {
+      const data = checkSnapshot(registry, body);
+      return ok(summary(registry.restore(workspace, data)));
+    }),
+
+    route('listScenarios', ({ workspace }) => {
+      const loaded = scenarioView(workspace);
+      return ok({ available: availableScenarios(), ...(loaded && { loaded }) });
+    }),
+
+    route<never, never, { name?: string; yaml?: string }>('loadScenario', ({ workspace, body }) => {
+      const param = body.name !== undefined ? 'name' : 'yaml';
+      const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
+      const choice = choose(source, param);
+      const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
+      return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
+    }),
 
     route('getClock', ({ workspace }) => ok(clockView(workspace))),
 
@@ -154,11 +253,15 @@ export function controlRoutes({ registry, version, eventStreams }: ControlDepend
       return ok(limitsView(workspace));
     }),
 
-    route<never, { limit?: number; after?: number; operationId?: string }>('getJournal', ({ workspace, query }) => {
-      let entries = workspace.journal.entries(query.after ?? 0);
-      if (query.operationId !== undefined) entries = entries.filter((entry) => entry.operationId === query.operationId);
-      const limit = query.limit ?? 100;
-      return ok({ data: entries.slice(-limit), size: workspace.journal.size, capacity: workspace.journal.capacity });
+    route<never, { limit?: number; after?: number; operationId?: string; method?: string; status?: number; matchedRule?: string }>('getJournal', ({ workspace, query }) => {
+      const data = workspace.journal.query({ ...query, limit: query.limit ?? 100 });
+      return ok({ data, size: workspace.journal.size, capacity: workspace.journal.capacity });
+    }),
+
+    route<never, { scope?: 'server' | 'workspace'; format?: 'json' | 'markdown' | 'table' }>('getCoverage', ({ workspace, query }) => {
+      const report = coverage.report(query.scope === 'workspace' ? workspace.id : undefined);
+      if (query.format === 'markdown' || query.format === 'table') return { status: 200, body: coverageMarkdown(report), contentType: 'text/markdown; charset=utf-8' };
+      return ok(report);
     }),
 
     route<never, { replay?: boolean }>('streamEvents', ({ workspace, query }) => ({

@@ -17,9 +17,14 @@ export interface RequestContext {
   contract?: 'api' | 'control';
   /** The error code of the response, when it is an error. */
   errorCode?: string;
+  /** The scenario rule that answered or changed the request. */
   matchedRule?: string;
   /** What this response's X-RateLimit-* headers say, once the budget step has counted it. */
   rateLimit?: RateLimitHeaders;
+  /** What a scenario did to the request (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`). */
+  scenarioEffect?: string;
+  /** Rewrites the handler's answer before it is checked and sent (a scenario's unknown values). */
+  rewriteReply?: (status: number, body: unknown) => unknown;
   /** The Idempotency-Key this request holds while it runs. */
   idempotencyKey?: string;
   /** The answer was replayed from an earlier request with the same key. */

@@ -42,18 +42,20 @@ export class ContractChecker {
     this.ajv.addSchema(document as object, specId);
   }
 
-  check(operation: Operation, status: number, body: unknown, headers: Record<string, unknown>): ContractViolation | undefined {
+  check(operation: Operation, status: number, body: unknown, headers: Record<string, unknown>, mediaType = 'application/json'): ContractViolation | undefined {
     const problems: string[] = [];
     const declared = this.responseFor(operation, status);
     if (!declared) {
       problems.push(`status ${status} is not declared for ${operation.operationId}`);
     } else {
       const { response, pointer } = declared;
-      const json = response.content?.['application/json'];
-      if (!json) {
-        if (body !== undefined) problems.push('the contract declares no body for this response, but one was sent');
+      // Parameters (`; charset=utf-8`) do not pick a different content entry.
+      const media = mediaType.split(';')[0]?.trim() ?? mediaType;
+      const content = response.content?.[media];
+      if (!content) {
+        if (body !== undefined) problems.push(`the contract declares no ${media} body for this response, but one was sent`);
       } else {
-        const validate = this.validator(`${pointer}/content/application~1json/schema`);
+        const validate = this.validator(`${pointer}/content/${escapePointer(media)}/schema`);
         if (validate && !validate(body)) {
           for (const error of validate.errors ?? []) problems.push(`body${error.instancePath} ${error.message ?? 'is invalid'}`);
         }

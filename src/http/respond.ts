@@ -42,6 +42,7 @@ export class Responder {
     res.status(checked.status);
     if (checked.stream) openStream(res, checked.stream);
     else if (checked.body === undefined) res.end();
+    else if (checked.contentType !== undefined) res.type(checked.contentType).send(String(checked.body));
     else res.json(checked.body);
   }
 
@@ -54,7 +55,7 @@ export class Responder {
     const { operation, contract } = req.ctx;
     // 501 marks an operation the mock has not built; the contract describes the real service, so it is not declared there.
     if (!this.options.strictResponses || !operation || !contract || reply.status === 501) return reply;
-    const violation = this.options.checkers[contract].check(operation, reply.status, reply.body, res.getHeaders());
+    const violation = this.options.checkers[contract].check(operation, reply.status, reply.body, res.getHeaders(), reply.contentType);
     if (!violation) return reply;
     this.options.onViolation(violation);
     const error = new ApiError(500, 'CONTRACT_VIOLATION', `The mock's response broke its own contract (${violation.operationId} ${violation.status}): ${violation.problems.join('; ')}`, {

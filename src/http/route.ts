@@ -27,6 +27,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Instead of a body: the response stays open and this writes to it (its headers name the content type). */
   stream?: (stream: ResponseStream) => void;
+  /** A media type other than JSON (`text/markdown`): `body` is then the text, sent as is. */
+  contentType?: string;
 }
 
 export type Handler = (input: HandlerInput) => Reply | Promise<Reply>;

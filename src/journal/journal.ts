@@ -7,6 +7,7 @@ export interface JournalEntry {
   method: string;
   path: string;
   operationId: string | null;
+  /** The status answered; 0 when no answer was sent (a scenario dropped or reset the connection). */
   status: number;
   /** The error code of an error response, when the body carried one. */
   errorCode: string | null;
@@ -14,6 +15,20 @@ export interface JournalEntry {
   durationMs: number;
   /** The scenario rule that intercepted the request, when one did. */
   matchedRule: string | null;
+  /** What the scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`); null when nothing. */
+  effect: string | null;
+}
+
+/** What the journal can be asked for; every filter given must hold. */
+export interface JournalQuery {
+  /** Only entries whose seq is greater than this. */
+  after?: number;
+  method?: string;
+  status?: number;
+  operationId?: string;
+  matchedRule?: string;
+  /** The most recent this many of those that pass. */
+  limit?: number;
 }
 
 /**
@@ -47,6 +62,18 @@ export class Journal {
       if (entry) out.push(entry);
     }
     return out;
+  }
+
+  /** Entries oldest first that pass every filter of the query, at most `limit` (the most recent). */
+  query(query: JournalQuery): JournalEntry[] {
+    const matching = this.entries(query.after ?? 0).filter(
+      (entry) =>
+        (query.method === undefined || entry.method === query.method.toUpperCase()) &&
+        (query.status === undefined || entry.status === query.status) &&
+        (query.operationId === undefined || entry.operationId === query.operationId) &&
+        (query.matchedRule === undefined || entry.matchedRule === query.matchedRule),
+    );
+    return query.limit === undefined ? matching : matching.slice(-query.limit);
   }
 
   clear(): void {

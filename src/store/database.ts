@@ -23,6 +23,35 @@ export interface WorkspaceData {
   jobs: Record<string, JobRecord>;
   /** Per-area state, created on first use by `defineStore`. */
   stores: Record<string, unknown>;
+  /** How the workspace was made, so a reset brings it back to that start (absent in older data files). */
+  origin?: WorkspaceOrigin;
+}
+
+/** A scenario as it was given: kept whole so a reset or a restart can apply it again. */
+export interface ScenarioSource {
+  /** The scenario's name (its file name without `.yaml`, or its `name` field). */
+  name: string;
+  /** Where it came from, for error messages: a path, or `<inline>`. */
+  file: string;
+  yaml: string;
+}
+
+/** How a workspace is built, before any scenario. */
+export interface WorkspaceBase {
+  plan: PlanName;
+  seed: number;
+  clockStartMs: number;
+  clockFrozen: boolean;
+  /** Whether the fixture world is loaded. */
+  fixtures: boolean;
+}
+
+/** What a workspace starts from: the world a reset returns to. */
+export interface WorkspaceOrigin extends WorkspaceBase {
+  /** The scenario applied on top of it, if any (its plan, seed, clock and fixtures are already in the fields above). */
+  scenario: ScenarioSource | null;
+  /** The start without the scenario: another scenario loaded later builds on this, not on the first one's choices. */
+  base?: WorkspaceBase;
 }
 
 export interface DatabaseShape {

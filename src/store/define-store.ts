@@ -9,6 +9,8 @@ export interface StoreDefinition<T> {
   readonly name: string;
   /** The area's state in this workspace, created on first use. */
   get(workspace: HasWorkspaceData): T;
+  /** The area's state if it exists, without creating it: for read paths that must not change the data. */
+  peek(workspace: HasWorkspaceData): T | undefined;
 }
 
 /**
@@ -27,6 +29,9 @@ export function defineStore<T extends object>(name: string, init: () => T): Stor
         stores[name] = store;
       }
       return store;
+    },
+    peek(workspace) {
+      return workspace.data.stores[name] as T | undefined;
     },
   };
 }

@@ -1,20 +1,22 @@
-import type { Database, WorkspaceData } from '../store/database.js';
+import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceOrigin } from '../store/database.js';
+import type { Journal } from '../journal/journal.js';
 import { drawHex } from '../lib/ids.js';
-import type { PlanName } from './plans.js';
 import { Workspace, type WorkspaceRuntime } from './workspace.js';
 
 /** Every key has this prefix, as the reference's keys have a fixed prefix. */
 export const API_KEY_PREFIX = 'sgw_';
 export const DEFAULT_WORKSPACE_ID = 'ws_default';
 
-export interface NewWorkspace {
-  plan: PlanName;
-  seed: number;
-  /** Virtual time the workspace starts at. */
-  clockStartMs: number;
-  clockFrozen: boolean;
-  /** Whether the fixture world is loaded into it. */
-  fixtures: boolean;
+/** A scenario to build a workspace from, and the plan, seed, clock and fixtures it asks for. */
+export interface ScenarioChoice {
+  source: ScenarioSource;
+  start: Partial<WorkspaceBase>;
+}
+
+/** A workspace's start without its scenario (older data files lack `base`: then the start itself). */
+export function baseOf(origin: WorkspaceOrigin): WorkspaceBase {
+  const { plan, seed, clockStartMs, clockFrozen, fixtures } = origin.base ?? origin;
+  return { plan, seed, clockStartMs, clockFrozen, fixtures };
 }
 
 export interface RegistryOptions {
@@ -23,9 +25,14 @@ export interface RegistryOptions {
   /** Server seed: decides the ids and keys of workspaces made from the control plane. */
   seed: number;
   defaultApiKey: string;
-  defaults: Omit<NewWorkspace, 'seed'>;
+  /** How workspaces are made unless told otherwise (their seed comes from the server seed). */
+  defaults: Omit<WorkspaceBase, 'seed'>;
+  /** The default workspace's own start over the defaults (--plan, --scenario, …). */
+  defaultWorkspace?: { explicit?: Partial<WorkspaceBase>; scenario?: ScenarioChoice };
   /** Fills a new or reset workspace with the fixture world. */
   populate: (workspace: Workspace) => void;
+  /** Applies a scenario's world, rules and timeline to a freshly populated workspace; throws when it cannot. */
+  applyScenario?: (workspace: Workspace, source: ScenarioSource) => void;
 }
 
 /**
@@ -37,9 +44,15 @@ export class WorkspaceRegistry {
   private readonly byKey = new Map<string, Workspace>();
 
   constructor(private readonly options: RegistryOptions) {
-    for (const data of Object.values(options.database.data.workspaces)) this.attach(data);
-    if (!this.byId.has(DEFAULT_WORKSPACE_ID)) {
-      this.createWith(DEFAULT_WORKSPACE_ID, [options.defaultApiKey], { ...options.defaults, seed: options.seed });
+    for (const data of Object.values(options.database.data.workspaces)) this.install(data);
+    const chosen = options.defaultWorkspace ?? {};
+    const defaultStart = this.startFrom({ ...options.defaults, seed: options.seed, ...chosen.explicit }, chosen.explicit ?? {}, chosen.scenario);
+    const existing = this.byId.get(DEFAULT_WORKSPACE_ID);
+    if (!existing) {
+      this.createWith(DEFAULT_WORKSPACE_ID, [options.defaultApiKey], defaultStart);
+    } else if (chosen.scenario && existing.data.origin?.scenario?.yaml !== chosen.scenario.source.yaml) {
+      // --scenario on a reloaded data file: the same scenario keeps the saved world; another one starts it afresh.
+      this.reset(existing, defaultStart);
     }
     // --api-key on a reloaded data file: the default workspace answers to the key asked for.
     const defaultWorkspace = this.defaultWorkspace;
@@ -70,14 +83,28 @@ export class WorkspaceRegistry {
     return [...this.byId.values()];
   }
 
-  /** A fresh, isolated world with its own key: what a parallel test worker asks for. */
-  create(overrides: Partial<NewWorkspace>): Workspace {
+  /** Whether this build has a handler for a job kind (a restored snapshot may name others). */
+  canRun(jobKind: string): boolean {
+    return this.options.runtime.jobHandlers.has(jobKind);
+  }
+
+  /**
+   * A fresh, isolated world with its own key: what a parallel test worker asks for.
+   * Its start: the server's defaults, then the scenario's choices, then `explicit`.
+   */
+  create(explicit: Partial<WorkspaceBase> = {}, scenario?: ScenarioChoice): Workspace {
     const db = this.options.database.data;
     const n = ++db.workspaceCounter;
     const hex = drawHex(this.options.seed, 'workspace', n);
     const id = `ws_${hex.slice(0, 12)}`;
     const key = `${API_KEY_PREFIX}test_${hex.slice(12, 44)}`;
-    return this.createWith(id, [key], { ...this.options.defaults, seed: this.options.seed + n, ...overrides });
+    try {
+      return this.createWith(id, [key], this.startFrom({ ...this.options.defaults, seed: this.options.seed + n, ...explicit }, explicit, scenario));
+    } catch (error) {
+      // A workspace that could not be made leaves no trace, so the next one gets the same id it would have had.
+      db.workspaceCounter--;
+      throw error;
+    }
   }
 
   /** Mints another key for the workspace; it shares the workspace's one budget. */
@@ -90,23 +117,65 @@ export class WorkspaceRegistry {
     return key;
   }
 
-  /** Clears a world back to its start: data, jobs, clock and journal; its keys stay. */
-  reset(workspace: Workspace, overrides: Partial<NewWorkspace> = {}): Workspace {
-    const previous = workspace.data;
+  /**
+   * Starts the workspace afresh from a scenario, built on its start without any earlier
+   * scenario. Left as it was when the scenario does not apply.
+   */
+  loadScenario(workspace: Workspace, scenario: ScenarioChoice): Workspace {
+    const base = baseOf(this.originOf(workspace));
+    return this.reset(workspace, this.startFrom(base, {}, scenario));
+  }
+
+  /** Where a workspace starts from (older data files lack it: the defaults, with its plan and seed). */
+  originOf(workspace: Workspace): WorkspaceOrigin {
+    return workspace.data.origin ?? { ...this.options.defaults, plan: workspace.data.plan, seed: workspace.data.seed, scenario: null };
+  }
+
+  /**
+   * Brings a world back to its start (its origin, or a new start): data, jobs, clock
+   * and journal; its id and keys stay. When the start cannot be built (a scenario that
+   * does not apply), the world is left exactly as it was.
+   */
+  reset(workspace: Workspace, start: WorkspaceOrigin = this.originOf(workspace)): Workspace {
+    const previous = this.settle(workspace);
     this.detach(workspace);
-    return this.createWith(previous.id, previous.apiKeys, {
-      ...this.options.defaults,
-      plan: previous.plan,
-      seed: previous.seed,
-      ...overrides,
-    });
+    try {
+      return this.createWith(previous.id, previous.apiKeys, start);
+    } catch (error) {
+      this.install(previous, workspace.journal);
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces a world's data with a snapshot's (already checked) and rebuilds its
+   * runtime from it: clock, scheduler jobs, faker. Its id and keys stay, so a snapshot
+   * of one workspace can seed another; the journal carries on.
+   */
+  restore(workspace: Workspace, snapshot: WorkspaceData): Workspace {
+    const data: WorkspaceData = { ...structuredClone(snapshot), id: workspace.id, apiKeys: [...workspace.data.apiKeys] };
+    this.detach(workspace);
+    return this.install(data, workspace.journal);
+  }
+
+  /** The workspace's data with the clock brought up to date, as a snapshot or a write sees it. */
+  settle(workspace: Workspace): WorkspaceData {
+    workspace.data.clock = workspace.clock.state();
+    return workspace.data;
   }
 
   stopAll(): void {
     for (const workspace of this.byId.values()) workspace.dispose();
   }
 
-  private createWith(id: string, apiKeys: string[], spec: NewWorkspace): Workspace {
+  /** The start of a workspace: its base, the scenario's choices over it, and what was asked explicitly over those. */
+  private startFrom(base: WorkspaceBase, explicit: Partial<WorkspaceBase>, scenario: ScenarioChoice | undefined): WorkspaceOrigin {
+    const plain: WorkspaceBase = { plan: base.plan, seed: base.seed, clockStartMs: base.clockStartMs, clockFrozen: base.clockFrozen, fixtures: base.fixtures };
+    if (!scenario) return { ...plain, scenario: null };
+    return { ...plain, ...scenario.start, ...explicit, scenario: scenario.source, base: plain };
+  }
+
+  private createWith(id: string, apiKeys: string[], spec: WorkspaceOrigin): Workspace {
     const data: WorkspaceData = {
       id,
       plan: spec.plan,
@@ -117,16 +186,26 @@ export class WorkspaceRegistry {
       idCounter: 0,
       jobs: {},
       stores: {},
+      origin: structuredClone(spec),
     };
-    this.options.database.data.workspaces[id] = data;
-    const workspace = this.attach(data);
-    if (spec.fixtures) this.options.populate(workspace);
+    const workspace = this.install(data);
+    try {
+      if (spec.fixtures) this.options.populate(workspace);
+      if (spec.scenario) {
+        if (!this.options.applyScenario) throw new Error('This registry cannot apply scenarios');
+        this.options.applyScenario(workspace, spec.scenario);
+      }
+    } catch (error) {
+      this.detach(workspace);
+      throw error;
+    }
     workspace.changed();
     return workspace;
   }
 
-  private attach(data: WorkspaceData): Workspace {
-    const workspace = new Workspace(data, this.options.runtime);
+  private install(data: WorkspaceData, journal?: Journal): Workspace {
+    this.options.database.data.workspaces[data.id] = data;
+    const workspace = new Workspace(data, this.options.runtime, journal);
     this.byId.set(data.id, workspace);
     for (const key of data.apiKeys) this.byKey.set(key, workspace);
     workspace.scheduler.arm();

@@ -44,12 +44,14 @@ export class Workspace implements HasWorkspaceData {
   constructor(
     readonly data: WorkspaceData,
     private readonly runtime: WorkspaceRuntime,
+    /** A journal to carry on (a restored world keeps the record of what it was asked). */
+    journal?: Journal,
   ) {
     this.clock = new VirtualClock(data.clock, runtime.realTime);
     this.faker = new Faker({ locale: [en, base] });
     // Seeded from the id position too, so a reloaded workspace does not replay old values.
     this.faker.seed(seedFrom(`${data.seed}:${data.id}:${data.idCounter}`));
-    this.journal = new Journal(runtime.journalSize);
+    this.journal = journal ?? new Journal(runtime.journalSize);
     this.cursors = new CursorCodec(`${data.id}:${data.seed}`);
     this.events = new EventBus<Workspace>(this, runtime.eventSubscribers, {
       workspaceId: data.id,

@@ -1,0 +1,274 @@
+import type { EventSubscriber } from '../events/bus.js';
+import { EVENT_NAMES } from '../events/catalog.js';
+import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
+import type { OpenApiDocument } from '../http/spec.js';
+import type { ScenarioObserver } from '../scenarios/load.js';
+import type { Workspace } from '../workspaces/workspace.js';
+
+/**
+ * Where the webhook-event counts come from. Until the webhook dispatcher reports its
+ * successful deliveries, the events emitted on the workspaces' buses stand in for
+ * them (every emitted event is what a subscribed webhook would receive).
+ */
+export type WebhookCountBasis = 'emitted' | 'delivered';
+
+/** One answered (or dropped) request, as coverage counts it. */
+export interface CoveredResponse {
+  /** Null when no workspace was found (a bad key). */
+  workspaceId: string | null;
+  operationId: string;
+  /** 0 when no answer was sent. */
+  status: number;
+  errorCode: string | null;
+}
+
+interface OperationTally {
+  calls: number;
+  noResponse: number;
+  statuses: Map<number, number>;
+  codes: Map<string, number>;
+}
+
+interface WorkspaceTally {
+  operations: Map<string, OperationTally>;
+  events: Map<string, number>;
+}
+
+interface RuleTally {
+  workspaceId: string;
+  scenario: string;
+  ruleId: string;
+  fired: number;
+}
+
+export interface CoverageRatio {
+  exercised: number;
+  total: number;
+  /** exercised / total, in percent with one decimal. */
+  percent: number;
+}
+
+export interface OperationCoverage {
+  operationId: string;
+  method: string;
+  path: string;
+  calls: number;
+  /** Requests answered with no response at all (dropped or reset by a scenario). */
+  noResponse: number;
+  /** At least one answer with a status the contract declares for it. */
+  exercised: boolean;
+  statuses: Array<{ status: number; count: number; declared: boolean }>;
+  missingStatuses: number[];
+  errorCodes: Array<{ code: string; count: number; declared: boolean }>;
+  missingErrorCodes: string[];
+}
+
+export interface CoverageReport {
+  scope: 'server' | 'workspace';
+  /** The workspace of a workspace-scoped report; null for the whole server. */
+  workspaceId: string | null;
+  operations: CoverageRatio;
+  statuses: CoverageRatio;
+  errorCodes: CoverageRatio;
+  webhookEvents: CoverageRatio & { basis: WebhookCountBasis; events: Array<{ event: string; count: number }> };
+  rules: Array<{ workspaceId: string; scenario: string; ruleId: string; fired: number }>;
+  byOperation: OperationCoverage[];
+  workspaces: Array<{ workspaceId: string; calls: number; operationsExercised: number }>;
+}
+
+function ratio(exercised: number, total: number): CoverageRatio {
+  return { exercised, total, percent: total === 0 ? 0 : Math.round((exercised / total) * 1000) / 10 };
+}
+
+function emptyWorkspace(): WorkspaceTally {
+  return { operations: new Map(), events: new Map() };
+}
+
+/**
+ * Contract coverage over the server's lifetime: which operations of openapi.yaml the
+ * traffic reached, with which declared statuses and error codes, which webhook events
+ * went out and which scenario rules fired. Counted per workspace (a reset or restore
+ * keeps the counts: they describe the traffic, not the world) and summed for the server.
+ */
+export class CoverageTracker implements ScenarioObserver {
+  private readonly declared: Map<string, DeclaredOperation>;
+  private readonly workspaces = new Map<string, WorkspaceTally>();
+  /** Requests answered before any workspace was known (a missing or wrong key). */
+  private readonly unauthenticated = emptyWorkspace();
+  private readonly rules = new Map<string, RuleTally>();
+
+  constructor(
+    document: OpenApiDocument,
+    readonly webhookBasis: WebhookCountBasis = 'emitted',
+  ) {
+    this.declared = declaredOperations(document);
+  }
+
+  recordResponse(response: CoveredResponse): void {
+    const tally = this.tallyOf(response.workspaceId);
+    let operation = tally.operations.get(response.operationId);
+    if (!operation) {
+      operation = { calls: 0, noResponse: 0, statuses: new Map(), codes: new Map() };
+      tally.operations.set(response.operationId, operation);
+    }
+    operation.calls++;
+    if (response.status === 0) operation.noResponse++;
+    else operation.statuses.set(response.status, (operation.statuses.get(response.status) ?? 0) + 1);
+    if (response.errorCode !== null) operation.codes.set(response.errorCode, (operation.codes.get(response.errorCode) ?? 0) + 1);
+  }
+
+  recordWebhookEvent(workspaceId: string, event: string): void {
+    const tally = this.tallyOf(workspaceId);
+    tally.events.set(event, (tally.events.get(event) ?? 0) + 1);
+  }
+
+  /** The event-bus subscriber that counts emitted events (basis `emitted`). */
+  readonly countEmittedEvents: EventSubscriber<Workspace> = (workspace, event) => {
+    if (this.webhookBasis === 'emitted') this.recordWebhookEvent(workspace.id, event.event);
+  };
+
+  scenarioLoaded(workspace: Workspace, scenario: { name: string; rules: Array<{ id: string }> }): void {
+    for (const rule of scenario.rules) this.ruleTally(workspace.id, scenario.name, rule.id);
+  }
+
+  ruleFired(workspace: Workspace, scenario: { name: string }, ruleId: string): void {
+    this.ruleTally(workspace.id, scenario.name, ruleId).fired++;
+  }
+
+  report(workspaceId?: string): CoverageReport {
+    const tallies = workspaceId === undefined ? [...this.workspaces.values(), this.unauthenticated] : [this.workspaces.get(workspaceId) ?? emptyWorkspace()];
+    const byOperation: OperationCoverage[] = [];
+    let statusTotal = 0;
+    let statusSeen = 0;
+    let codeTotal = 0;
+    let codeSeen = 0;
+    for (const declared of this.declared.values()) {
+      const merged: OperationTally = { calls: 0, noResponse: 0, statuses: new Map(), codes: new Map() };
+      for (const tally of tallies) {
+        const own = tally.operations.get(declared.operationId);
+        if (!own) continue;
+        merged.calls += own.calls;
+        merged.noResponse += own.noResponse;
+        for (const [status, count] of own.statuses) merged.statuses.set(status, (merged.statuses.get(status) ?? 0) + count);
+        for (const [code, count] of own.codes) merged.codes.set(code, (merged.codes.get(code) ?? 0) + count);
+      }
+      const declaredCodes = new Set([...declared.statuses.values()].flat());
+      const statuses = [...merged.statuses].sort(([a], [b]) => a - b).map(([status, count]) => ({ status, count, declared: declared.statuses.has(status) }));
+      const errorCodes = [...merged.codes].sort(([a], [b]) => a.localeCompare(b)).map(([code, count]) => ({ code, count, declared: declaredCodes.has(code) }));
+      const missingStatuses = [...declared.statuses.keys()].filter((status) => !merged.statuses.has(status)).sort((a, b) => a - b);
+      const missingErrorCodes = [...declaredCodes].filter((code) => !merged.codes.has(code)).sort();
+      statusTotal += declared.statuses.size;
+      statusSeen += declared.statuses.size - missingStatuses.length;
+      codeTotal += declaredCodes.size;
+      codeSeen += declaredCodes.size - missingErrorCodes.length;
+      byOperation.push({
+        operationId: declared.operationId,
+        method: declared.method,
+        path: declared.path,
+        calls: merged.calls,
+        noResponse: merged.noResponse,
+        exercised: statuses.some((entry) => entry.declared),
+        statuses,
+        missingStatuses,
+        errorCodes,
+        missingErrorCodes,
+      });
+    }
+    const events = new Map<string, number>();
+    for (const tally of tallies) for (const [event, count] of tally.events) events.set(event, (events.get(event) ?? 0) + count);
+    const workspaces = [...this.workspaces.entries()]
+      .filter(([id]) => workspaceId === undefined || id === workspaceId)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([id, tally]) => ({
+        workspaceId: id,
+        calls: [...tally.operations.values()].reduce((sum, operation) => sum + operation.calls, 0),
+        operationsExercised: [...tally.operations.entries()].filter(([operationId, operation]) => [...operation.statuses.keys()].some((status) => this.declared.get(operationId)?.statuses.has(status))).length,
+      }));
+    return {
+      scope: workspaceId === undefined ? 'server' : 'workspace',
+      workspaceId: workspaceId ?? null,
+      operations: ratio(byOperation.filter((operation) => operation.exercised).length, byOperation.length),
+      statuses: ratio(statusSeen, statusTotal),
+      errorCodes: ratio(codeSeen, codeTotal),
+      webhookEvents: {
+        basis: this.webhookBasis,
+        ...ratio(EVENT_NAMES.filter((event) => (events.get(event) ?? 0) > 0).length, EVENT_NAMES.length),
+        events: EVENT_NAMES.map((event) => ({ event, count: events.get(event) ?? 0 })),
+      },
+      rules: [...this.rules.values()]
+        .filter((rule) => workspaceId === undefined || rule.workspaceId === workspaceId)
+        .map((rule) => ({ ...rule }))
+        .sort((a, b) => a.workspaceId.localeCompare(b.workspaceId) || a.scenario.localeCompare(b.scenario) || a.ruleId.localeCompare(b.ruleId)),
+      byOperation,
+      workspaces,
+    };
+  }
+
+  private tallyOf(workspaceId: string | null): WorkspaceTally {
+    if (workspaceId === null) return this.unauthenticated;
+    let tally = this.workspaces.get(workspaceId);
+    if (!tally) {
+      tally = emptyWorkspace();
+      this.workspaces.set(workspaceId, tally);
+    }
+    return tally;
+  }
+
+  private ruleTally(workspaceId: string, scenario: string, ruleId: string): RuleTally {
+    const key = `${workspaceId}\u0000${scenario}\u0000${ruleId}`;
+    let tally = this.rules.get(key);
+    if (!tally) {
+      tally = { workspaceId, scenario, ruleId, fired: 0 };
+      this.rules.set(key, tally);
+    }
+    return tally;
+  }
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function counted(entries: Array<{ label: string; count: number; declared: boolean }>): string {
+  if (entries.length === 0) return '';
+  return entries.map((entry) => `${entry.label} ×${entry.count}${entry.declared ? '' : ' (undeclared)'}`).join(', ');
+}
+
+/** The report as Markdown tables: what a CI job publishes, and what `?format=markdown` answers. */
+export function coverageMarkdown(report: CoverageReport): string {
+  const row = (label: string, r: CoverageRatio) => `| ${label} | ${r.exercised} | ${r.total} | ${r.percent}% |`;
+  const lines = [
+    '# Contract coverage',
+    '',
+    report.scope === 'server' ? `Whole server (${report.workspaces.length} workspace${report.workspaces.length === 1 ? '' : 's'} with traffic).` : `Workspace \`${report.workspaceId}\`.`,
+    '',
+    '| | Exercised | Declared | Coverage |',
+    '|---|---:|---:|---:|',
+    row('Operations', report.operations),
+    row('Status codes (per operation)', report.statuses),
+    row('Error codes (per operation)', report.errorCodes),
+    row(`Webhook events (${report.webhookEvents.basis})`, report.webhookEvents),
+    '',
+    '## Operations',
+    '',
+    '| Operation | Method and path | Calls | Statuses seen | Declared, not seen | Error codes seen |',
+    '|---|---|---:|---|---|---|',
+  ];
+  for (const operation of report.byOperation) {
+    const statuses = counted(operation.statuses.map((s) => ({ label: String(s.status), count: s.count, declared: s.declared })));
+    const noAnswer = operation.noResponse > 0 ? `${statuses ? ', ' : ''}no answer ×${operation.noResponse}` : '';
+    const codes = counted(operation.errorCodes.map((c) => ({ label: c.code, count: c.count, declared: c.declared })));
+    lines.push(`| ${operation.exercised ? '' : '✗ '}\`${operation.operationId}\` | \`${operation.method} ${operation.path}\` | ${operation.calls} | ${cell(statuses + noAnswer)} | ${operation.missingStatuses.join(', ')} | ${cell(codes)} |`);
+  }
+  lines.push('', `## Webhook events (${report.webhookEvents.basis === 'emitted' ? 'counted as emitted, standing in for deliveries' : 'delivered'})`, '', '| Event | Count |', '|---|---:|');
+  for (const { event, count } of report.webhookEvents.events) lines.push(`| \`${event}\` | ${count} |`);
+  lines.push('', '## Scenario rules', '');
+  if (report.rules.length === 0) lines.push('No scenario rules were loaded.');
+  else {
+    lines.push('| Workspace | Scenario | Rule | Fired |', '|---|---|---|---:|');
+    for (const rule of report.rules) lines.push(`| \`${rule.workspaceId}\` | ${cell(rule.scenario)} | \`${rule.ruleId}\` | ${rule.fired} |`);
+  }
+  lines.push('', '## Workspaces', '', '| Workspace | Calls | Operations exercised |', '|---|---:|---:|');
+  for (const workspace of report.workspaces) lines.push(`| \`${workspace.workspaceId}\` | ${workspace.calls} | ${workspace.operationsExercised} |`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,101 @@
+import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
+import type { Workspace } from '../workspaces/workspace.js';
+import { pathPattern } from './matching.js';
+import { resolveMoment } from './moments.js';
+import { parseScenario, type ParsedScenario } from './parse.js';
+import { initialRuleState, type RuleState } from './rule-state.js';
+import type { RuleSpec, Scenario } from './scenario.js';
+import { scenarioStore, type LoadedMatch, type LoadedRule, type LoadedScenario } from './store.js';
+import { STEP_JOB_PREFIX, stepAvailability } from './timeline-steps.js';
+import { addWorldPosts, changeWorldAccount, resolveAccount } from './world.js';
+
+/** Learns what scenarios do, for contract coverage ("which rules fired"). */
+export interface ScenarioObserver {
+  scenarioLoaded(workspace: Workspace, scenario: LoadedScenario): void;
+  ruleFired(workspace: Workspace, scenario: LoadedScenario, ruleId: string): void;
+}
+
+/**
+ * The parts of a scenario that decide how its workspace is made rather than what it
+ * holds: the registry builds the workspace from them, then calls applyScenario.
+ */
+export function scenarioStart(scenario: Scenario): Partial<WorkspaceBase> {
+  return {
+    ...(scenario.plan !== undefined && { plan: scenario.plan }),
+    ...(scenario.seed !== undefined && { seed: scenario.seed }),
+    ...(scenario.fixtures !== undefined && { fixtures: scenario.fixtures }),
+    ...(scenario.clock.startMs !== undefined && { clockStartMs: scenario.clock.startMs }),
+    ...(scenario.clock.frozen !== undefined && { clockFrozen: scenario.clock.frozen }),
+  };
+}
+
+function compileRule(workspace: Workspace, parsed: ParsedScenario, rule: RuleSpec, loadedAtMs: number): LoadedRule {
+  const { match } = rule;
+  const at = [...rule.at, 'match'];
+  const loaded: LoadedMatch = {
+    ...(match.operationIds && { operationIds: match.operationIds }),
+    ...(match.methods && { methods: match.methods }),
+    ...(match.path !== undefined && { path: match.path, pathPattern: pathPattern(match.path) }),
+    ...(match.platforms && { platforms: match.platforms }),
+    ...(match.nth !== undefined && { nth: match.nth }),
+    ...(match.every !== undefined && { every: match.every }),
+    ...(match.probability !== undefined && { probability: match.probability }),
+    ...(match.state !== undefined && { state: match.state }),
+  };
+  if (match.accounts) {
+    loaded.accountIds = match.accounts.map((ref, i) => resolveAccount(workspace, ref, (reason) => parsed.fail(match.accounts?.length === 1 ? [...at, 'account'] : [...at, 'account', i], reason)).id);
+  }
+  if (match.window?.from) loaded.fromMs = resolveMoment(match.window.from, loadedAtMs);
+  if (match.window?.until) loaded.untilMs = resolveMoment(match.window.until, loadedAtMs);
+  if (loaded.fromMs !== undefined && loaded.untilMs !== undefined && loaded.fromMs >= loaded.untilMs) {
+    parsed.fail([...at, 'window', 'until'], `the window ends (${new Date(loaded.untilMs).toISOString()}) before it starts (${new Date(loaded.fromMs).toISOString()})`);
+  }
+  return { id: rule.id, description: rule.description ?? null, match: loaded, then: rule.then, times: rule.times };
+}
+
+/**
+ * Applies a scenario to a freshly made workspace (its plan, seed, clock and fixtures
+ * already set from scenarioStart): changes the world, installs the rules with fresh
+ * counters and schedules the timeline. Throws a ScenarioError naming the line of
+ * anything the workspace cannot satisfy; the registry then discards the workspace.
+ */
+export function applyScenario(workspace: Workspace, source: ScenarioSource, observer?: ScenarioObserver): LoadedScenario {
+  const parsed = parseScenario(source);
+  const { scenario } = parsed;
+  const loadedAtMs = workspace.now();
+
+  for (const spec of scenario.accounts) changeWorldAccount(workspace, spec, loadedAtMs, (reason) => parsed.fail([...spec.at, 'account'], reason));
+  for (const spec of scenario.posts) {
+    addWorldPosts(workspace, spec, loadedAtMs, (field, reason) => parsed.fail(typeof field === 'number' ? [...spec.at, 'to', field] : [...spec.at, field], reason));
+  }
+
+  const rules = scenario.rules.map((rule) => compileRule(workspace, parsed, rule, loadedAtMs));
+  const ruleStates: Record<string, RuleState> = {};
+  for (const rule of rules) ruleStates[rule.id] = initialRuleState();
+
+  scenario.timeline.forEach((step, i) => {
+    const availability = stepAvailability(step.do);
+    // parseScenario refused unavailable kinds already; this only narrows the type.
+    if (!availability.available) return parsed.fail([...step.at, 'do'], availability.reason);
+    const data = availability.kind.prepare(step.params, { workspace, loadedAtMs, fail: (field, reason) => parsed.fail([...step.at, field], reason) });
+    const dueAt = resolveMoment(step.when, loadedAtMs);
+    if (dueAt < loadedAtMs) parsed.fail([...step.at, 'at'], `the step would run at ${new Date(dueAt).toISOString()}, before the scenario is loaded (${new Date(loadedAtMs).toISOString()})`);
+    workspace.scheduler.schedule(`${STEP_JOB_PREFIX}${step.do}`, dueAt, { ...data, scenario: scenario.name, step: i }, `${scenario.name}: ${availability.kind.label(data)}`);
+  });
+
+  const loaded: LoadedScenario = {
+    name: scenario.name,
+    description: scenario.description,
+    loadedAt: new Date(loadedAtMs).toISOString(),
+    loadedAtMs,
+    states: scenario.states,
+    state: scenario.states[0] ?? null,
+    rules,
+    ruleStates,
+    timelineSteps: scenario.timeline.length,
+  };
+  scenarioStore.get(workspace).loaded = loaded;
+  observer?.scenarioLoaded(workspace, loaded);
+  workspace.changed();
+  return loaded;
+}

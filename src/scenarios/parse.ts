@@ -1,0 +1,448 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from 'yaml';
+import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
+import { loadSpec } from '../http/spec.js';
+import { packagePath } from '../lib/package-root.js';
+import { PLATFORM_IDS } from '../platforms/catalog.js';
+import type { ScenarioSource } from '../store/database.js';
+import { AUTOMATION_KINDS } from '../api/automations/store.js';
+import { parseIsoDuration } from '../clock/duration.js';
+import type { PlanName } from '../workspaces/plans.js';
+import { pathCanReach } from './matching.js';
+import { parseDateTime, parseMoment, type Moment } from './moments.js';
+import { accountSourcesOf, canNameAccount, type AccountSources } from './request-facts.js';
+import type { FieldPath, MatchSpec, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
+import { stepAvailability } from './timeline-steps.js';
+
+/** A scenario file that cannot be used, with where and why. */
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    readonly column: number | null,
+    /** The field at fault, as `rules[0].then.error.status`; empty for the whole file. */
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${file}${line !== null ? `:${line}:${column}` : ''}: ${field ? `${field}: ` : ''}${reason}`);
+  }
+
+  /** The parts a control-plane answer carries in `details`. */
+  get details(): Record<string, unknown> {
+    return { file: this.file, line: this.line, column: this.column, field: this.field, reason: this.reason };
+  }
+}
+
+/** A checked scenario and a way to point at its lines when a later check fails. */
+export interface ParsedScenario {
+  scenario: Scenario;
+  source: ScenarioSource;
+  fail(at: FieldPath, reason: string): never;
+}
+
+export const SCHEMA_FILE = 'scenario.schema.json';
+const RATE_LIMIT_DETAILS = ['currentCount', 'limit', 'retryAfterSeconds'] as const;
+const KNOWN_ACCOUNT_STATUSES = ['active', 'expired', 'revoked', 'error'];
+
+let validator: ValidateFunction | undefined;
+
+/** scenarios/scenario.schema.json, compiled once per process. */
+export function schemaValidator(): ValidateFunction {
+  if (!validator) {
+    const schema = JSON.parse(readFileSync(packagePath('scenarios', SCHEMA_FILE), 'utf8')) as object;
+    const ajv = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: false });
+    validator = ajv.compile(schema);
+  }
+  return validator;
+}
+
+interface ApiFacts {
+  declared: Map<string, DeclaredOperation>;
+  sources: Map<string, AccountSources>;
+}
+
+let apiFacts: ApiFacts | undefined;
+
+function facts(): ApiFacts {
+  if (!apiFacts) {
+    const document = loadSpec('openapi.yaml').document;
+    apiFacts = { declared: declaredOperations(document), sources: accountSourcesOf(document) };
+  }
+  return apiFacts;
+}
+
+/** Where each value sits in the YAML, for errors that name a line and column. */
+class SourceMap {
+  constructor(
+    private readonly file: string,
+    private readonly document: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  fail(at: FieldPath, reason: string, onKey = false): never {
+    const { line, column } = this.position(at, onKey);
+    throw new ScenarioError(this.file, line, column, formatPath(at), reason);
+  }
+
+  /** The value's position (or, for an unknown field, its key's); the nearest existing parent otherwise. */
+  private position(at: FieldPath, onKey: boolean): { line: number | null; column: number | null } {
+    if (onKey && at.length > 0) {
+      const parent = this.document.getIn(at.slice(0, -1), true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === at[at.length - 1]);
+        if (pair && isNode(pair.key) && pair.key.range) return this.at(pair.key.range[0]);
+      }
+    }
+    for (let length = at.length; length >= 0; length--) {
+      const node = length === 0 ? this.document.contents : this.document.getIn(at.slice(0, length), true);
+      if (isNode(node) && node.range) return this.at(node.range[0]);
+    }
+    return { line: null, column: null };
+  }
+
+  private at(offset: number): { line: number; column: number } {
+    const { line, col } = this.lines.linePos(offset);
+    return { line, column: col };
+  }
+}
+
+function formatPath(at: FieldPath): string {
+  return at.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The path of an ajv error's value, with list indexes as numbers. */
+function pathOf(error: ErrorObject, root: unknown): (string | number)[] {
+  const at: (string | number)[] = [];
+  let node = root;
+  for (const raw of error.instancePath.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const segment = Array.isArray(node) ? Number(key) : key;
+    at.push(segment);
+    node = (node as Record<string | number, unknown> | undefined)?.[segment];
+  }
+  return at;
+}
+
+function valueAt(root: unknown, at: FieldPath): unknown {
+  let node = root;
+  for (const segment of at) node = (node as Record<string | number, unknown> | undefined)?.[segment];
+  return node;
+}
+
+/** Keywords that only say "some branch failed"; the branch's own error says more. */
+const VAGUE = new Set(['anyOf', 'oneOf', 'if', 'not']);
+const WEAK = new Set(['type', 'const']);
+
+/** The one error to report: the deepest, and a precise one over a vague one. */
+function bestError(errors: ErrorObject[]): ErrorObject {
+  // An unknown field outranks a missing one at the same place: "thn" is a typo of the missing "then".
+  const rank = (error: ErrorObject) => {
+    const depth = error.instancePath.split('/').length + (error.keyword === 'additionalProperties' || error.keyword === 'required' ? 1 : 0);
+    return depth * 10 + (VAGUE.has(error.keyword) ? 0 : WEAK.has(error.keyword) ? 1 : error.keyword === 'additionalProperties' ? 3 : 2);
+  };
+  return errors.reduce((best, error) => (rank(error) > rank(best) ? error : best));
+}
+
+function reasonOf(error: ErrorObject, value: unknown): string {
+  const params = error.params as Record<string, unknown>;
+  const parent = (error.parentSchema ?? {}) as { properties?: Record<string, unknown>; description?: string; oneOf?: Array<{ properties?: { do?: { const?: string } } }> };
+  switch (error.keyword) {
+    case 'required':
+      return `missing required field "${String(params['missingProperty'])}"`;
+    case 'additionalProperties':
+      return `unknown field "${String(params['additionalProperty'])}" (expected one of: ${Object.keys(parent.properties ?? {}).join(', ')})`;
+    case 'enum':
+      return `must be one of ${(params['allowedValues'] as unknown[]).map(String).join(', ')}; got ${describe(value)}`;
+    case 'const':
+      return `must be ${JSON.stringify(params['allowedValue'])}; got ${describe(value)}`;
+    case 'type':
+      return `must be ${String(params['type'])}; got ${describe(value)}`;
+    case 'pattern':
+      return parent.description ? `${describe(value)} is not valid here. ${parent.description}` : `${describe(value)} must match ${String(params['pattern'])}`;
+    case 'discriminator': {
+      const kinds = (parent.oneOf ?? []).map((branch) => branch.properties?.do?.const).filter((kind) => kind !== undefined);
+      return params['tagValue'] === undefined ? 'missing required field "do"' : `unknown step kind ${describe(params['tagValue'])} (expected one of: ${kinds.join(', ')})`;
+    }
+    default:
+      return `${error.message ?? 'is invalid'}; got ${describe(value)}`;
+  }
+}
+
+/** Reads a scenario: YAML, then the JSON Schema, then the checks a schema cannot make. */
+export function parseScenario(source: ScenarioSource): ParsedScenario {
+  const lines = new LineCounter();
+  const document = parseDocument(source.yaml, { lineCounter: lines, uniqueKeys: true });
+  const yamlError = document.errors[0];
+  if (yamlError) {
+    const at = yamlError.linePos?.[0];
+    // The pretty message repeats the position and quotes the line; the position is ours to print.
+    const message = (yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    throw new ScenarioError(source.file, at?.line ?? null, at?.col ?? null, '', `not valid YAML: ${message}`);
+  }
+  const map = new SourceMap(source.file, document, lines);
+  const raw = document.toJS() as unknown;
+  if (raw === null || raw === undefined) throw new ScenarioError(source.file, 1, 1, '', 'the scenario is empty; it needs at least one of accounts, posts, rules or timeline');
+  const validate = schemaValidator();
+  if (!validate(raw)) {
+    const error = bestError(validate.errors ?? []);
+    const at = pathOf(error, raw);
+    if (error.keyword === 'additionalProperties') return map.fail([...at, String((error.params as { additionalProperty: string }).additionalProperty)], reasonOf(error, undefined), true);
+    if (error.keyword === 'discriminator' && (error.params as { tagValue?: unknown }).tagValue !== undefined) {
+      return map.fail([...at, 'do'], reasonOf(error, undefined));
+    }
+    return map.fail(at, reasonOf(error, valueAt(raw, at)));
+  }
+  const scenario = new Checker(map, raw as RawScenario, source).check();
+  return { scenario, source, fail: (at, reason) => map.fail(at, reason) };
+}
+
+// The shapes the schema guarantees; the checker only adds what a schema cannot say.
+type OneOrMany<T> = T | T[];
+interface RawRule {
+  id: string;
+  description?: string;
+  match?: {
+    operationId?: OneOrMany<string>;
+    method?: OneOrMany<string>;
+    path?: string;
+    account?: OneOrMany<string>;
+    platform?: OneOrMany<string>;
+    nth?: number;
+    every?: number;
+    window?: { from?: string; until?: string };
+    probability?: number;
+    state?: string;
+  };
+  then: Omit<ThenSpec, 'malformed'> & { malformed?: true | { body: string } };
+  times?: number;
+}
+interface RawScenario {
+  name?: string;
+  description?: string;
+  seed?: number;
+  plan?: PlanName;
+  fixtures?: boolean;
+  clock?: { start?: string; frozen?: boolean };
+  states?: string[];
+  accounts?: Array<{ account: string; status?: string; authHealth?: 'healthy' | 'action_required'; canAutoRenew?: boolean; tokenExpiresAt?: string | null }>;
+  posts?: Array<{ to: OneOrMany<string>; text?: string; status?: 'published' | 'failed'; at: string; count?: number; spacing?: string; media?: 'image' | 'video'; error?: { code: string; message: string } }>;
+  rules?: RawRule[];
+  timeline?: Array<{ at: string; do: string } & Record<string, unknown>>;
+}
+
+function list<T>(value: OneOrMany<T> | undefined): T[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value : [value];
+}
+
+/** A malformed body a client cannot parse: the start of a list, cut off. */
+export const DEFAULT_MALFORMED_BODY = '{"data": [{"id": "';
+
+class Checker {
+  constructor(
+    private readonly map: SourceMap,
+    private readonly raw: RawScenario,
+    private readonly source: ScenarioSource,
+  ) {}
+
+  check(): Scenario {
+    const raw = this.raw;
+    const states = raw.states ?? [];
+    let startMs: number | undefined;
+    if (raw.clock?.start !== undefined) {
+      startMs = parseDateTime(raw.clock.start);
+      if (startMs === undefined) this.map.fail(['clock', 'start'], `"${raw.clock.start}" is not an ISO 8601 date-time with a zone`);
+    }
+    const scenario: Scenario = {
+      name: raw.name ?? this.source.name,
+      description: raw.description ?? null,
+      ...(raw.seed !== undefined && { seed: raw.seed }),
+      ...(raw.plan !== undefined && { plan: raw.plan }),
+      ...(raw.fixtures !== undefined && { fixtures: raw.fixtures }),
+      clock: { ...(startMs !== undefined && { startMs }), ...(raw.clock?.frozen !== undefined && { frozen: raw.clock.frozen }) },
+      states,
+      accounts: (raw.accounts ?? []).map((entry, i) => this.account(entry, ['accounts', i])),
+      posts: (raw.posts ?? []).map((entry, i) => this.post(entry, ['posts', i])),
+      rules: (raw.rules ?? []).map((entry, i) => this.rule(entry, ['rules', i], states)),
+      timeline: (raw.timeline ?? []).map((entry, i) => this.step(entry, ['timeline', i], states)),
+    };
+    scenario.rules.forEach((rule, i) => {
+      if (scenario.rules.findIndex((other) => other.id === rule.id) !== i) this.map.fail([...rule.at, 'id'], `duplicate rule id "${rule.id}"`);
+    });
+    if (scenario.accounts.length + scenario.posts.length + scenario.rules.length + scenario.timeline.length === 0 && raw.plan === undefined && raw.clock === undefined && raw.seed === undefined) {
+      this.map.fail([], 'the scenario does nothing; give it accounts, posts, rules, a timeline, or a plan, clock or seed');
+    }
+    return scenario;
+  }
+
+  private moment(text: string, at: FieldPath): Moment {
+    const moment = parseMoment(text);
+    if (!moment) this.map.fail(at, `"${text}" is neither an ISO 8601 duration (PT2H, -PT30M; no years or months) nor a date-time with a zone`);
+    return moment;
+  }
+
+  private duration(text: string, at: FieldPath): number {
+    const ms = parseIsoDuration(text);
+    if (ms === undefined || ms === 0) this.map.fail(at, `"${text}" is not a positive ISO 8601 duration without years or months (PT30M, P1DT2H)`);
+    return ms;
+  }
+
+  private account(entry: NonNullable<RawScenario['accounts']>[number], at: FieldPath): WorldAccountSpec {
+    if (Object.keys(entry).length === 1) this.map.fail(at, 'says which account but not what to change (status, authHealth, canAutoRenew, tokenExpiresAt)');
+    return {
+      at,
+      account: entry.account,
+      ...(entry.status !== undefined && { status: entry.status }),
+      ...(entry.authHealth !== undefined && { authHealth: entry.authHealth }),
+      ...(entry.canAutoRenew !== undefined && { canAutoRenew: entry.canAutoRenew }),
+      ...(entry.tokenExpiresAt !== undefined && { tokenExpiresAt: entry.tokenExpiresAt === null ? null : this.moment(entry.tokenExpiresAt, [...at, 'tokenExpiresAt']) }),
+    };
+  }
+
+  private post(entry: NonNullable<RawScenario['posts']>[number], at: FieldPath): WorldPostSpec {
+    const when = this.moment(entry.at, [...at, 'at']);
+    if ('relativeMs' in when && when.relativeMs > 0) this.map.fail([...at, 'at'], 'a world post went out before the scenario starts (use a negative duration such as -PT30M)');
+    const status = entry.status ?? 'published';
+    if (entry.error && status !== 'failed') this.map.fail([...at, 'error'], 'only a failed post has an error');
+    return {
+      at,
+      to: list(entry.to) ?? [],
+      ...(entry.text !== undefined && { text: entry.text }),
+      status,
+      when,
+      count: entry.count ?? 1,
+      spacingMs: entry.spacing === undefined ? 60_000 : this.duration(entry.spacing, [...at, 'spacing']),
+      ...(entry.media !== undefined && { media: entry.media }),
+      ...(entry.error !== undefined && { error: entry.error }),
+    };
+  }
+
+  private rule(entry: RawRule, at: FieldPath, states: string[]): RuleSpec {
+    const rawMatch = entry.match ?? {};
+    const matchAt = [...at, 'match'];
+    if (rawMatch.nth !== undefined && rawMatch.every !== undefined) this.map.fail([...matchAt, 'every'], 'give nth or every, not both');
+    const match: MatchSpec = {
+      ...(rawMatch.operationId !== undefined && { operationIds: list(rawMatch.operationId) }),
+      ...(rawMatch.method !== undefined && { methods: list(rawMatch.method) }),
+      ...(rawMatch.path !== undefined && { path: rawMatch.path }),
+      ...(rawMatch.account !== undefined && { accounts: list(rawMatch.account) }),
+      ...(rawMatch.platform !== undefined && { platforms: list(rawMatch.platform) }),
+      ...(rawMatch.nth !== undefined && { nth: rawMatch.nth }),
+      ...(rawMatch.every !== undefined && { every: rawMatch.every }),
+      ...(rawMatch.probability !== undefined && { probability: rawMatch.probability }),
+      ...(rawMatch.state !== undefined && { state: this.state(rawMatch.state, states, [...matchAt, 'state']) }),
+    };
+    if (rawMatch.window) {
+      const window: NonNullable<MatchSpec['window']> = {};
+      if (rawMatch.window.from !== undefined) window.from = this.moment(rawMatch.window.from, [...matchAt, 'window', 'from']);
+      if (rawMatch.window.until !== undefined) window.until = this.moment(rawMatch.window.until, [...matchAt, 'window', 'until']);
+      if (window.from && window.until && sameKind(window.from, window.until) && momentValue(window.from) >= momentValue(window.until)) {
+        this.map.fail([...matchAt, 'window', 'until'], 'until must be later than from');
+      }
+      match.window = window;
+    }
+    const operations = this.reachableOperations(match, matchAt);
+    const then = this.then(entry.then, [...at, 'then'], states, operations);
+    return { at, id: entry.id, ...(entry.description !== undefined && { description: entry.description }), match, then, times: entry.times ?? null, operations };
+  }
+
+  /** The operations a rule's operationId, method, path, account and platform matchers let through. */
+  private reachableOperations(match: MatchSpec, at: FieldPath): string[] {
+    const { declared, sources } = facts();
+    for (const [i, operationId] of (match.operationIds ?? []).entries()) {
+      if (!declared.has(operationId)) {
+        const field = match.operationIds?.length === 1 && !Array.isArray(valueAt(this.raw, [...at, 'operationId'])) ? [...at, 'operationId'] : [...at, 'operationId', i];
+        this.map.fail(field, `"${operationId}" is not an operation of openapi.yaml`);
+      }
+    }
+    const needsAccount = match.accounts !== undefined || match.platforms !== undefined;
+    const reachable = [...declared.values()].filter((operation) => {
+      if (match.operationIds && !match.operationIds.includes(operation.operationId)) return false;
+      if (match.methods && !match.methods.includes(operation.method)) return false;
+      if (match.path !== undefined && !pathCanReach(match.path, operation.path)) return false;
+      if (needsAccount && !canNameAccount(sources.get(operation.operationId))) return false;
+      return true;
+    });
+    if (reachable.length === 0) this.map.fail(at, 'matches no operation of openapi.yaml (check operationId, method, path, and that the operation names an account when account or platform is given)');
+    return reachable.map((operation) => operation.operationId);
+  }
+
+  private then(raw: RawRule['then'], at: FieldPath, states: string[], operations: string[]): ThenSpec {
+    const answers = (['error', 'drop', 'reset', 'malformed', 'unknownValues'] as const).filter((key) => raw[key] !== undefined);
+    if (answers.length > 1) this.map.fail([...at, answers[1] as string], `give one of error, drop, reset, malformed or unknownValues, not ${answers.join(' and ')}`);
+    const then: ThenSpec = {
+      ...(raw.latencyMs !== undefined && { latencyMs: raw.latencyMs }),
+      ...(raw.drop !== undefined && { drop: raw.drop }),
+      ...(raw.reset !== undefined && { reset: raw.reset }),
+      ...(raw.malformed !== undefined && { malformed: raw.malformed === true ? { body: DEFAULT_MALFORMED_BODY } : raw.malformed }),
+      ...(raw.state !== undefined && { state: this.state(raw.state, states, [...at, 'state']) }),
+    };
+    if (raw.error) {
+      const error = raw.error;
+      const { declared } = facts();
+      const refusing = operations.filter((operationId) => !declared.get(operationId)?.statuses.has(error.status));
+      if (refusing.length > 0) {
+        this.map.fail([...at, 'error', 'status'], `${error.status} is not a status openapi.yaml declares for ${refusing.slice(0, 5).join(', ')}${refusing.length > 5 ? ` and ${refusing.length - 5} more` : ''}; narrow the match or pick a declared status`);
+      }
+      if (error.code === 'RATE_LIMITED') {
+        if (error.status !== 429) this.map.fail([...at, 'error', 'status'], 'RATE_LIMITED is answered with 429');
+        for (const [key, value] of Object.entries(error.details ?? {})) {
+          if (!(RATE_LIMIT_DETAILS as readonly string[]).includes(key)) this.map.fail([...at, 'error', 'details', key], `RATE_LIMITED details hold only ${RATE_LIMIT_DETAILS.join(', ')}`, true);
+          if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) this.map.fail([...at, 'error', 'details', key], `must be a whole number of at least 0; got ${describe(value)}`);
+        }
+        if (error.param !== undefined) this.map.fail([...at, 'error', 'param'], 'the flat RATE_LIMITED envelope has no param');
+      }
+      then.error = error;
+    }
+    if (raw.unknownValues) {
+      const values = raw.unknownValues;
+      const known: Array<[keyof typeof values, readonly string[]]> = [
+        ['platform', PLATFORM_IDS],
+        ['accountStatus', KNOWN_ACCOUNT_STATUSES],
+        ['automationKind', AUTOMATION_KINDS],
+      ];
+      for (const [key, values_] of known) {
+        const value = values[key];
+        if (value !== undefined && values_.includes(value)) this.map.fail([...at, 'unknownValues', key], `"${value}" is a value clients already know; pick one they have never seen`);
+      }
+      then.unknownValues = values;
+    }
+    return then;
+  }
+
+  private state(name: string, states: string[], at: FieldPath): string {
+    if (!states.includes(name)) this.map.fail(at, states.length === 0 ? `"${name}" is not declared: list the scenario's states under "states"` : `"${name}" is not one of the declared states (${states.join(', ')})`);
+    return name;
+  }
+
+  private step(entry: { at: string; do: string } & Record<string, unknown>, at: FieldPath, states: string[]): StepSpec {
+    const availability = stepAvailability(entry.do);
+    if (!availability.available) this.map.fail([...at, 'do'], `step "${entry.do}" is not available in this build: ${availability.reason}`);
+    const when = this.moment(entry.at, [...at, 'at']);
+    if ('relativeMs' in when && when.relativeMs < 0) this.map.fail([...at, 'at'], 'a step runs after the scenario is loaded (PT0S or later)');
+    const { at: _at, do: kind, ...params } = entry;
+    if (kind === 'state') this.state(String(params['to']), states, [...at, 'to']);
+    if (kind === 'network.outage' && typeof params['for'] === 'string') this.duration(params['for'], [...at, 'for']);
+    return { at, when, do: kind, params };
+  }
+}
+
+function sameKind(a: Moment, b: Moment): boolean {
+  return ('relativeMs' in a) === ('relativeMs' in b);
+}
+
+function momentValue(moment: Moment): number {
+  return 'relativeMs' in moment ? moment.relativeMs : moment.absoluteMs;
+}

@@ -1,0 +1,110 @@
+import type { PlanName } from '../workspaces/plans.js';
+import type { Moment } from './moments.js';
+
+/*
+ * A scenario once its file has been read and checked (src/scenarios/parse.ts). The
+ * format is documented in docs/scenarios.md and scenarios/scenario.schema.json; every
+ * part keeps its `at` (its path in the file) so a problem found later, when the
+ * scenario meets a workspace, still points at a line.
+ */
+
+/** A path into the scenario file: `['rules', 0, 'match', 'account']`. */
+export type FieldPath = ReadonlyArray<string | number>;
+
+/** Changes to one existing account of the world. */
+export interface WorldAccountSpec {
+  at: FieldPath;
+  /** An account id, or a platform id meaning the first account on that network. */
+  account: string;
+  status?: string;
+  authHealth?: 'healthy' | 'action_required';
+  canAutoRenew?: boolean;
+  /** Undefined: unchanged; null: never expires. */
+  tokenExpiresAt?: Moment | null;
+}
+
+/** Posts that went out before the scenario starts. */
+export interface WorldPostSpec {
+  at: FieldPath;
+  to: string[];
+  text?: string;
+  status: 'published' | 'failed';
+  when: Moment;
+  count: number;
+  spacingMs: number;
+  media?: 'image' | 'video';
+  error?: { code: string; message: string };
+}
+
+export interface ErrorEffect {
+  status: number;
+  code: string;
+  message?: string;
+  param?: string;
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** The open enumerations an answer can be made to carry unseen values of. */
+export interface UnknownValues {
+  platform?: string;
+  accountStatus?: string;
+  automationKind?: string;
+}
+
+export interface MatchSpec {
+  operationIds?: string[];
+  methods?: string[];
+  path?: string;
+  accounts?: string[];
+  platforms?: string[];
+  nth?: number;
+  every?: number;
+  window?: { from?: Moment; until?: Moment };
+  probability?: number;
+  state?: string;
+}
+
+export interface ThenSpec {
+  error?: ErrorEffect;
+  latencyMs?: number;
+  drop?: true;
+  reset?: true;
+  malformed?: { body: string };
+  unknownValues?: UnknownValues;
+  state?: string;
+}
+
+export interface RuleSpec {
+  at: FieldPath;
+  id: string;
+  description?: string;
+  match: MatchSpec;
+  then: ThenSpec;
+  times: number | null;
+  /** The operations of openapi.yaml the rule can reach (checked at load). */
+  operations: string[];
+}
+
+export interface StepSpec {
+  at: FieldPath;
+  when: Moment;
+  /** The step kind (`emit`, `account.expire`, …). */
+  do: string;
+  /** Everything else the step's entry holds. */
+  params: Record<string, unknown>;
+}
+
+export interface Scenario {
+  name: string;
+  description: string | null;
+  seed?: number;
+  plan?: PlanName;
+  fixtures?: boolean;
+  clock: { startMs?: number; frozen?: boolean };
+  states: string[];
+  accounts: WorldAccountSpec[];
+  posts: WorldPostSpec[];
+  rules: RuleSpec[];
+  timeline: StepSpec[];
+}

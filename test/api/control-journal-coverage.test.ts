@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { advance, workspaceWith } from '../helpers/scenarios.js';
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+interface OperationCoverage {
+  operationId: string;
+  calls: number;
+  noResponse: number;
+  exercised: boolean;
+  statuses: Array<{ status: number; count: number; declared: boolean }>;
+  missingStatuses: number[];
+  errorCodes: Array<{ code: string; count: number; declared: boolean }>;
+}
+
+function operation(report: { byOperation: OperationCoverage[] }, id: string): OperationCoverage | undefined {
+  return report.byOperation.find((entry) => entry.operationId === id);
+}
+
+describe('GET /__control/coverage', () => {
+  // First in the file: the server has seen no traffic before it.
+  it('counts exactly what was called, against what openapi.yaml declares', async () => {
+    const empty = await mock.control('get', '/__control/coverage');
+    expectStatus(empty, 200);
+    expect(empty.body.operations).toEqual({ exercised: 0, total: 56, percent: 0 });
+
+    await mock.call('get', '/v1/connections');
+    await mock.call('get', '/v1/connections');
+    await mock.call('get', '/v1/connections', null);
+    await mock.call('get', '/v1/accounts?limit=0');
+    await mock.call('get', '/v1/accounts/no-such-account');
+    await mock.call('post', '/v1/profiles').send({ name: 'Counted' });
+    await mock.call('get', '/v1/webhooks');
+    await mock.control('get', '/__control/clock');
+
+    const { body } = await mock.control('get', '/__control/coverage');
+    expect(body.scope).toBe('server');
+    expect(body.operations).toEqual({ exercised: 4, total: 56, percent: 7.1 });
+    expect(body.statuses.exercised).toBe(5);
+    expect(body.errorCodes.exercised).toBe(3);
+    expect(operation(body, 'listConnections')).toEqual({
+      operationId: 'listConnections',
+      method: 'GET',
+      path: '/v1/connections',
+      calls: 3,
+      noResponse: 0,
+      exercised: true,
+      statuses: [
+        { status: 200, count: 2, declared: true },
+        { status: 401, count: 1, declared: true },
+      ],
+      missingStatuses: [400, 429],
+      errorCodes: [{ code: 'UNAUTHORIZED', count: 1, declared: true }],
+      missingErrorCodes: expect.arrayContaining(['VALIDATION_ERROR', 'RATE_LIMITED', 'VELOCITY_LIMITED']),
+    });
+    expect(operation(body, 'listAccounts')).toMatchObject({ calls: 1, statuses: [{ status: 400, count: 1, declared: true }], errorCodes: [{ code: 'VALIDATION_ERROR', count: 1, declared: true }] });
+    expect(operation(body, 'getAccount')).toMatchObject({ calls: 1, exercised: true, errorCodes: [{ code: 'NOT_FOUND', count: 1, declared: true }] });
+    expect(operation(body, 'createProfile')).toMatchObject({ calls: 1, exercised: true, statuses: [{ status: 201, count: 1, declared: true }], errorCodes: [] });
+    // A 501 is the mock's gap, not the contract's: it is shown but does not count.
+    expect(operation(body, 'listWebhooks')).toMatchObject({ calls: 1, exercised: false, statuses: [{ status: 501, count: 1, declared: false }], errorCodes: [{ code: 'NOT_IMPLEMENTED', count: 1, declared: false }] });
+    expect(body.byOperation.filter((entry: OperationCoverage) => entry.calls > 0).map((entry: OperationCoverage) => entry.operationId).sort()).toEqual(['createProfile', 'getAccount', 'listAccounts', 'listConnections', 'listWebhooks']);
+    // The call without a key has no workspace: it counts for the server only.
+    expect(body.workspaces).toEqual([{ workspaceId: 'ws_default', calls: 6, operationsExercised: 4 }]);
+  });
+
+  it('renders the same report as Markdown tables', async () => {
+    const res = await mock.control('get', '/__control/coverage?format=markdown');
+    expectStatus(res, 200);
+    expect(res.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(res.text).toContain('| Operations | 4 | 56 | 7.1% |');
+    expect(res.text).toContain('| `listConnections` | `GET /v1/connections` | 3 | 200 ×2, 401 ×1 | 400, 429 | UNAUTHORIZED ×1 |');
+    expect(res.text).toContain('| ✗ `listWebhooks` | `GET /v1/webhooks` | 1 | 501 ×1 (undeclared) |');
+    expect((await mock.control('get', '/__control/coverage?format=table')).text).toBe(res.text);
+  });
+
+  it('counts per workspace, with the rules that fired (and those that did not) and the events emitted', async () => {
+    const yaml = [
+      'rules:',
+      '  - { id: slow, match: { operationId: listProfiles, every: 2 }, then: { latencyMs: 1 } }',
+      '  - { id: gone, match: { operationId: getAccount }, then: { drop: true } }',
+      '  - { id: never, match: { operationId: deleteProfile }, then: { reset: true } }',
+      'timeline:',
+      '  - { at: PT1M, do: emit, event: webhook.test }',
+      '  - { at: PT2M, do: emit, event: webhook.test }',
+      '  - { at: PT3M, do: account.expire, account: twitter }',
+    ].join('\n');
+    const { key, id } = await workspaceWith(mock, yaml);
+    for (let i = 0; i < 4; i++) await mock.call('get', '/v1/profiles', key);
+    await expect(mock.call('get', '/v1/accounts/any', key)).rejects.toThrow();
+    await advance(mock, key, 'PT5M');
+
+    await expect.poll(async () => operation((await mock.control('get', '/__control/coverage?scope=workspace', key)).body, 'getAccount')?.noResponse).toBe(1);
+    const { body } = await mock.control('get', '/__control/coverage?scope=workspace', key);
+    expect(body).toMatchObject({ scope: 'workspace', workspaceId: id, operations: { exercised: 1 } });
+    expect(operation(body, 'getAccount')).toMatchObject({ calls: 1, noResponse: 1, exercised: false, statuses: [] });
+    expect(body.rules).toEqual([
+      { workspaceId: id, scenario: 'inline', ruleId: 'gone', fired: 1 },
+      { workspaceId: id, scenario: 'inline', ruleId: 'never', fired: 0 },
+      { workspaceId: id, scenario: 'inline', ruleId: 'slow', fired: 2 },
+    ]);
+    expect(body.webhookEvents).toMatchObject({ basis: 'emitted', exercised: 2, total: 22 });
+    expect(body.webhookEvents.events.filter((e: { count: number }) => e.count > 0)).toEqual([
+      { event: 'account.expired', count: 1 },
+      { event: 'webhook.test', count: 2 },
+    ]);
+    expect(body.workspaces).toEqual([{ workspaceId: id, calls: 5, operationsExercised: 1 }]);
+
+    // Coverage describes the traffic over the server's life: a reset does not undo it.
+    await mock.control('post', '/__control/reset', key);
+    await mock.call('get', '/v1/profiles', key);
+    const after = (await mock.control('get', '/__control/coverage?scope=workspace', key)).body;
+    expect(operation(after, 'listProfiles')?.calls).toBe(5);
+    expect(after.rules.find((rule: { ruleId: string }) => rule.ruleId === 'slow').fired).toBe(2);
+  });
+
+  it('refuses an unknown format', async () => {
+    expectApiError(await mock.control('get', '/__control/coverage?format=pdf'), 400, 'VALIDATION_ERROR', 'format');
+  });
+});
+
+describe('GET /__control/journal', () => {
+  let small: TestMock;
+  beforeAll(async () => {
+    // A small journal, so that a test can run it over many times.
+    small = await startMock({ journalSize: 25 });
+  });
+  afterAll(() => small.close());
+
+  it('never grows past its bound under load, keeping the most recent requests', async () => {
+    const { key } = await workspaceWith(small, 'rules:\n  - { id: every-tenth, match: { operationId: listProfiles, every: 10 }, then: { error: { status: 429, code: RATE_LIMITED } } }\n');
+    for (let batch = 0; batch < 4; batch++) {
+      await Promise.all(Array.from({ length: 30 }, (_, i) => small.call('get', i % 2 === 0 ? '/v1/profiles' : '/v1/connections', key)));
+      const { body } = await small.control('get', '/__control/journal?limit=10000', key);
+      expect(body.size).toBeLessThanOrEqual(25);
+      expect(body.data.length).toBeLessThanOrEqual(25);
+    }
+    const { body } = await small.control('get', '/__control/journal?limit=10000', key);
+    expect(body).toMatchObject({ size: 25, capacity: 25 });
+    expect(body.data.map((entry: { seq: number }) => entry.seq)).toEqual(Array.from({ length: 25 }, (_, i) => 96 + i));
+  });
+
+  it('filters by method, status, operation, rule and position', async () => {
+    const { key } = await workspaceWith(small, 'rules:\n  - { id: second, match: { operationId: listProfiles, nth: 2 }, then: { error: { status: 429, code: RATE_LIMITED } } }\n');
+    await small.call('get', '/v1/profiles', key);
+    await small.call('get', '/v1/profiles', key);
+    await small.call('post', '/v1/profiles', key).send({ name: 'Journaled' });
+    await small.call('get', '/v1/connections', key);
+    const paths = async (query: string) => ((await small.control('get', `/__control/journal?${query}`, key)).body.data as Array<{ seq: number; path: string; status: number }>).map((e) => `${e.seq} ${e.status}`);
+    expect(await paths('method=POST')).toEqual(['3 201']);
+    expect(await paths('status=429')).toEqual(['2 429']);
+    expect(await paths('matchedRule=second')).toEqual(['2 429']);
+    expect(await paths('operationId=listProfiles&after=1')).toEqual(['2 429']);
+    expect(await paths('limit=2')).toEqual(['3 201', '4 200']);
+    const { body } = await small.control('get', '/__control/journal?status=429', key);
+    expect(body.data[0]).toMatchObject({ method: 'GET', path: '/v1/profiles', operationId: 'listProfiles', errorCode: 'RATE_LIMITED', matchedRule: 'second', effect: 'error' });
+    expectStatus(await small.control('get', '/__control/journal?status=0', key), 200);
+    expectApiError(await small.control('get', '/__control/journal?method=FETCH', key), 400, 'VALIDATION_ERROR', 'method');
+  });
+});

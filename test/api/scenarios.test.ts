@@ -1,0 +1,353 @@
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packagePath } from '../../src/lib/package-root.js';
+import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { accountOn, advance, asText, journalOf, workspaceWith, type JournalLine } from '../helpers/scenarios.js';
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+const READY_MADE = readdirSync(packagePath('scenarios'))
+  .filter((file) => file.endsWith('.yaml'))
+  .map((file) => file.replace('.yaml', ''))
+  .sort();
+
+describe('GET /__control/scenarios', () => {
+  it('lists the ready-made scenarios, and the loaded one with its rules’ counters', async () => {
+    const { key } = await workspaceWith(mock, 'rate-limit-exhaustion');
+    const res = await mock.control('get', '/__control/scenarios', key);
+    expectStatus(res, 200);
+    expect(res.body.available.map((s: { name: string }) => s.name)).toEqual(READY_MADE);
+    expect(res.body.available.find((s: { name: string }) => s.name === 'network-outage').description).toBe('The short-video network (tiktok) goes down for half an hour, an hour in.');
+    expect(res.body.loaded).toEqual({
+      name: 'rate-limit-exhaustion',
+      description: expect.stringMatching(/^The workspace's request budget runs out/),
+      loadedAt: '2026-03-02T09:00:00.000Z',
+      states: [],
+      state: null,
+      rules: [{ id: 'budget-exhausted', description: 'Every call inside the window is over budget.', phase: 'armed', seen: 0, fired: 0, times: null }],
+      timelineSteps: 0,
+    });
+  });
+
+  it('has no loaded scenario in a plain workspace', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({});
+    expect((await mock.control('get', '/__control/scenarios', body.apiKey)).body.loaded).toBeUndefined();
+  });
+});
+
+describe('POST /__control/scenarios', () => {
+  it('starts the workspace afresh from a ready-made scenario', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({});
+    await mock.call('post', '/v1/profiles', body.apiKey).send({ name: 'Before the scenario' });
+    await advance(mock, body.apiKey, 'PT10H');
+    const res = await mock.control('post', '/__control/scenarios', body.apiKey).send({ name: 'network-outage' });
+    expectStatus(res, 200);
+    expect(res.body).toMatchObject({
+      workspaceId: body.workspaceId,
+      scenario: { name: 'network-outage', timelineSteps: 1 },
+      clock: { now: '2026-03-02T09:00:00.000Z', frozen: true, pendingJobs: 1, nextDueAt: '2026-03-02T10:00:00.000Z' },
+    });
+    expect(await journalOf(mock, body.apiKey)).toEqual([]);
+    expect((await mock.call('get', '/v1/profiles', body.apiKey)).body.data.map((p: { name: string }) => p.name)).not.toContain('Before the scenario');
+  });
+
+  it('loads a scenario given as YAML', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({});
+    const res = await mock.control('post', '/__control/scenarios', body.apiKey).send({ yaml: 'name: tiny\nplan: free\nrules:\n  - { id: slow, then: { latencyMs: 1 } }\n' });
+    expectStatus(res, 200);
+    expect(res.body.scenario.name).toBe('tiny');
+    expect((await mock.control('post', '/__control/reset', body.apiKey)).body).toMatchObject({ plan: 'free', scenario: 'tiny' });
+  });
+
+  it('builds each scenario on the workspace’s own start, not on the previous scenario’s choices', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({ plan: 'payg' });
+    await mock.control('post', '/__control/scenarios', body.apiKey).send({ name: 'rate-limit-exhaustion' });
+    expect((await mock.control('post', '/__control/reset', body.apiKey)).body.plan).toBe('free');
+    const res = await mock.control('post', '/__control/scenarios', body.apiKey).send({ yaml: 'rules:\n  - { id: slow, then: { latencyMs: 1 } }\n' });
+    expectStatus(res, 200);
+    expect((await mock.control('post', '/__control/reset', body.apiKey)).body.plan).toBe('payg');
+  });
+
+  describe('when the scenario cannot be used', () => {
+    it.each([
+      [{ name: 'no-such-scenario' }, 'name', /^no scenario named "no-such-scenario" \(ready-made: external-posts-import, flaky-network, /],
+      [{ yaml: 'rules:\n  - id: a\n    then: { latencyMs: -5 }\n' }, 'yaml', /^<inline>:3:24: rules\[0\]\.then\.latencyMs: must be >= 0; got -5$/],
+      [{ yaml: 'timeline:\n  - { at: PT1H, do: account.expire, account: mastodon }\n' }, 'yaml', /^<inline>:2:46: timeline\[0\]\.account: no account "mastodon" in the workspace/],
+      [{ name: 'inbox-automation' }, 'name', /^scenarios\/inbox-automation\.yaml:15:9: timeline\[0\]\.do: step "inbound\.comment" is not available in this build/],
+    ])('answers 400 INVALID_SCENARIO naming where and why (%j), and changes nothing', async (body, param, message) => {
+      const { key } = await workspaceWith(mock, 'open-enumerations');
+      await mock.call('get', '/v1/connections', key);
+      const before = (await mock.control('get', '/__control/state', key)).text;
+      const journal = await journalOf(mock, key);
+      const res = await mock.control('post', '/__control/scenarios', key).send(body);
+      expectApiError(res, 400, 'INVALID_SCENARIO', param);
+      expect(res.body.error.message).toMatch(message);
+      if ('yaml' in body) expect(res.body.error.details).toMatchObject({ file: '<inline>', line: expect.any(Number), column: expect.any(Number), field: expect.any(String), reason: expect.any(String) });
+      expect((await mock.control('get', '/__control/state', key)).text).toBe(before);
+      expect(await journalOf(mock, key)).toEqual(journal);
+    });
+
+    it('refuses a body with both a name and YAML', async () => {
+      expectApiError(await mock.control('post', '/__control/scenarios').send({ name: 'network-outage', yaml: 'a: 1' }), 400, 'VALIDATION_ERROR');
+    });
+  });
+});
+
+describe('POST /__control/workspaces with a scenario', () => {
+  it('creates the workspace from it, the body’s own choices winning', async () => {
+    const res = await mock.control('post', '/__control/workspaces').send({ scenario: 'rate-limit-exhaustion', plan: 'payg' });
+    expectStatus(res, 201);
+    expect(res.body).toMatchObject({ plan: 'payg', seed: 101, scenario: 'rate-limit-exhaustion', clock: { now: '2026-03-02T09:00:00.000Z', frozen: true } });
+  });
+
+  it('makes no workspace from a broken scenario', async () => {
+    const workspaces = (await mock.control('get', '/__control/health')).body.workspaces;
+    const res = await mock.control('post', '/__control/workspaces').send({ scenario: 'rules:\n  - id: a\n    then: {}\n' });
+    expectApiError(res, 400, 'INVALID_SCENARIO', 'scenario');
+    expect(res.body.error.message).toBe('<inline>:3:11: rules[0].then: must NOT have fewer than 1 properties; got a mapping');
+    expect((await mock.control('get', '/__control/health')).body.workspaces).toBe(workspaces);
+  });
+});
+
+describe('the world a scenario sets up', () => {
+  it('changes accounts named by platform or id, and adds posts that went out before it started', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({ clock: { start: '2026-03-02T09:00:00Z', frozen: true } });
+    const key = body.apiKey as string;
+    // Loading starts the workspace afresh from the same seed and id: the fixture ids stay the same.
+    const twitter = await accountOn(mock, key, 'twitter');
+    const yaml = [
+      'accounts:',
+      '  - { account: tiktok, status: expired, tokenExpiresAt: -PT1H }',
+      `  - { account: ${twitter}, status: revoked, authHealth: healthy, canAutoRenew: false, tokenExpiresAt: null }`,
+      'posts:',
+      "  - { to: [bluesky, twitter], at: -PT30M, count: 3, spacing: PT5M, text: 'Hello from the scenario' }",
+      "  - { to: tiktok, at: '2026-03-02T08:00:00Z', status: failed, media: video, text: Never out, error: { code: PLATFORM_ERROR, message: Upload rejected. } }",
+    ].join('\n');
+    expectStatus(await mock.control('post', '/__control/scenarios', key).send({ yaml }), 200);
+    expect(await accountOn(mock, key, 'twitter')).toBe(twitter);
+
+    const tiktok = await accountOn(mock, key, 'tiktok');
+    expect((await mock.call('get', `/v1/accounts/${tiktok}`, key)).body).toMatchObject({ status: 'expired', authHealth: 'action_required', tokenExpiresAt: '2026-03-02T08:00:00.000Z' });
+    expect((await mock.call('get', `/v1/accounts/${twitter}`, key)).body).toMatchObject({ status: 'revoked', authHealth: 'healthy', canAutoRenew: false, tokenExpiresAt: null });
+
+    const posts = Object.values((await mock.control('get', '/__control/state', key)).body.workspace.stores.posts.posts as Record<string, Record<string, unknown>>);
+    const greetings = posts.filter((post) => post['text'] === 'Hello from the scenario').sort((a, b) => String(a['createdAt']).localeCompare(String(b['createdAt'])));
+    expect(greetings.map((post) => post['createdAt'])).toEqual(['2026-03-02T08:30:00.000Z', '2026-03-02T08:35:00.000Z', '2026-03-02T08:40:00.000Z']);
+    expect(greetings[0]).toMatchObject({
+      status: 'published',
+      source: 'api',
+      mediaKind: 'text',
+      destinations: [
+        { platform: 'bluesky', status: 'published', publishedAt: '2026-03-02T08:30:00.000Z', externalPostId: expect.stringMatching(/^at:\/\//), errorCode: null },
+        { platform: 'twitter', connectionId: twitter, status: 'published', externalUrl: expect.stringMatching(/^https:\/\/x\.example\//) },
+      ],
+    });
+    const failed = posts.find((post) => post['text'] === 'Never out');
+    expect(failed).toMatchObject({
+      status: 'failed',
+      createdAt: '2026-03-02T08:00:00.000Z',
+      mediaUrls: [expect.stringMatching(/\.mp4$/)],
+      destinations: [{ platform: 'tiktok', status: 'failed', errorCode: 'PLATFORM_ERROR', errorMessage: 'Upload rejected.', externalPostId: null, publishedAt: null }],
+    });
+  });
+
+  it('refuses a post a network could never have taken, naming its line', async () => {
+    const res = await mock.control('post', '/__control/workspaces').send({ scenario: 'posts:\n  - { to: [twitter, youtube], at: -PT1H }\n' });
+    expectApiError(res, 400, 'INVALID_SCENARIO', 'scenario');
+    expect(res.body.error.message).toBe('<inline>:2:21: posts[0].to[1]: youtube needs media of kind video: add "media: video"');
+  });
+});
+
+describe('the timeline', () => {
+  it('runs its steps in time order across kinds on advance, each at its own instant, ties in file order', async () => {
+    const yaml = [
+      'states: [calm, storm]',
+      'timeline:',
+      '  - { at: PT3H, do: network.restore, platform: tiktok }',
+      '  - { at: PT1H, do: account.expire, account: twitter }',
+      '  - { at: PT2H, do: state, to: storm }',
+      '  - { at: PT1H, do: emit, event: webhook.test, data: { note: tie } }',
+      '  - { at: PT2H, do: network.outage, platform: tiktok }',
+      '  - { at: PT30M, do: account.revoke, account: pinterest }',
+      '  - { at: PT5H, do: emit, event: review.new }',
+    ].join('\n');
+    const { key } = await workspaceWith(mock, yaml, { clock: { start: '2026-03-02T09:00:00Z', frozen: true } });
+    const moved = await advance(mock, key, 'PT4H');
+    expect(moved.ran.map(({ kind, label, dueAt, ok }) => ({ kind, label, dueAt, ok }))).toEqual([
+      { kind: 'scenario.account.revoke', label: 'inline: pinterest account is revoked', dueAt: '2026-03-02T09:30:00.000Z', ok: true },
+      { kind: 'scenario.account.expire', label: 'inline: twitter account expires', dueAt: '2026-03-02T10:00:00.000Z', ok: true },
+      { kind: 'scenario.emit', label: 'inline: emit webhook.test', dueAt: '2026-03-02T10:00:00.000Z', ok: true },
+      { kind: 'scenario.state', label: 'inline: scenario state → storm', dueAt: '2026-03-02T11:00:00.000Z', ok: true },
+      { kind: 'scenario.network.outage', label: 'inline: tiktok goes down', dueAt: '2026-03-02T11:00:00.000Z', ok: true },
+      { kind: 'scenario.network.restore', label: 'inline: tiktok answers again', dueAt: '2026-03-02T12:00:00.000Z', ok: true },
+    ]);
+    expect(moved.now).toBe('2026-03-02T13:00:00.000Z');
+    // Each step saw the clock at its own due time, not at the end of the advance.
+    const twitter = (await mock.call('get', `/v1/accounts/${await accountOn(mock, key, 'twitter')}`, key)).body;
+    expect(twitter).toMatchObject({ status: 'expired', authHealth: 'action_required', canAutoRenew: false, tokenExpiresAt: '2026-03-02T10:00:00.000Z', updatedAt: '2026-03-02T10:00:00.000Z' });
+    const pinterest = (await mock.call('get', `/v1/accounts/${await accountOn(mock, key, 'pinterest')}`, key)).body;
+    expect(pinterest).toMatchObject({ status: 'revoked', updatedAt: '2026-03-02T09:30:00.000Z' });
+    expect((await mock.control('get', '/__control/scenarios', key)).body.loaded.state).toBe('storm');
+    expect((await mock.control('get', '/__control/clock', key)).body).toMatchObject({ pendingJobs: 1, nextDueAt: '2026-03-02T14:00:00.000Z' });
+    const events = (await mock.control('get', '/__control/coverage?scope=workspace', key)).body.webhookEvents.events as Array<{ event: string; count: number }>;
+    expect(events.filter((e) => e.count > 0)).toEqual([
+      { event: 'account.expired', count: 2 },
+      { event: 'webhook.test', count: 1 },
+    ]);
+  });
+});
+
+describe('two workspaces on one server', () => {
+  it('never affect each other: clocks, scenarios, rules, timelines and counters stay apart', async () => {
+    const a = await workspaceWith(mock, 'rate-limit-exhaustion');
+    const b = await workspaceWith(mock, 'network-outage', { clock: { start: '2030-06-01T00:00:00Z', frozen: true } });
+    // Interleaved traffic: only A's rule answers A, and B never sees it.
+    expect((await mock.call('get', '/v1/connections', a.key)).status).toBe(429);
+    expect((await mock.call('get', '/v1/connections', b.key)).status).toBe(200);
+    expect((await mock.call('get', '/v1/connections', a.key)).status).toBe(429);
+
+    const movedB = await advance(mock, b.key, 'PT1H');
+    expect(movedB.ran.map((job) => job.kind)).toEqual(['scenario.network.outage']);
+    expect((await mock.control('get', '/__control/clock', a.key)).body).toEqual({ now: '2026-03-02T09:00:00.000Z', frozen: true, pendingJobs: 0, nextDueAt: null });
+    expect((await mock.control('get', '/__control/clock', b.key)).body.now).toBe('2030-06-01T01:00:00.000Z');
+
+    // B's outage is B's: A's tiktok reads are not touched.
+    const tiktokA = await accountOn(mock, a.key, 'tiktok');
+    const tiktokB = await accountOn(mock, b.key, 'tiktok');
+    expectApiError(await mock.call('get', `/v1/connections/${tiktokB}/stats`, b.key), 502, 'PLATFORM_ERROR');
+    await advance(mock, a.key, 'PT30S');
+    expect((await mock.call('get', `/v1/connections/${tiktokA}/stats`, a.key)).status).not.toBe(502);
+
+    const rulesA = (await mock.control('get', '/__control/scenarios', a.key)).body.loaded.rules;
+    expect(rulesA).toEqual([expect.objectContaining({ id: 'budget-exhausted', seen: 2, fired: 2 })]);
+    expect((await mock.control('get', '/__control/scenarios', b.key)).body.loaded).toMatchObject({ name: 'network-outage', rules: [] });
+    expect((await journalOf(mock, a.key)).map((line) => line.status)).toEqual([429, 429, 501]);
+    expect((await journalOf(mock, b.key)).map((line) => line.status)).toEqual([200, 502]);
+  });
+});
+
+/**
+ * Plays a ready-made scenario twice in one workspace: loaded at creation, then loaded
+ * again (which starts the workspace afresh). Ids come from the workspace's seed and id,
+ * so the two runs must give the same journal, line for line.
+ */
+async function replayTwice<T>(name: string, play: (key: string) => Promise<T>): Promise<[Run<T>, Run<T>]> {
+  const { key } = await workspaceWith(mock, name);
+  const first = { observed: await play(key), journal: await journalOf(mock, key) };
+  expectStatus(await mock.control('post', '/__control/scenarios', key).send({ name }), 200);
+  const second = { observed: await play(key), journal: await journalOf(mock, key) };
+  return [first, second];
+}
+
+interface Run<T> {
+  observed: T;
+  journal: JournalLine[];
+}
+
+describe('ready-made scenarios, replayed', () => {
+  it('rate-limit-exhaustion: 429 RATE_LIMITED counting down, then recovery after Retry-After', async () => {
+    const play = async (key: string) => {
+      const seen = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await mock.call('get', '/v1/connections', key);
+        seen.push([res.status, res.body.code, res.headers['retry-after']]);
+        await advance(mock, key, 'PT5S');
+      }
+      const waitFor = Number((await mock.call('get', '/v1/profiles', key)).headers['retry-after']);
+      await advance(mock, key, `PT${waitFor}S`);
+      const after = await mock.call('get', '/v1/profiles', key);
+      seen.push([after.status, after.body.code, after.headers['retry-after']]);
+      return seen;
+    };
+    const [first, second] = await replayTwice('rate-limit-exhaustion', play);
+    expect(first.observed).toEqual([
+      [429, 'RATE_LIMITED', '30'],
+      [429, 'RATE_LIMITED', '25'],
+      [429, 'RATE_LIMITED', '20'],
+      [200, undefined, undefined],
+    ]);
+    expect(first.journal.map((line) => [line.status, line.matchedRule])).toEqual([
+      [429, 'budget-exhausted'],
+      [429, 'budget-exhausted'],
+      [429, 'budget-exhausted'],
+      [429, 'budget-exhausted'],
+      [200, null],
+    ]);
+    expect(second.journal).toEqual(first.journal);
+  });
+
+  it('network-outage: reads of the tiktok account answer 502 during the window only', async () => {
+    const play = async (key: string) => {
+      const tiktok = await accountOn(mock, key, 'tiktok');
+      const instagram = await accountOn(mock, key, 'instagram');
+      const stats = async (id: string) => {
+        const res = await mock.call('get', `/v1/connections/${id}/stats`, key);
+        return res.status === 502 ? res.body.error : res.status;
+      };
+      const seen = [await stats(tiktok)];
+      await advance(mock, key, 'PT1H');
+      seen.push(await stats(tiktok), await stats(instagram));
+      await advance(mock, key, 'PT29M59S');
+      seen.push(await stats(tiktok));
+      await advance(mock, key, 'PT1S');
+      seen.push(await stats(tiktok));
+      return seen;
+    };
+    const [first, second] = await replayTwice('network-outage', play);
+    const down = { code: 'PLATFORM_ERROR', message: 'Short-video network did not answer: the upstream API timed out', details: { platform: 'tiktok' } };
+    // Outside the window (and for other networks) the read answers whatever the stats area answers: never 502.
+    expect(first.observed).toEqual([expect.any(Number), down, expect.any(Number), down, expect.any(Number)]);
+    expect([first.observed[0], first.observed[2], first.observed[4]]).not.toContain(502);
+    expect(first.journal.filter((line) => line.effect === 'outage').map((line) => line.at)).toEqual(['2026-03-02T10:00:00.000Z', '2026-03-02T10:29:59.000Z']);
+    expect(second.journal).toEqual(first.journal);
+  });
+
+  it('open-enumerations: connections and accounts arrive with a platform and a status never seen, inside the contract', async () => {
+    const play = async (key: string) => {
+      const connections = (await mock.call('get', '/v1/connections', key)).body.connections as Array<{ id: string; platform: string; status: string }>;
+      const account = (await mock.call('get', `/v1/accounts/${connections[3]?.id}`, key)).body;
+      return { platforms: [...new Set(connections.map((c) => c.platform))], statuses: [...new Set(connections.map((c) => c.status))], account: [account.platform, account.status] };
+    };
+    const [first, second] = await replayTwice('open-enumerations', play);
+    expect(first.observed).toEqual({ platforms: ['mastodon'], statuses: ['suspended'], account: ['mastodon', 'suspended'] });
+    expect(first.journal.map((line) => [line.status, line.effect])).toEqual([
+      [200, 'unknownValues'],
+      [200, 'unknownValues'],
+    ]);
+    expect(second.journal).toEqual(first.journal);
+  });
+
+  it('flaky-network: the same drops, resets, broken bodies and rejections on every run of the seed', async () => {
+    const play = async (key: string) => {
+      const id = await accountOn(mock, key, 'twitter');
+      const outcome = async (path: string) => {
+        try {
+          const res = await asText(mock.call('get', path, key));
+          return res.status;
+        } catch {
+          return 'no answer';
+        }
+      };
+      const accountReads = [];
+      for (let i = 0; i < 8; i++) accountReads.push(await outcome(`/v1/accounts/${id}`));
+      const listings = [];
+      for (let i = 0; i < 10; i++) listings.push(await outcome('/v1/accounts?limit=2'));
+      const connections = [];
+      for (let i = 0; i < 12; i++) connections.push(await outcome('/v1/connections'));
+      return { accountReads, listings, connections };
+    };
+    const [first, second] = await replayTwice('flaky-network', play);
+    expect(first.observed.accountReads).toEqual([200, 200, 200, 'no answer', 200, 200, 200, 'no answer']);
+    expect(first.observed.listings).toEqual([200, 200, 200, 200, 200, 'no answer', 200, 200, 200, 200]);
+    expect(first.journal.filter((line) => line.effect === 'malformed').length).toBe(1);
+    const rejected = first.observed.connections.filter((status) => status === 429).length;
+    expect(rejected).toBeGreaterThan(0);
+    expect(rejected).toBeLessThan(12);
+    expect(second.observed).toEqual(first.observed);
+    expect(second.journal).toEqual(first.journal);
+  });
+});
