@@ -55,3 +55,22 @@ export async function advance(mock: TestMock, key: string, by: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { ran: Array<{ kind: string; label: string; dueAt: string; ok: boolean; error?: string }>; now: string };
 }
+
+/**
+ * Due times of the scenario's own pending timeline steps. The fixture world has due
+ * work of its own (posts to publish, tokens to expire), so tests of the timeline look
+ * only at the scenario's jobs.
+ */
+export function scenarioJobs(mock: TestMock, key: string): string[] {
+  const workspace = mock.server.registry.byApiKey(key);
+  if (!workspace) throw new Error(`no workspace has the key ${key}`);
+  return workspace.scheduler
+    .pending()
+    .filter((job) => job.kind.startsWith('scenario.'))
+    .map((job) => new Date(job.dueAt).toISOString());
+}
+
+/** The scenario's steps among what an advance ran. */
+export function scenarioSteps<T extends { kind: string }>(ran: T[]): T[] {
+  return ran.filter((job) => job.kind.startsWith('scenario.'));
+}
