@@ -5,6 +5,7 @@ import { getAccount } from '../accounts/service.js';
 import type { AccountRecord } from '../accounts/store.js';
 import { metricsAt } from '../posts/metrics.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
+import { postView } from '../posts/views.js';
 import { recentNetworkPosts, type NetworkPost } from './network-timeline.js';
 import { syncStore } from './store.js';
 
@@ -143,7 +144,7 @@ function importPost(workspace: Workspace, account: AccountRecord, network: Netwo
     updatedAt: nowIso,
   };
   postsStore.get(workspace).posts[post.id] = post;
-  workspace.events.emit('post.external.created', { post: groupedPostView(workspace, post) });
+  workspace.events.emit('post.external.created', { post: postView(workspace, post) });
   return { post, destination };
 }
 
@@ -208,37 +209,6 @@ export function accountPostView(workspace: Workspace, { post, destination }: Kno
     error: destination.errorCode === null ? null : { code: destination.errorCode, message: destination.errorMessage ?? '' },
     publishedAt: destination.publishedAt,
     metrics: metricsAt(destination, destination.platform, workspace.now()),
-    createdAt: post.createdAt,
-    updatedAt: post.updatedAt,
-  };
-}
-
-/**
- * The grouped Post shape for the event's `data.post`. The posts area owns the
- * public view of a post; this is the same shape, kept here until the two meet.
- */
-function groupedPostView(workspace: Workspace, post: PostRecord) {
-  return {
-    id: post.id,
-    text: post.text,
-    mediaUrls: post.mediaUrls,
-    mediaKind: post.mediaKind,
-    status: post.status,
-    scheduledFor: post.scheduledFor,
-    timezone: post.timezone,
-    source: post.source,
-    destinations: post.destinations.map((destination) => ({
-      id: destination.id,
-      connectionId: destination.connectionId,
-      platform: destination.platform,
-      status: destination.status,
-      externalPostId: destination.externalPostId,
-      externalUrl: destination.externalUrl,
-      errorCode: destination.errorCode,
-      errorMessage: destination.errorMessage,
-      publishedAt: destination.publishedAt,
-      metrics: metricsAt(destination, destination.platform, workspace.now()),
-    })),
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
   };
