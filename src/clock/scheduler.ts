@@ -149,10 +149,6 @@ export class Scheduler<C> {
     this.timer = undefined;
   }
 
-  /** Resolves once every run queued so far has finished. */
-  idle(): Promise<void> {
-    return this.exclusive(async () => undefined);
-  }
 
   /** Waits until no tracked I/O runs, including I/O that finishing I/O started. */
   private async settle(): Promise<void> {

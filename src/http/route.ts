@@ -61,6 +61,3 @@ export function created(body: unknown): Reply {
   return { status: 201, body };
 }
 
-export function empty(status = 200): Reply {
-  return { status };
-}

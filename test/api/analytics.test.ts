@@ -193,6 +193,10 @@ describe('GET /v1/posts/{id}/analytics/timeline', () => {
   });
 
   describe('when the post is unknown or another workspace\'s', () => {
+    it.each(['constructor', '__proto__', 'toString'])('answers 404 NOT_FOUND for an id that names an Object property (%s)', async (id) => {
+      expectApiError(await mock.call('get', `/v1/posts/${id}/analytics/timeline`), 404, 'NOT_FOUND');
+    });
+
     it('answers 404 NOT_FOUND', async () => {
       const w = await world();
       const other = await world();
