@@ -1,0 +1,68 @@
+import { jobHandlers } from '../../src/api/index.js';
+import { createMockServer } from '../../src/server.js';
+import { SCALE_CLOCK } from './scale-data.js';
+import type { Workspace } from '../../src/workspaces/workspace.js';
+import { call } from './client.js';
+
+const DAY_MS = 86_400_000;
+const NOOP_KIND = 'bench.noop';
+
+export interface SchedulerCost {
+  jobs: number;
+  /** `GET /__control/clock` while the jobs are pending (it reports the next due job). */
+  clockViewMs: number;
+  /** `POST /__control/clock/advance { by: P1D }` over HTTP, its answer listing every job run. */
+  advanceOverHttpMs: number;
+  /** `scheduler.advanceTo` called directly: the scheduler's own cost. */
+  advanceDirectMs: number;
+  ran: number;
+}
+
+/**
+ * `advance` over a day holding `jobs` due jobs of a trivial kind, in this process:
+ * what the scheduler itself costs, before any capability's work is added to each
+ * job. (Once posts exist, the scale run also measures 10k scheduled posts.)
+ */
+export async function measureSchedulerCost(jobs: number): Promise<SchedulerCost> {
+  let ran = 0;
+  jobHandlers.set(NOOP_KIND, () => {
+    ran++;
+  });
+  try {
+    const world = async () => {
+      const server = await createMockServer({ seed: 1, clock: SCALE_CLOCK, clockFrozen: true, fixtures: false });
+      const workspace = server.registry.defaultWorkspace;
+      return { server, workspace, start: workspace.now() };
+    };
+    const fill = (workspace: Workspace, start: number) => {
+      for (let i = 0; i < jobs; i++) workspace.scheduler.schedule(NOOP_KIND, start + 1000 + Math.floor((i * (DAY_MS - 2000)) / jobs), { n: i }, `job ${i}`);
+    };
+
+    const overHttp = await world();
+    const url = await overHttp.server.listen(0);
+    // The first call of a route compiles its validators: warm both up on an empty queue.
+    await call(url, 'GET', '/__control/clock');
+    await call(url, 'POST', '/__control/clock/advance', { body: { ms: 0 } });
+    fill(overHttp.workspace, overHttp.start);
+    let began = performance.now();
+    const clock = await call(url, 'GET', '/__control/clock');
+    const clockViewMs = performance.now() - began;
+    began = performance.now();
+    const advanced = await call(url, 'POST', '/__control/clock/advance', { body: { by: 'P1D' } });
+    const advanceOverHttpMs = performance.now() - began;
+    if (clock.status !== 200 || advanced.status !== 200) throw new Error(`control plane answered ${clock.status}/${advanced.status}`);
+    await overHttp.server.close();
+
+    const direct = await world();
+    fill(direct.workspace, direct.start);
+    began = performance.now();
+    await direct.workspace.scheduler.advanceTo(direct.start + DAY_MS);
+    const advanceDirectMs = performance.now() - began;
+    await direct.server.close();
+
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    return { jobs, clockViewMs: round(clockViewMs), advanceOverHttpMs: round(advanceOverHttpMs), advanceDirectMs: round(advanceDirectMs), ran };
+  } finally {
+    jobHandlers.delete(NOOP_KIND);
+  }
+}
