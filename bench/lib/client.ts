@@ -94,16 +94,19 @@ export class ClockDriver {
     this.loop = (async () => {
       while (this.running) {
         await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
-        for (const apiKey of this.apiKeys) {
-          if (!this.running) break;
-          try {
-            const answer = await call(this.baseUrl, 'POST', '/__control/clock/advance', { apiKey, body: { by: 'P1D' } });
-            if (answer.status !== 200) this.failures++;
-            else this.jobsRun += (JSON.parse(answer.text) as { ran: unknown[] }).ran.length;
-          } catch {
-            this.failures++;
-          }
-        }
+        if (!this.running) break;
+        // All at once: a tick takes as long as the server needs for them, not 32 round trips.
+        await Promise.all(
+          this.apiKeys.map(async (apiKey) => {
+            try {
+              const answer = await call(this.baseUrl, 'POST', '/__control/clock/advance', { apiKey, body: { by: 'P1D' } });
+              if (answer.status !== 200) this.failures++;
+              else this.jobsRun += (JSON.parse(answer.text) as { ran: unknown[] }).ran.length;
+            } catch {
+              this.failures++;
+            }
+          }),
+        );
         this.ticks++;
       }
     })();
