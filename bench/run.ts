@@ -6,7 +6,10 @@
  *
  * BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_SECONDS (2),
  * BENCH_START_RUNS (5), BENCH_WORKSPACES (32), BENCH_ADVANCE_MS (200; 0 stops the
- * clock driver), BENCH_SERVERS and BENCH_WORKLOADS (comma-separated ids) change it.
+ * clock driver), BENCH_SERVERS and BENCH_WORKLOADS (comma-separated ids),
+ * BENCH_BASELINE_TUNED=1 (the Express baseline gets the mock's validator
+ * workarounds, isolating the mock's own pipeline) and BENCH_MOCK_ENTRY (another
+ * build's bin.js) change it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -18,7 +21,7 @@ import { fixturePostViews } from './lib/fixture-posts.js';
 import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk, type Pinning, type ServerProcess } from './lib/processes.js';
 import { evaluateTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
-import { DEFAULT_API_KEY, SERVER_LABELS, serverSpec, type ServerFiles } from './lib/servers.js';
+import { baselineTuned, DEFAULT_API_KEY, mockEntry, SERVER_LABELS, serverSpec, type ServerFiles } from './lib/servers.js';
 import { median } from './lib/stats.js';
 import { probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
 
@@ -267,7 +270,7 @@ async function main(): Promise<void> {
         kind: 'bench',
         at: new Date().toISOString(),
         machine: { node: process.version, cores: cpus().length, cpu: cpus()[0]?.model, pinning, loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0] },
-        settings,
+        settings: { ...settings, baselineTuned: baselineTuned(), mockEntry: mockEntry() },
         servers: Object.fromEntries(settings.servers.map((id) => [id, SERVER_LABELS[id]])),
         measurements,
         ratios: ratioList,

@@ -23,6 +23,11 @@ export function mockEntry(): string {
   return process.env.BENCH_MOCK_ENTRY || 'dist/src/bin.js';
 }
 
+/** BENCH_BASELINE_TUNED=1: the Express baseline gets the mock's validator workarounds too. */
+export function baselineTuned(): boolean {
+  return process.env.BENCH_BASELINE_TUNED === '1';
+}
+
 /** How each server of the comparison is started, on `port`, from the project root. */
 export function serverSpec(id: ServerId, root: string, port: number, files: ServerFiles = {}, mock: MockFlags = {}): ServerSpec {
   switch (id) {
@@ -37,7 +42,11 @@ export function serverSpec(id: ServerId, root: string, port: number, files: Serv
       return { command: process.execPath, args: ['--import', 'tsx', 'bench/servers/ceiling.ts', '--port', String(port), '--body-file', files.ceilingBody], cwd: root };
     case 'express':
       if (!files.baselineData) throw new Error('the Express baseline needs its data file');
-      return { command: process.execPath, args: ['--import', 'tsx', 'bench/servers/express-baseline.ts', '--port', String(port), '--data', files.baselineData], cwd: root };
+      return {
+        command: process.execPath,
+        args: ['--import', 'tsx', 'bench/servers/express-baseline.ts', '--port', String(port), '--data', files.baselineData, ...(baselineTuned() ? ['--tuned'] : [])],
+        cwd: root,
+      };
     case 'prism':
       // Prism's own entry point, not npx: npx would add its own start-up to Prism's.
       return {
@@ -51,6 +60,6 @@ export function serverSpec(id: ServerId, root: string, port: number, files: Serv
 export const SERVER_LABELS: Record<ServerId, string> = {
   mock: 'social-gateway-mock (dist, --rate-limit off --log-level error --clock-frozen)',
   ceiling: 'bare node:http, fixed body of the mock\'s GET /v1/connections size',
-  express: 'Express 5 + express-openapi-validator, same data, no state',
+  express: `Express 5 + express-openapi-validator, same data, no state${baselineTuned() ? ', with the mock\'s validator workarounds (BENCH_BASELINE_TUNED)' : ''}`,
   prism: 'Prism 5.14.2 mock (static) -v error',
 };

@@ -5,7 +5,11 @@
  * exist, and has none of the mock's journal, budgets, idempotency, workspaces or state:
  * a created post is answered, not stored.
  *
- *   node --import tsx bench/servers/express-baseline.ts --port 4100 --data data.json
+ *   node --import tsx bench/servers/express-baseline.ts --port 4100 --data data.json [--tuned]
+ *
+ * With --tuned it applies the mock's own workarounds of the validator's costs
+ * (src/http/validator-tuning.ts), so that what remains between the two is the
+ * mock's pipeline alone.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,6 +17,7 @@ import { parseArgs } from 'node:util';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { parse } from 'yaml';
+import { tuneValidator } from '../../src/http/validator-tuning.js';
 
 export interface BaselineData {
   apiKey: string;
@@ -31,7 +36,8 @@ interface CreatePostBody {
   destinations: Array<{ connectionId: string }>;
 }
 
-const { values } = parseArgs({ options: { port: { type: 'string' }, data: { type: 'string' }, spec: { type: 'string' } } });
+const { values } = parseArgs({ options: { port: { type: 'string' }, data: { type: 'string' }, spec: { type: 'string' }, tuned: { type: 'boolean' } } });
+if (values.tuned) tuneValidator();
 const data = JSON.parse(readFileSync(values.data ?? '', 'utf8')) as BaselineData;
 const document = parse(readFileSync(values.spec ?? 'openapi.yaml', 'utf8')) as { paths: Record<string, Record<string, unknown>> };
 // As the mock does: the callbacks describe requests the service sends, not ones it receives.
