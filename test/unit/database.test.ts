@@ -1,13 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { collectGarbage } from '../../src/lib/collect-garbage.js';
 import { Database, DATA_FORMAT, DATA_VERSION } from '../../src/store/database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sgw-database-'));
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function existingFile(name: string): string {
   const file = join(dir, name);
