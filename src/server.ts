@@ -157,7 +157,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
     },
   });
-  await database.flush();
+  // A new data file is created now; one loaded unchanged is left as it is.
+  await database.flushChanges();
 
   const control = loadSpec('control.yaml');
   const apiIndex = new OperationIndex(api.document);

@@ -91,6 +91,11 @@ export class Scheduler<C> {
     return removed;
   }
 
+  /** The job that runs next, without sorting the others (the clock view asks on every call). */
+  next(): JobRecord | undefined {
+    return this.queue.peek();
+  }
+
   /** Pending jobs in the order they will run. */
   pending(): JobRecord[] {
     return this.queue.toArray().sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);

@@ -33,7 +33,7 @@ export interface ControlDependencies {
 }
 
 function clockView(workspace: Workspace) {
-  const next = workspace.scheduler.pending()[0];
+  const next = workspace.scheduler.next();
   return {
     now: workspace.nowIso(),
     frozen: workspace.clock.frozen,

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import express, { type Router } from 'express';
 
 const require = createRequire(import.meta.url);
@@ -6,7 +7,9 @@ const require = createRequire(import.meta.url);
 /** The reference page: Swagger UI served from the installed package (no CDN: users may be offline). */
 export function docsRouter(): Router {
   const router = express.Router();
-  const assets = (require('swagger-ui-dist') as { getAbsoluteFSPath: () => string }).getAbsoluteFSPath();
+  // Only the folder is needed: requiring the package itself evaluates its 1.5 MB browser
+  // bundle, which was about a tenth of the mock's start-up (docs/performance.md).
+  const assets = dirname(require.resolve('swagger-ui-dist/package.json'));
   const page = `<!doctype html>
 <html lang="en">
 <head>

@@ -59,6 +59,7 @@ export class WorkspaceRegistry {
     if (!defaultWorkspace.data.apiKeys.includes(options.defaultApiKey)) {
       defaultWorkspace.data.apiKeys.unshift(options.defaultApiKey);
       this.byKey.set(options.defaultApiKey, defaultWorkspace);
+      defaultWorkspace.changed();
     }
     options.database.onBeforeWrite(() => {
       for (const workspace of this.byId.values()) workspace.data.clock = workspace.clock.state();

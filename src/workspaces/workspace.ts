@@ -1,4 +1,5 @@
-import { Faker, base, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { Scheduler, type JobHandlers } from '../clock/scheduler.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import type { RealTime } from '../clock/real-time.js';
@@ -12,6 +13,15 @@ import { PLANS, type Plan } from './plans.js';
 
 /** DESIGN.md: a delivery succeeds on a 2xx within 10 s. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * Faker's main entry loads all of its sixty-odd locales (over half a second of the
+ * mock's start-up); its English entry loads only English and the base data. That
+ * entry exports a ready instance, not the class and locales, so each workspace's
+ * faker is built from the instance's class and merged definitions: the same
+ * locale chain as `new Faker({ locale: [en, base] })`, value for value.
+ */
+const FakerClass = englishFaker.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
 
 export interface WorkspaceRuntime {
   realTime: RealTime;
@@ -48,7 +58,7 @@ export class Workspace implements HasWorkspaceData {
     journal?: Journal,
   ) {
     this.clock = new VirtualClock(data.clock, runtime.realTime);
-    this.faker = new Faker({ locale: [en, base] });
+    this.faker = new FakerClass({ locale: englishFaker.rawDefinitions });
     // Seeded from the id position too, so a reloaded workspace does not replay old values.
     this.faker.seed(seedFrom(`${data.seed}:${data.id}:${data.idCounter}`));
     this.journal = journal ?? new Journal(runtime.journalSize);

@@ -113,6 +113,16 @@ describe('Scheduler', () => {
     expect(scheduler.size).toBe(1);
   });
 
+  it('tells the job that runs next: the earliest, the first scheduled among equals', () => {
+    const { scheduler } = setup();
+    expect(scheduler.next()).toBeUndefined();
+    scheduler.schedule('note', 300, { name: 'late' });
+    scheduler.schedule('note', 100, { name: 'first' });
+    scheduler.schedule('note', 100, { name: 'second' });
+    expect(scheduler.next()?.data.name).toBe('first');
+    expect(scheduler.next()).toBe(scheduler.pending()[0]);
+  });
+
   it('keeps first-scheduled-first-run for jobs due at the same instant', async () => {
     const { log, scheduler } = setup();
     for (const name of ['one', 'two', 'three']) scheduler.schedule('note', 50, { name });

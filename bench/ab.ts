@@ -1,0 +1,94 @@
+/**
+ * `npm run bench:ab -- <bin.js of build 1> <bin.js of build 2> …`: builds of the mock
+ * on the same workloads and the same start-up measure, taking turns (the order
+ * rotates every round) so that a change in the machine's load falls on all of them
+ * alike; medians per build and the change from the first build. This is how the
+ * before/after figures in docs/performance.md were taken.
+ *
+ * BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_AB_ROUNDS (4; 0 skips the load),
+ * BENCH_WORKLOADS (connections), BENCH_START_RUNS (6; 0 skips start-up) change it.
+ */
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './lib/load.js';
+import { detectPinning, freePort, sleep, startProcess, waitForOk } from './lib/processes.js';
+import { markdownTable } from './lib/report.js';
+import { DEFAULT_API_KEY, serverSpec } from './lib/servers.js';
+import { median } from './lib/stats.js';
+import { WORKLOADS } from './lib/workloads.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const entries = process.argv.slice(2);
+if (entries.length < 2) throw new Error('usage: tsx bench/ab.ts <bin.js of build 1> <bin.js of build 2> [more builds]');
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 4);
+const startRuns = Number(process.env.BENCH_START_RUNS ?? 6);
+const workloads = (process.env.BENCH_WORKLOADS ?? 'connections').split(',').map((id) => {
+  const found = WORKLOADS.find((w) => w.id === id.trim());
+  if (!found || found.creates) throw new Error(`BENCH_WORKLOADS: '${id}' is not a read workload`);
+  return found;
+});
+
+const pinning = detectPinning();
+const probe = (port: number) => ({ url: `http://127.0.0.1:${port}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } });
+/** Each build by a short name: its folder relative to the project. */
+const names = entries.map((entry) => relative(ROOT, dirname(dirname(dirname(join(ROOT, entry))))) || '.');
+/** Round r runs the builds starting at r, so every build goes first as often as the others. */
+const turn = (round: number) => entries.map((_, i) => (i + round) % entries.length);
+const rps: number[][][] = entries.map(() => workloads.map(() => []));
+const cpu: number[][][] = entries.map(() => workloads.map(() => []));
+const starts: number[][] = entries.map(() => []);
+console.log(`${entries.map((entry, i) => `${names[i]} = ${entry}`).join('\n')}\n${rounds} rounds of ${seconds} s, ${connections} connections, ${startRuns} starts each; ${pinning.note}`);
+
+for (let run = 0; run < startRuns; run++) {
+  for (const i of turn(run)) {
+    const port = await freePort();
+    const server = startProcess(serverSpec('mock', ROOT, port, {}, { entry: entries[i] }), pinning);
+    try {
+      starts[i]?.push(Math.round(await waitForOk(server, probe(port))));
+    } finally {
+      await server.stop();
+    }
+    await sleep(200);
+  }
+}
+if (startRuns > 0) console.log(`start to first 200 (ms): ${names.map((name, i) => `${name} ${starts[i]?.join(', ')}`).join(' | ')}`);
+
+for (let round = 0; round < rounds; round++) {
+  for (const i of turn(round)) {
+    const port = await freePort();
+    const server = startProcess(serverSpec('mock', ROOT, port, {}, { entry: entries[i] }), pinning);
+    try {
+      await waitForOk(server, probe(port));
+      const url = `http://127.0.0.1:${port}`;
+      const target = { apiKey: DEFAULT_API_KEY, pairs: [] };
+      await runLoad({ url, connections, seconds: 2, requests: workloads[0]?.requests(target).map((r) => r.request) ?? [] });
+      for (const [w, workload] of workloads.entries()) {
+        const cpuBefore = server.cpuSeconds() ?? NaN;
+        const result = await runLoad({ url, connections, seconds, requests: workload.requests(target).map((r) => r.request) });
+        const cpuUs = Math.round((((server.cpuSeconds() ?? NaN) - cpuBefore) / result.total) * 1e6);
+        rps[i]?.[w]?.push(result.requestsPerSecond);
+        cpu[i]?.[w]?.push(cpuUs);
+        console.log(`round ${round + 1} ${names[i]} ${workload.title}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, ${cpuUs} µs CPU/request${result.non2xx > 0 ? ` (${result.non2xx} non-2xx)` : ''}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+const change = (first: number, value: number) => (first > 0 ? `${value >= first ? '+' : ''}${Math.round(((value - first) / first) * 100)}%` : '');
+const rows: string[][] = [];
+const row = (label: string, values: number[]) => {
+  const first = values[0] ?? NaN;
+  rows.push([label, ...values.map((value, i) => (i === 0 ? String(value) : `${value} (${change(first, value)})`))]);
+};
+if (rounds > 0) {
+  for (const [w, workload] of workloads.entries()) {
+    row(`${workload.title}: req/s`, rps.map((perBuild) => Math.round(median(perBuild[w] ?? []))));
+    row(`${workload.title}: CPU µs/request`, cpu.map((perBuild) => Math.round(median(perBuild[w] ?? []))));
+  }
+}
+if (startRuns > 0) row('start to first 200 (ms)', starts.map((runs) => Math.round(median(runs))));
+console.log(`\nmedians (change from ${names[0]}):\n${markdownTable(['measure', ...names], rows, new Set(names.map((_, i) => i + 1)))}`);

@@ -1,0 +1,119 @@
+import type { DestinationPair } from './workloads.js';
+
+export interface Answer {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+/** One request; the body is sent as JSON when it is not a string already. */
+export async function call(baseUrl: string, method: string, path: string, options: { apiKey?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...(options.apiKey !== undefined && { 'x-api-key': options.apiKey }), ...options.headers };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined && { body }) });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+export async function callJson<T>(baseUrl: string, method: string, path: string, options: Parameters<typeof call>[3] = {}): Promise<T> {
+  const answer = await call(baseUrl, method, path, options);
+  if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+  return JSON.parse(answer.text) as T;
+}
+
+/** What the benchmark needs of a connection. */
+export interface ConnectionSummary {
+  id: string;
+  platform: string;
+  status: string;
+  canAutoRenew: boolean;
+  tokenExpiresAt: string | null;
+}
+
+/**
+ * Networks that take a plain text post with no per-network fields (no media,
+ * subreddit, title or board), so a two-destination post is valid on any of them.
+ */
+const TEXT_NETWORKS = new Set(['twitter', 'bluesky', 'facebook', 'threads', 'linkedin']);
+
+/**
+ * Every pair of accounts of one workspace a text post can go to: active, on a text
+ * network, and with a token that cannot run out while the bench moves the clock.
+ */
+export function destinationPairs(apiKey: string, connections: readonly ConnectionSummary[]): DestinationPair[] {
+  const usable = connections.filter((c) => c.status === 'active' && TEXT_NETWORKS.has(c.platform) && (c.tokenExpiresAt === null || c.canAutoRenew));
+  const pairs: DestinationPair[] = [];
+  for (let i = 0; i < usable.length; i++) {
+    for (let j = i + 1; j < usable.length; j++) {
+      const first = usable[i] as ConnectionSummary;
+      const second = usable[j] as ConnectionSummary;
+      if (first.platform !== second.platform) pairs.push({ apiKey, first: first.id, second: second.id });
+    }
+  }
+  return pairs;
+}
+
+/** Pairs of several workspaces, interleaved: consecutive posts go to different workspaces. */
+export function interleave(perWorkspace: ReadonlyArray<readonly DestinationPair[]>): DestinationPair[] {
+  const out: DestinationPair[] = [];
+  const longest = Math.max(0, ...perWorkspace.map((pairs) => pairs.length));
+  for (let i = 0; i < longest; i++) {
+    for (const pairs of perWorkspace) {
+      const pair = pairs[i];
+      if (pair) out.push(pair);
+    }
+  }
+  return out;
+}
+
+/**
+ * Moves the clock of the benchmark's workspaces a day forward every `intervalMs`
+ * while posts are being created: the posts publish (real work, done by the mock's
+ * scheduler), and velocity windows (per hour, per UTC day) never fill up, whatever
+ * the throughput, because each day's posts are spread over many workspaces.
+ */
+export class ClockDriver {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  ticks = 0;
+  failures = 0;
+  jobsRun = 0;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly apiKeys: readonly string[],
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    if (this.intervalMs <= 0 || this.running) return;
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+        if (!this.running) break;
+        // All at once: a tick takes as long as the server needs for them, not 32 round trips.
+        await Promise.all(
+          this.apiKeys.map(async (apiKey) => {
+            try {
+              const answer = await call(this.baseUrl, 'POST', '/__control/clock/advance', { apiKey, body: { by: 'P1D' } });
+              if (answer.status !== 200) this.failures++;
+              else this.jobsRun += (JSON.parse(answer.text) as { ran: unknown[] }).ran.length;
+            } catch {
+              this.failures++;
+            }
+          }),
+        );
+        this.ticks++;
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+}

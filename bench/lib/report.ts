@@ -1,0 +1,216 @@
+import type { LoadResult } from './load.js';
+import type { ServerId } from './workloads.js';
+
+/** What one server did on one workload. */
+export interface Measurement {
+  server: ServerId;
+  workload: string;
+  title: string;
+  connections: number;
+  /** `not-implemented`: the build under test answers 501 for an operation the workload calls. */
+  status: 'ok' | 'not-implemented' | 'error';
+  detail?: string;
+  result?: LoadResult;
+  /** Resident memory of the server right after the run, and its peak so far. */
+  rssMb?: number;
+  peakRssMb?: number;
+  /** Server CPU time (user + system) per request answered, in µs. */
+  cpuUsPerRequest?: number;
+  /** Server CPU time over the run's wall time: near 1 when the server had its core to itself and was the bottleneck. */
+  cpuShare?: number;
+}
+
+/** The mock against the three references on one workload, by one measure. */
+export interface Comparison {
+  mockOverPrism: number | undefined;
+  mockOverCeiling: number | undefined;
+  mockOverExpress: number | undefined;
+  /**
+   * What the mock's pipeline adds to a request's cost over the plain Express +
+   * validator app, in percent: cost per request is 1 / rate, so express/mock - 1.
+   */
+  pipelineOverheadPct: number | undefined;
+}
+
+export interface Ratio {
+  workload: string;
+  title: string;
+  /** Requests per second of each server (undefined when not measured). */
+  rps: Partial<Record<ServerId, number>>;
+  /** Requests per CPU-second of each server: throughput with the competition for the core taken out. */
+  perCpuSecond: Partial<Record<ServerId, number>>;
+  /** By throughput (the issue's measure). */
+  throughput: Comparison;
+  /** By requests per CPU-second of the server (steadier on a busy machine). */
+  cpu: Comparison;
+}
+
+function find(measurements: readonly Measurement[], server: ServerId, workload: string): Measurement | undefined {
+  return measurements.find((m) => m.server === server && m.workload === workload && m.status === 'ok');
+}
+
+/** Requests per CPU-second of the server, from its CPU time per request. */
+export function perCpuSecond(m: Measurement | undefined): number | undefined {
+  return m?.cpuUsPerRequest !== undefined && m.cpuUsPerRequest > 0 ? Math.round(1e6 / m.cpuUsPerRequest) : undefined;
+}
+
+function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  return a !== undefined && b !== undefined && b > 0 ? Math.round((a / b) * 100) / 100 : undefined;
+}
+
+function compare(values: Partial<Record<ServerId, number>>): Comparison {
+  const overhead = ratio(values.express, values.mock);
+  return {
+    mockOverPrism: ratio(values.mock, values.prism),
+    mockOverCeiling: ratio(values.mock, values.ceiling),
+    mockOverExpress: ratio(values.mock, values.express),
+    pipelineOverheadPct: overhead === undefined ? undefined : Math.round((overhead - 1) * 100),
+  };
+}
+
+/** The ratios of the mock to each reference, per workload run at full load. */
+export function ratios(measurements: readonly Measurement[]): Ratio[] {
+  const workloads = [...new Map(measurements.filter((m) => m.connections > 1).map((m) => [m.workload, m.title])).entries()];
+  return workloads.map(([workload, title]) => {
+    const rps: Partial<Record<ServerId, number>> = {};
+    const cpu: Partial<Record<ServerId, number>> = {};
+    for (const server of ['mock', 'prism', 'ceiling', 'express'] as const) {
+      const m = find(measurements, server, workload);
+      if (m?.result) rps[server] = m.result.requestsPerSecond;
+      const perCpu = perCpuSecond(m);
+      if (perCpu !== undefined) cpu[server] = perCpu;
+    }
+    return { workload, title, rps, perCpuSecond: cpu, throughput: compare(rps), cpu: compare(cpu) };
+  });
+}
+
+/** A Markdown table with padded columns (readable in a terminal and in docs). */
+export function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, alignRight: ReadonlySet<number> = new Set()): string {
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((cell, i) => (alignRight.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (alignRight.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+const number = (value: number | undefined, digits = 0) => (value === undefined || Number.isNaN(value) ? '–' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+
+function statusNote(m: Measurement): string {
+  if (m.status === 'not-implemented') return `not implemented${m.detail ? ` (${m.detail})` : ''}`;
+  if (m.status === 'error') return `error: ${m.detail ?? ''}`;
+  const result = m.result;
+  if (!result) return '';
+  const bad = Object.entries(result.statuses).filter(([status]) => !status.startsWith('2'));
+  const notes = bad.map(([status, count]) => `${number(count)}× ${status}`);
+  if (result.errors > 0) notes.push(`${number(result.errors)} errors`);
+  return notes.join(', ');
+}
+
+/** One row per server × workload: throughput, latency, memory and anything that was not a 2xx. */
+export function measurementTable(measurements: readonly Measurement[]): string {
+  const rows = measurements.map((m) => {
+    const r = m.status === 'ok' ? m.result : undefined;
+    const cpu = r ? m : undefined;
+    return [
+      m.title,
+      String(m.connections),
+      m.server,
+      number(r?.requestsPerSecond),
+      number(r?.p50Ms, 2),
+      number(r?.p99Ms, 2),
+      number(m.rssMb),
+      number(cpu?.cpuUsPerRequest),
+      cpu?.cpuShare === undefined ? '–' : `${Math.round(cpu.cpuShare * 100)}%`,
+      statusNote(m),
+    ];
+  });
+  return markdownTable(['workload', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'CPU µs/req', 'CPU use', 'notes'], rows, new Set([1, 3, 4, 5, 6, 7, 8]));
+}
+
+export function ratioTable(list: readonly Ratio[]): string {
+  const x = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(2)}×`);
+  const pct = (value: number | undefined) => (value === undefined ? '–' : `${value > 0 ? '+' : ''}${value}%`);
+  const rows = list.map((r) => [
+    r.title,
+    x(r.throughput.mockOverPrism),
+    x(r.cpu.mockOverPrism),
+    x(r.throughput.mockOverCeiling),
+    x(r.throughput.mockOverExpress),
+    pct(r.throughput.pipelineOverheadPct),
+    pct(r.cpu.pipelineOverheadPct),
+  ]);
+  return markdownTable(
+    ['workload', 'mock/Prism req/s', 'mock/Prism per CPU-s', 'mock/ceiling req/s', 'mock/express req/s', 'pipeline overhead (req/s)', 'pipeline overhead (CPU)'],
+    rows,
+    new Set([1, 2, 3, 4, 5, 6]),
+  );
+}
+
+export interface StartupResult {
+  server: ServerId;
+  /** Spawn to first 200, in ms, one per run. */
+  runs: number[];
+  medianMs: number;
+}
+
+export function startupTable(results: readonly StartupResult[]): string {
+  const mock = results.find((r) => r.server === 'mock');
+  const rows = results.map((r) => [
+    r.server,
+    String(r.runs.length),
+    number(r.medianMs),
+    number(Math.min(...r.runs)),
+    number(Math.max(...r.runs)),
+    mock && r.server !== 'mock' ? `${(mock.medianMs / r.medianMs).toFixed(2)}×` : '',
+  ]);
+  return markdownTable(['server', 'runs', 'median ms', 'min ms', 'max ms', 'mock/this'], rows, new Set([1, 2, 3, 4, 5]));
+}
+
+/** One target of the issue, judged on figures of one run; `met` undefined: not measurable yet. */
+export interface TargetResult {
+  target: string;
+  scope: string;
+  value: string;
+  met: boolean | undefined;
+}
+
+/** The throughput and start-up targets (the scale targets are judged by the scale run). */
+export function evaluateTargets(list: readonly Ratio[], startup: readonly StartupResult[]): TargetResult[] {
+  const out: TargetResult[] = [];
+  const x = (value: number | undefined) => (value === undefined ? '?' : `${value.toFixed(2)}×`);
+  const pct = (value: number | undefined) => (value === undefined ? '?' : `${value > 0 ? '+' : ''}${value}%`);
+  for (const r of list) {
+    if (r.rps.prism !== undefined) {
+      const value = r.throughput.mockOverPrism;
+      out.push({
+        target: 'throughput ≥ 1.5× Prism',
+        scope: r.title,
+        value: value === undefined ? 'mock not measured' : `${x(value)} (per CPU-s ${x(r.cpu.mockOverPrism)})`,
+        met: value === undefined ? undefined : value >= 1.5,
+      });
+    }
+    if (r.rps.express !== undefined) {
+      const value = r.throughput.pipelineOverheadPct;
+      out.push({
+        target: 'pipeline ≤ 25% over Express + validator',
+        scope: r.title,
+        value: value === undefined ? 'mock not measured' : `${pct(value)} (CPU ${pct(r.cpu.pipelineOverheadPct)})`,
+        met: value === undefined ? undefined : value <= 25,
+      });
+    }
+  }
+  const mock = startup.find((s) => s.server === 'mock');
+  const prism = startup.find((s) => s.server === 'prism');
+  if (mock && prism) {
+    const share = mock.medianMs / prism.medianMs;
+    out.push({ target: 'start to first 200 ≤ ½ of Prism', scope: 'median of runs', value: `${mock.medianMs} ms vs ${prism.medianMs} ms (${share.toFixed(2)}×)`, met: share <= 0.5 });
+  }
+  return out;
+}
+
+export function targetTable(results: readonly TargetResult[]): string {
+  const verdict = (met: boolean | undefined) => (met === undefined ? 'waits (not implemented)' : met ? 'met' : 'MISSED');
+  return markdownTable(
+    ['target', 'scope', 'value', 'verdict'],
+    results.map((r) => [r.target, r.scope, r.value, verdict(r.met)]),
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * `npm run bench:profile`: the built mock under `node --cpu-prof`, loaded with one
+ * workload (GET /v1/connections unless BENCH_PROFILE_WORKLOAD names another), then
+ * a summary of where a request's time goes: self time by package and by function,
+ * and the total time under each of the mock's own functions. Only the samples
+ * taken during the load count (start-up is left out). The .cpuprofile itself is
+ * kept in bench/results/ for Chrome DevTools or speedscope.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './lib/build.js';
+import { areaOf, formatSummary, inclusiveTimes, summariseProfile, type CpuProfile } from './lib/cpuprofile.js';
+import { runLoad } from './lib/load.js';
+import { detectPinning, freePort, startProcess, waitForOk } from './lib/processes.js';
+import { DEFAULT_API_KEY, serverSpec } from './lib/servers.js';
+import { WORKLOADS } from './lib/workloads.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const workloadId = process.env.BENCH_PROFILE_WORKLOAD ?? 'connections';
+const workload = WORKLOADS.find((w) => w.id === workloadId);
+if (!workload) throw new Error(`BENCH_PROFILE_WORKLOAD: unknown '${workloadId}' (known: ${WORKLOADS.map((w) => w.id).join(', ')})`);
+
+/** The profiler's timestamps and process.hrtime are both the monotonic clock, in µs here. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+const pinning = detectPinning();
+console.log(`profiling the mock on ${workload.title} for ${seconds} s, ${connections} connections; ${pinning.note}`);
+ensureBuilt(ROOT, console.log);
+
+const profileDir = mkdtempSync(join(tmpdir(), 'sgw-profile-'));
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
+const server = startProcess(serverSpec('mock', ROOT, port, {}, { node: ['--cpu-prof', '--cpu-prof-dir', profileDir] }), pinning);
+let window: { fromUs: number; toUs: number };
+try {
+  await waitForOk(server, { url: `${baseUrl}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } });
+  const target = { apiKey: DEFAULT_API_KEY, pairs: [] };
+  const requests = workload.requests(target).map((r) => r.request);
+  await runLoad({ url: baseUrl, connections, seconds: 2, requests });
+  const fromUs = monotonicUs();
+  const result = await runLoad({ url: baseUrl, connections, seconds, requests });
+  window = { fromUs, toUs: monotonicUs() };
+  console.log(`${result.requestsPerSecond} req/s under the profiler (p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms; ${result.non2xx} non-2xx)`);
+} finally {
+  // SIGINT: the mock shuts down gracefully and exits, which writes the profile.
+  await server.stop('SIGINT');
+}
+
+const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+if (!file) throw new Error(`no .cpuprofile was written in ${profileDir}:\n${server.log}`);
+const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+const inside = window.fromUs >= profile.startTime && window.toUs <= profile.endTime + 5_000_000;
+const summary = summariseProfile(profile, 30, inside ? window : undefined);
+const ours = inclusiveTimes(profile, (frame) => areaOf(frame) === 'project', 25, inside ? window : undefined);
+
+console.log(inside ? '\nsamples taken during the load only:' : '\nthe load window does not line up with the profile clock: every sample counts (start-up included)');
+console.log(formatSummary(summary));
+console.log('\ntotal time under the mock\'s own functions:');
+for (const fn of ours) console.log(`  ${fn.totalPct.toFixed(1).padStart(5)}%  ${fn.name}`);
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const results = join(ROOT, 'bench', 'results');
+mkdirSync(results, { recursive: true });
+renameSync(join(profileDir, file), join(results, `profile-${stamp}.cpuprofile`));
+writeFileSync(join(results, `profile-${stamp}.json`), `${JSON.stringify({ kind: 'profile', workload: workload.id, seconds, connections, windowed: inside, summary, ours }, null, 2)}\n`);
+rmSync(profileDir, { recursive: true, force: true });
+console.log(`\nwrote bench/results/profile-${stamp}.cpuprofile and .json`);

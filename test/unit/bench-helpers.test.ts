@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { areaOf, inclusiveTimes, summariseProfile, type CpuProfile } from '../../bench/lib/cpuprofile.js';
+import { evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
+import { median, percentile } from '../../bench/lib/stats.js';
+import { destinationPairs, interleave } from '../../bench/lib/client.js';
+
+/** root → handler (ours) → stringify (express); root → (idle); root → (garbage collector). */
+function profile(): CpuProfile {
+  const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
+  return {
+    nodes: [
+      { id: 1, callFrame: frame('(root)'), children: [2, 4, 5] },
+      { id: 2, callFrame: frame('handle', 'file:///app/dist/src/http/respond.js', 9), children: [3] },
+      { id: 3, callFrame: frame('stringify', 'file:///app/node_modules/express/lib/response.js', 1025) },
+      { id: 4, callFrame: frame('(idle)') },
+      { id: 5, callFrame: frame('(garbage collector)') },
+    ],
+    startTime: 1_000,
+    endTime: 2_000,
+    samples: [2, 3, 3, 4, 5, 3],
+    timeDeltas: [100, 100, 100, 400, 100, 200],
+  };
+}
+
+describe('areaOf', () => {
+  it.each([
+    [{ functionName: 'x', url: 'file:///a/node_modules/express/lib/router.js', lineNumber: 0 }, 'express'],
+    [{ functionName: 'x', url: 'file:///a/node_modules/@stoplight/prism-cli/dist/x.js', lineNumber: 0 }, '@stoplight/prism-cli'],
+    [{ functionName: 'x', url: 'file:///a/node_modules/eov/node_modules/ajv/dist/core.js', lineNumber: 0 }, 'ajv'],
+    [{ functionName: 'x', url: 'node:internal/http', lineNumber: 0 }, 'node'],
+    [{ functionName: 'x', url: 'file:///app/dist/src/server.js', lineNumber: 0 }, 'project'],
+    [{ functionName: 'writev', url: '', lineNumber: 0 }, '(native)'],
+    [{ functionName: '(garbage collector)', url: '', lineNumber: 0 }, '(garbage collector)'],
+  ])('%j belongs to %s', (frame, area) => {
+    expect(areaOf(frame)).toBe(area);
+  });
+});
+
+describe('summariseProfile', () => {
+  it('sums self time from the sample deltas, leaving idle time out of the shares', () => {
+    const summary = summariseProfile(profile());
+    expect(summary).toMatchObject({ totalMs: 1, idleMs: 0.4, busyMs: 0.6 });
+    expect(summary.functions).toEqual([
+      { name: 'stringify (express/lib/response.js:1026)', area: 'express', selfMs: 0.4, selfPct: 66.7 },
+      { name: '(garbage collector)', area: '(garbage collector)', selfMs: 0.1, selfPct: 16.7 },
+      { name: 'handle (dist/src/http/respond.js:10)', area: 'project', selfMs: 0.1, selfPct: 16.7 },
+    ]);
+    expect(summary.areas.map((a) => a.area)).toEqual(['express', '(garbage collector)', 'project']);
+  });
+
+  it('counts only the samples inside a window', () => {
+    // Sample times: 1100, 1200, 1300, 1700, 1800, 2000.
+    const summary = summariseProfile(profile(), 10, { fromUs: 1150, toUs: 1750 });
+    expect(summary.busyMs).toBe(0.2);
+    expect(summary.idleMs).toBe(0.4);
+  });
+});
+
+describe('inclusiveTimes', () => {
+  it('counts every sample under a function once', () => {
+    expect(inclusiveTimes(profile(), (frame) => areaOf(frame) === 'project')).toEqual([{ name: 'handle (dist/src/http/respond.js:10)', totalMs: 0.5, totalPct: 83.3 }]);
+  });
+});
+
+describe('percentile and median', () => {
+  it.each<[number[], number, number]>([
+    [[1, 2, 3, 4], 0.5, 2],
+    [[1, 2, 3, 4], 0.99, 4],
+    [[5], 0.5, 5],
+  ])('percentile(%j, %d) is %d', (values, q, expected) => {
+    expect(percentile(values, q)).toBe(expected);
+  });
+
+  it('is NaN for no values', () => {
+    expect(percentile([], 0.5)).toBeNaN();
+    expect(median([])).toBeNaN();
+  });
+
+  it.each<[number[], number]>([
+    [[3, 1, 2], 2],
+    [[4, 1, 3, 2], 2.5],
+  ])('median(%j) is %d', (values, expected) => {
+    expect(median(values)).toBe(expected);
+  });
+});
+
+function measured(server: Measurement['server'], workload: string, requestsPerSecond: number, cpuUsPerRequest?: number): Measurement {
+  return {
+    server,
+    workload,
+    title: workload,
+    connections: 50,
+    status: 'ok',
+    result: { requestsPerSecond, p50Ms: 1, p99Ms: 2, total: requestsPerSecond * 10, non2xx: 0, errors: 0, statuses: { '200': requestsPerSecond * 10 }, seconds: 10 },
+    ...(cpuUsPerRequest !== undefined && { cpuUsPerRequest }),
+  };
+}
+
+describe('ratios', () => {
+  const list = ratios([
+    measured('mock', 'reads', 4000, 250),
+    measured('prism', 'reads', 2000, 500),
+    measured('express', 'reads', 4400, 200),
+    measured('ceiling', 'reads', 40000),
+    { server: 'mock', workload: 'writes', title: 'writes', connections: 50, status: 'not-implemented', detail: 'createPost' },
+    measured('prism', 'writes', 1000),
+  ]);
+
+  it('compares throughput and requests per CPU-second with each reference', () => {
+    expect(list[0]).toMatchObject({
+      workload: 'reads',
+      throughput: { mockOverPrism: 2, mockOverCeiling: 0.1, mockOverExpress: 0.91, pipelineOverheadPct: 10 },
+      cpu: { mockOverPrism: 2, mockOverCeiling: undefined, mockOverExpress: 0.8, pipelineOverheadPct: 25 },
+    });
+  });
+
+  it('leaves a ratio out when the mock was not measured', () => {
+    expect(list[1]).toMatchObject({ workload: 'writes', throughput: { mockOverPrism: undefined } });
+  });
+
+  it('judges the targets, and says which wait', () => {
+    const targets = evaluateTargets(list, [
+      { server: 'mock', runs: [400], medianMs: 400 },
+      { server: 'prism', runs: [1000], medianMs: 1000 },
+    ]);
+    expect(targets.map((t) => [t.target, t.scope, t.met])).toEqual([
+      ['throughput ≥ 1.5× Prism', 'reads', true],
+      ['pipeline ≤ 25% over Express + validator', 'reads', true],
+      ['throughput ≥ 1.5× Prism', 'writes', undefined],
+      ['start to first 200 ≤ ½ of Prism', 'median of runs', true],
+    ]);
+  });
+});
+
+describe('markdownTable', () => {
+  it('pads columns and right-aligns the ones asked', () => {
+    expect(markdownTable(['name', 'n'], [['a', '1'], ['bbb', '22']], new Set([1]))).toBe(['| name |  n |', '|------|---:|', '| a    |  1 |', '| bbb  | 22 |'].join('\n'));
+  });
+});
+
+describe('destinationPairs', () => {
+  const connection = (id: string, platform: string, status = 'active', canAutoRenew = true, tokenExpiresAt: string | null = null) => ({ id, platform, status, canAutoRenew, tokenExpiresAt });
+
+  it('pairs active text-network accounts whose token cannot run out, never two on one network', () => {
+    const pairs = destinationPairs('key', [
+      connection('tw', 'twitter'),
+      connection('bs', 'bluesky'),
+      connection('ig', 'instagram'),
+      connection('li', 'linkedin', 'expired'),
+      connection('th', 'threads', 'active', false, '2026-01-01T00:00:00Z'),
+      connection('tw2', 'twitter'),
+    ]);
+    expect(pairs.map((p) => `${p.first}+${p.second}`)).toEqual(['tw+bs', 'bs+tw2']);
+  });
+
+  it('interleaves workspaces so consecutive posts go to different ones', () => {
+    const a = [{ apiKey: 'a', first: '1', second: '2' }, { apiKey: 'a', first: '3', second: '4' }];
+    const b = [{ apiKey: 'b', first: '5', second: '6' }];
+    expect(interleave([a, b]).map((p) => p.apiKey)).toEqual(['a', 'b', 'a']);
+  });
+});
