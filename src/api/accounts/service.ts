@@ -1,11 +1,12 @@
 import { notFound } from '../../http/errors.js';
+import { getOwn } from '../../store/records.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { profilesStore } from '../profiles/store.js';
 import { accountsStore, type AccountRecord } from './store.js';
 
 /** The list-and-connect shape of the reference ("Connection"). */
 export function connectionView(workspace: Workspace, account: AccountRecord) {
-  const profileName = account.profileId ? profilesStore.get(workspace).profiles[account.profileId]?.name : undefined;
+  const profileName = account.profileId ? getOwn(profilesStore.get(workspace).profiles, account.profileId)?.name : undefined;
   return {
     id: account.id,
     platform: account.platform,
@@ -25,7 +26,7 @@ export function connectionView(workspace: Workspace, account: AccountRecord) {
 
 /** The single-account shape of the reference ("Account"). */
 export function accountView(workspace: Workspace, account: AccountRecord) {
-  const profile = account.profileId ? (profilesStore.get(workspace).profiles[account.profileId]?.name ?? null) : null;
+  const profile = account.profileId ? (getOwn(profilesStore.get(workspace).profiles, account.profileId)?.name ?? null) : null;
   return {
     id: account.id,
     platform: account.platform,
@@ -51,7 +52,7 @@ export function allAccounts(workspace: Workspace): AccountRecord[] {
 
 /** An account of this workspace, or 404: ids of other workspaces are never found. */
 export function getAccount(workspace: Workspace, id: string): AccountRecord {
-  const account = accountsStore.get(workspace).accounts[id];
+  const account = getOwn(accountsStore.get(workspace).accounts, id);
   if (!account) throw notFound('Account', id);
   return account;
 }
