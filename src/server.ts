@@ -11,6 +11,7 @@ import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
 import { toApiError } from './http/error-mapping.js';
+import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
 import { ApiError } from './http/errors.js';
 import { OperationIndex } from './http/operations.js';
@@ -54,6 +55,8 @@ export interface MockServerOptions {
   logRequests?: ((line: string) => void) | undefined;
   /** The wall clock, replaceable in tests of the clock itself. */
   realTime?: RealTime;
+  /** Timeouts and size limits of the HTTP server (defaults: DEFAULT_HTTP_LIMITS). */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface MockServer {
@@ -118,6 +121,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     onViolation: (violation) => violations.push(violation),
   });
   const bodyLimit = options.bodyLimit ?? '1mb';
+  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
+  if (database.persistent) {
+    // Flushed before the response: a write the client saw acknowledged is in the file
+    // (renamed into place) and survives kill -9. Concurrent writes share one file write.
+    responder.holdUntil((req) => (req.method === 'GET' || req.method === 'HEAD' || !req.ctx.workspace ? undefined : database.flush()));
+  }
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const anonymousBudget = new AnonymousBudget(() => registry.defaultWorkspace.now());
   // Every /v1 response, errors included, tells the window behind its endpoint.
@@ -149,12 +158,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         durationMs: realTime() - req.ctx.startedAt,
         matchedRule: req.ctx.matchedRule ?? null,
       });
-      if (req.method !== 'GET' && req.method !== 'HEAD') workspace.changed();
     });
     next();
   });
 
   if (options.cors) app.use(cors(options.cors));
+  app.use(urlLengthGuard(httpLimits));
 
   app.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(api.text);
@@ -207,7 +216,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     violations,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
-        const listening = createServer(app);
+        const listening = createServer(serverOptions(httpLimits), app);
+        listening.on('clientError', clientErrorHandler(httpLimits));
         listening.once('error', reject);
         listening.listen(port, host, () => {
           server = listening;

@@ -43,12 +43,17 @@ function emptyData(): DatabaseShape {
 
 /**
  * lowdb behind its adapter: Memory by default (a fresh, known world every start),
- * the JSON file adapter with --data (atomic write-then-rename by steno). Writes are
- * coalesced: many changes in one tick cost one serialisation.
+ * the JSON file adapter with --data (steno writes a temporary file and renames it
+ * over the data file, so a crash leaves the old file or the new one, never half of
+ * one). Writes are grouped: every change made before a write starts goes out in it,
+ * so many concurrent requests cost one serialisation, not one each.
  */
 export class Database {
   private writeScheduled = false;
-  private writing: Promise<void> = Promise.resolve();
+  /** The write that has not started yet; changes made until it starts are in it. */
+  private queued: Promise<void> | undefined;
+  /** The last write queued; the next one starts after it. */
+  private tail: Promise<void> = Promise.resolve();
   private readonly beforeWrite: Array<() => void> = [];
 
   private constructor(
@@ -87,28 +92,37 @@ export class Database {
     this.beforeWrite.push(hook);
   }
 
-  /** Notes a change; with --data a write follows within the same turn of the event loop. */
+  /**
+   * Notes a change made outside a request (a job the running clock fired); with
+   * --data a write follows once the current turn of the event loop is over.
+   */
   markDirty(): void {
     if (!this.persistent || this.writeScheduled) return;
     this.writeScheduled = true;
     setImmediate(() => {
       this.writeScheduled = false;
-      void this.write();
+      this.flush().catch(() => undefined);
     });
   }
 
-  /** Writes now and waits for it; shutdown calls this. */
-  async flush(): Promise<void> {
-    if (!this.persistent) return;
-    this.writeScheduled = false;
-    await this.write();
-  }
-
-  private write(): Promise<void> {
-    for (const hook of this.beforeWrite) hook();
-    this.writing = this.writing.then(() => this.low.write()).catch((error: unknown) => {
+  /**
+   * Resolves once everything changed before the call is in the file (renamed into
+   * place); rejects when the file cannot be written. The responder waits on it
+   * before answering a write, and shutdown before exiting.
+   */
+  flush(): Promise<void> {
+    if (!this.persistent) return Promise.resolve();
+    if (this.queued) return this.queued;
+    const write = this.tail.then(() => {
+      // From here on, a change needs the next write: this one serialises the data now.
+      this.queued = undefined;
+      for (const hook of this.beforeWrite) hook();
+      return this.low.write();
+    });
+    this.queued = write;
+    this.tail = write.catch((error: unknown) => {
       console.error(`social-gateway-mock: could not write ${this.file}: ${error instanceof Error ? error.message : String(error)}`);
     });
-    return this.writing;
+    return write;
   }
 }
