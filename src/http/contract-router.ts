@@ -38,6 +38,29 @@ export interface ContractRouterOptions {
 }
 
 /**
+ * The path of the first number in `value` that is not finite (`limit`, `a.b[0]`), if any.
+ * The validator coerces `?limit=1e309` (or `Infinity`) to Infinity and lets it through
+ * `maximum: 100`; JSON.parse turns `1e999` into Infinity as well.
+ */
+export function nonFinitePath(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nonFinitePath(item, `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) {
+      const found = nonFinitePath((value as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The request pipeline for one contract, top to bottom:
  * resolve operation → authenticate → guards → 404/405 → parse body → validate →
  * before-handler steps → handle. Every answer, errors included, goes out through
@@ -77,7 +100,11 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}.`);
   });
 
-  router.use(express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  // Only an operation that takes a body has one read: a body sent along with a GET (or
+  // any operation that declares none) has no meaning, so it is neither parsed nor
+  // refused, and cannot be too large or malformed for an operation that ignores it.
+  const json = express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] });
+  router.use((req, res, next) => (req.ctx.operation?.takesBody ? json(req, res, next) : next()));
 
   const validator = OpenApiValidator.middleware({
     apiSpec: requestContract(options.spec.document) as unknown as string,
@@ -89,6 +116,11 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     validateFormats: 'full',
   });
   for (const step of validator) router.use(step);
+  router.use((req, _res, next) => {
+    const param = nonFinitePath(req.query) ?? nonFinitePath(req.body);
+    if (param !== undefined) throw new ApiError(400, 'VALIDATION_ERROR', `${param === '' ? 'The body' : param} must be a finite number.`, { param: param === '' ? 'body' : param });
+    next();
+  });
 
   for (const step of options.beforeHandler ?? []) router.use(step);
 

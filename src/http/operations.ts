@@ -8,6 +8,8 @@ export interface Operation {
   path: string;
   tags: string[];
   summary: string;
+  /** Whether the operation declares a request body; a body sent to one that does not is not read. */
+  takesBody: boolean;
 }
 
 interface Template {
@@ -64,10 +66,10 @@ export class OperationIndex {
         byMethod: new Map(),
       };
       for (const method of HTTP_METHODS) {
-        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string } | undefined;
+        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: unknown } | undefined;
         if (!op) continue;
         if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '' };
+        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '', takesBody: op.requestBody !== undefined };
         template.byMethod.set(operation.method, operation);
         this.operations.push(operation);
       }

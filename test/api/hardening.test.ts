@@ -49,6 +49,41 @@ describe('request bodies', () => {
       expectApiError(res, 400, 'VALIDATION_ERROR', 'name');
     });
   });
+
+  describe('when an operation that takes no body gets one', () => {
+    it.each([
+      ['past the body limit', 'application/json', JSON.stringify({ padding: 'x'.repeat(1_100_000) })],
+      ['that is not JSON', 'application/json', '{"padding":'],
+      ['of another type', 'text/plain', 'plain words'],
+    ])('ignores a body %s (GET /v1/connections declares neither 413 nor 415)', async (_kind, type, body) => {
+      expectStatus(await mock.call('get', '/v1/connections').set('Content-Type', type).send(body), 200);
+    });
+  });
+});
+
+describe('numbers that are not finite', () => {
+  it.each(['Infinity', '1e309', '-Infinity'])('answers 400 VALIDATION_ERROR for ?limit=%s (the validator lets it through maximum: 100)', async (value) => {
+    expectApiError(await mock.call('get', `/v1/accounts?limit=${value}`), 400, 'VALIDATION_ERROR', 'limit');
+  });
+
+  it('answers 400 for 1e999 in a JSON body (JSON.parse makes it Infinity)', async () => {
+    const res = await mock.control('post', '/__control/clock/advance').set('Content-Type', 'application/json').send('{"ms": 1e999}');
+    expectApiError(res, 400, 'VALIDATION_ERROR', 'ms');
+  });
+});
+
+describe('the control plane, on requests its operations do not expect', () => {
+  it.each(['/__control/health', '/__control/clock', '/__control/limits'])('answers GET %s?x=1 with 400 VALIDATION_ERROR, a status its contract declares', async (path) => {
+    expectApiError(await mock.control('get', `${path}?x=1`), 400, 'VALIDATION_ERROR', 'x');
+  });
+
+  it.each(['/__control/clock/freeze', '/__control/clock/resume', '/__control/keys'])('answers POST %s?x=1 with 400 too', async (path) => {
+    expectApiError(await mock.control('post', `${path}?x=1`), 400, 'VALIDATION_ERROR', 'x');
+  });
+
+  it.each(['/__control/workspaces', '/__control/clock/advance', '/__control/clock/set', '/__control/limits'])('answers a POST %s body that is not JSON with 415, a status its contract declares', async (path) => {
+    expectApiError(await mock.control('post', path).set('Content-Type', 'application/xml').send('<by>PT1H</by>'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
 });
 
 describe('prototype pollution', () => {
