@@ -104,7 +104,29 @@ export function createContractRouter(options: ContractRouterOptions): Router {
   // any operation that declares none) has no meaning, so it is neither parsed nor
   // refused, and cannot be too large or malformed for an operation that ignores it.
   const json = express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] });
-  router.use((req, res, next) => (req.ctx.operation?.takesBody ? json(req, res, next) : next()));
+  router.use((req, res, next) => (req.ctx.operation?.bodyMediaTypes.length ? json(req, res, next) : next()));
+
+  // express-openapi-validator builds, and keeps forever, a validator per distinct
+  // Content-Type header, parameters included: each new value cost about 40 ms and
+  // 36 KB, so a client varying one (`; v=1`, `; v=2`…) grew the heap without bound.
+  // Only the media type matters once express.json has read the charset, so the header
+  // is cut down to it, and a media type the operation does not declare is refused
+  // here, before the validator would build one for it.
+  router.use((req, _res, next) => {
+    const header = req.headers['content-type'];
+    const declared = req.ctx.operation?.bodyMediaTypes ?? [];
+    if (header === undefined) return next();
+    if (declared.length === 0) {
+      delete req.headers['content-type'];
+      return next();
+    }
+    const mediaType = (header.split(';')[0] ?? '').trim().toLowerCase();
+    if (!declared.includes(mediaType)) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as ${declared.join(' or ')}; got '${mediaType}'.`, { param: 'Content-Type' });
+    }
+    req.headers['content-type'] = mediaType;
+    next();
+  });
 
   const validator = OpenApiValidator.middleware({
     apiSpec: requestContract(options.spec.document) as unknown as string,

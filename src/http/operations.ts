@@ -8,8 +8,8 @@ export interface Operation {
   path: string;
   tags: string[];
   summary: string;
-  /** Whether the operation declares a request body; a body sent to one that does not is not read. */
-  takesBody: boolean;
+  /** Media types of the declared request body (`application/json`); empty when it takes none, and a body sent anyway is not read. */
+  bodyMediaTypes: readonly string[];
 }
 
 interface Template {
@@ -66,10 +66,10 @@ export class OperationIndex {
         byMethod: new Map(),
       };
       for (const method of HTTP_METHODS) {
-        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: unknown } | undefined;
+        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: { content?: Record<string, unknown> } } | undefined;
         if (!op) continue;
         if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '', takesBody: op.requestBody !== undefined };
+        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '', bodyMediaTypes: Object.keys(op.requestBody?.content ?? {}) };
         template.byMethod.set(operation.method, operation);
         this.operations.push(operation);
       }

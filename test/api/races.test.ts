@@ -45,7 +45,7 @@ function slowApp(workspace: Workspace, wait: () => Promise<void>) {
   const app = express();
   app.use(express.json());
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    req.ctx = { startedAt: 0, params: {}, workspace, operation: { operationId: 'slowOperation', method: 'POST', path: '/slow', tags: [], summary: '', takesBody: true } };
+    req.ctx = { startedAt: 0, params: {}, workspace, operation: { operationId: 'slowOperation', method: 'POST', path: '/slow', tags: [], summary: '', bodyMediaTypes: ['application/json'] } };
     next();
   });
   app.use(idempotency.step());

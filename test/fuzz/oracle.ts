@@ -13,9 +13,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  * What the contract says of a request, before sending it: `reject` with the status
  * the pipeline must answer when it is certain (414, 401, 405, 413), or any 4xx when
  * it is not; `accept` when nothing in it breaks the contract; `unknown` where the
- * contract does not decide (a body read as JSON under another JSON media type, say).
+ * contract does not decide (an empty body, a body without Content-Type).
  */
-export type Verdict = { kind: 'accept' } | { kind: 'reject'; reason: string; statuses?: number[] } | { kind: 'unknown'; reason: string };
+export type Verdict =
+  | { kind: 'accept' }
+  /** `transport`: refused by the HTTP server itself, before any operation or workspace is known. */
+  | { kind: 'reject'; reason: string; statuses?: number[]; transport?: boolean }
+  | { kind: 'unknown'; reason: string };
 
 export interface OracleLimits {
   maxUrlBytes: number;
@@ -50,6 +54,8 @@ export class ContractOracle {
   }
 
   judge(op: OperationModel, request: FuzzRequest, wire: WireRequest): Verdict {
+    // A raw byte outside visible ASCII in the request target is not HTTP: Node's parser refuses it.
+    if (/[^\x21-\x7e]/.test(wire.target)) return { kind: 'reject', reason: 'a request target that is not ASCII', statuses: [400], transport: true };
     // Past the header limit (request line and headers together) the server itself answers 431.
     if (Buffer.byteLength(wire.target) > this.limits.maxUrlBytes) return { kind: 'reject', reason: 'URL over the limit', statuses: [414, 431] };
     const authFails = request.auth === 'unknown-key' || request.auth === 'wrong-key-first' || (request.auth === 'none' && op.contract === 'api');
@@ -95,12 +101,13 @@ export class ContractOracle {
     if (!wire.body) return op.body.required ? { kind: 'reject', reason: 'body missing' } : { kind: 'accept' };
     if (mediaType === undefined) return { kind: 'unknown', reason: 'a body without Content-Type' };
     const charset = /charset=([^;]+)/i.exec(wire.headers['Content-Type'] ?? '')?.[1]?.trim().toLowerCase();
-    if (mediaType !== 'application/json') return parsedAsJson(mediaType) ? { kind: 'unknown', reason: `${mediaType} is read as JSON` } : { kind: 'reject', reason: `content type ${mediaType}` };
+    if (!op.body.contentTypes.includes(mediaType)) return { kind: 'reject', reason: `content type ${mediaType}` };
     if (charset !== undefined && charset !== 'utf-8') return { kind: 'reject', reason: `charset ${charset}` };
     let value: unknown;
     if (request.body.kind === 'json') value = wire.json;
     else {
-      const text = wire.body.toString('utf8');
+      // The body parser drops a leading byte order mark, as RFC 8259 lets it.
+      const text = wire.body.toString('utf8').replace(/^\ufeff/, '');
       if (text.trim() === '') return { kind: 'unknown', reason: 'an empty JSON body' };
       try {
         value = JSON.parse(text);

@@ -132,9 +132,10 @@ export function toWire(op: OperationModel, request: FuzzRequest, pools: IdPools,
 /** Sends over a keep-alive agent; the raw text comes back whatever its type. */
 export function send(agent: Agent, baseUrl: string, wire: WireRequest): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(baseUrl);
+    // host/port/path rather than one URL string: a URL would resolve `..` segments before sending.
     const req = httpRequest(
-      `${baseUrl}${wire.target}`,
-      { method: wire.method, agent, headers: { ...wire.headers, ...(wire.body && { 'Content-Length': String(wire.body.length) }) } },
+      { hostname, port, path: wire.target, method: wire.method, agent, headers: { ...wire.headers, ...(wire.body && { 'Content-Length': String(wire.body.length) }) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
