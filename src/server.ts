@@ -231,7 +231,15 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       registry.stopAll();
       if (server) {
         const closing = server;
-        await new Promise<void>((resolve) => closing.close(() => resolve()));
+        await new Promise<void>((resolve) => {
+          // Requests in flight get a grace period to finish; a stream or a client that
+          // never completes its request would otherwise hold the shutdown open.
+          const force = setTimeout(() => closing.closeAllConnections(), httpLimits.shutdownGraceMs);
+          closing.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+        });
         server = undefined;
       }
       await database.flush();

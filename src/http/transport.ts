@@ -21,6 +21,8 @@ export interface HttpLimits {
   maxHeaderBytes: number;
   /** Request target (path and query); longer is 414 URI_TOO_LONG. */
   maxUrlBytes: number;
+  /** On close, how long requests in flight may take before their connections are cut. */
+  shutdownGraceMs: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -29,6 +31,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
   maxUrlBytes: 8 * 1024,
+  shutdownGraceMs: 2_000,
 };
 
 /** Options for `http.createServer`: header size, and timeouts checked often enough to matter. */

@@ -251,6 +251,21 @@ describe('slow clients', () => {
   });
 });
 
+describe('shutdown', () => {
+  describe('when a client never finishes its request', () => {
+    it('closes its connection after the grace period instead of waiting for it', async () => {
+      const server = await startMock({ httpLimits: { shutdownGraceMs: 200 } });
+      const port = portOf(await server.server.listen(0));
+      const stuck = rawExchange(port, { chunks: ['GET /v1/connections HTTP/1.1\r\nHost: localhost\r\n'], giveUpMs: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      await server.close();
+      expect(performance.now() - started).toBeLessThan(3_000);
+      expect((await stuck).closedByServer).toBe(true);
+    });
+  });
+});
+
 describe('--cors', () => {
   let browser: TestMock;
   beforeAll(async () => {
