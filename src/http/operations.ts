@@ -20,6 +20,11 @@ interface Template {
   byMethod: Map<string, Operation>;
 }
 
+interface RequestBody {
+  $ref?: string;
+  content?: Record<string, unknown>;
+}
+
 export type OperationMatch =
   | { kind: 'found'; operation: Operation; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
@@ -66,10 +71,11 @@ export class OperationIndex {
         byMethod: new Map(),
       };
       for (const method of HTTP_METHODS) {
-        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: { content?: Record<string, unknown> } } | undefined;
+        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: RequestBody } | undefined;
         if (!op) continue;
         if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '', bodyMediaTypes: Object.keys(op.requestBody?.content ?? {}) };
+        const body = op.requestBody?.$ref ? (document.components?.requestBodies?.[op.requestBody.$ref.split('/').pop() ?? ''] as RequestBody | undefined) : op.requestBody;
+        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '', bodyMediaTypes: Object.keys(body?.content ?? {}) };
         template.byMethod.set(operation.method, operation);
         this.operations.push(operation);
       }
