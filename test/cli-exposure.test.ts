@@ -16,7 +16,8 @@ function running(result: CliResult): Extract<CliResult, { url: string }> {
   return result;
 }
 
-describe('the command line, for exposure', () => {
+// Each test starts a whole server through the CLI: seconds on a busy machine.
+describe('the command line, for exposure', { timeout: 60_000 }, () => {
   describe('without --host', () => {
     it('binds 127.0.0.1 and prints no warning', async () => {
       const { streams, out, err } = io();
