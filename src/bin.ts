@@ -18,7 +18,13 @@ if (result.exitCode !== undefined) {
     if (stopping) return;
     stopping = true;
     io.err(`social-gateway-mock: ${signal} received, shutting down`);
-    void result.stop().then((code) => process.exit(code));
+    result.stop().then(
+      (code) => process.exit(code),
+      (error: unknown) => {
+        io.err(`social-gateway-mock: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

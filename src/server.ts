@@ -15,6 +15,7 @@ import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
 import { toApiError } from './http/error-mapping.js';
+import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
 import { ApiError } from './http/errors.js';
 import { OperationIndex } from './http/operations.js';
@@ -73,6 +74,8 @@ export interface MockServerOptions {
   scenario?: string;
   /** Where a relative scenario path is read from (default: the process's directory). */
   cwd?: string;
+  /** Timeouts and size limits of the HTTP server (defaults: DEFAULT_HTTP_LIMITS). */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface MockServer {
@@ -170,6 +173,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     onViolation: (violation) => violations.push(violation),
   });
   const bodyLimit = options.bodyLimit ?? '1mb';
+  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
+  if (database.persistent) {
+    // Flushed before the response: a write the client saw acknowledged is in the file
+    // (renamed into place) and survives kill -9. Concurrent writes share one file write.
+    responder.holdUntil((req) => (req.method === 'GET' || req.method === 'HEAD' || !req.ctx.workspace ? undefined : database.flush()));
+  }
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const anonymousBudget = new AnonymousBudget(() => registry.defaultWorkspace.now());
   // Every /v1 response, errors included, tells the window behind its endpoint.
@@ -210,7 +219,6 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         matchedRule: req.ctx.matchedRule ?? null,
         effect: req.ctx.scenarioEffect ?? null,
       });
-      if (req.method !== 'GET' && req.method !== 'HEAD') workspace.changed();
     };
     res.on('finish', () => record(res.statusCode));
     res.on('close', () => record(res.writableFinished ? res.statusCode : 0));
@@ -218,6 +226,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
 
   if (options.cors) app.use(cors(options.cors));
+  app.use(urlLengthGuard(httpLimits));
 
   app.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(api.text);
@@ -275,7 +284,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     coverage,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
-        const listening = createServer(app);
+        const listening = createServer(serverOptions(httpLimits), app);
+        listening.on('clientError', clientErrorHandler(httpLimits));
         listening.once('error', reject);
         listening.listen(port, host, () => {
           server = listening;
@@ -290,7 +300,15 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       eventStreams.closeAll();
       if (server) {
         const closing = server;
-        await new Promise<void>((resolve) => closing.close(() => resolve()));
+        await new Promise<void>((resolve) => {
+          // Requests in flight get a grace period to finish; a stream or a client that
+          // never completes its request would otherwise hold the shutdown open.
+          const force = setTimeout(() => closing.closeAllConnections(), httpLimits.shutdownGraceMs);
+          closing.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+        });
         server = undefined;
       }
       await database.flush();

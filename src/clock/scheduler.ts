@@ -43,6 +43,8 @@ export interface SchedulerOptions<C> {
   context: () => C;
   newId: () => string;
   onJobError: (job: JobRecord, error: unknown) => void;
+  /** Called after a run that ran jobs: they changed the workspace, maybe outside any request. */
+  onRan?: () => void;
 }
 
 /**
@@ -188,6 +190,7 @@ export class Scheduler<C> {
       ran.push(entry);
     }
     this.arm();
+    if (ran.length > 0) this.options.onRan?.();
     return ran;
   }
 }

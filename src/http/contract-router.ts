@@ -86,6 +86,29 @@ export interface ContractRouterOptions {
 }
 
 /**
+ * The path of the first number in `value` that is not finite (`limit`, `a.b[0]`), if any.
+ * The validator coerces `?limit=1e309` (or `Infinity`) to Infinity and lets it through
+ * `maximum: 100`; JSON.parse turns `1e999` into Infinity as well.
+ */
+export function nonFinitePath(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nonFinitePath(item, `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) {
+      const found = nonFinitePath((value as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The request pipeline for one contract, top to bottom:
  * resolve operation → authenticate → guards → 404/405 → parse body → validate →
  * before-handler steps → handle. Every answer, errors included, goes out through
@@ -127,7 +150,33 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}.`);
   });
 
-  router.use(express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  // Only an operation that takes a body has one read: a body sent along with a GET (or
+  // any operation that declares none) has no meaning, so it is neither parsed nor
+  // refused, and cannot be too large or malformed for an operation that ignores it.
+  const json = express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] });
+  router.use((req, res, next) => (req.ctx.operation?.bodyMediaTypes.length ? json(req, res, next) : next()));
+
+  // express-openapi-validator builds, and keeps forever, a validator per distinct
+  // Content-Type header, parameters included: each new value cost about 40 ms and
+  // 36 KB, so a client varying one (`; v=1`, `; v=2`…) grew the heap without bound.
+  // Only the media type matters once express.json has read the charset, so the header
+  // is cut down to it, and a media type the operation does not declare is refused
+  // here, before the validator would build one for it.
+  router.use((req, _res, next) => {
+    const header = req.headers['content-type'];
+    const declared = req.ctx.operation?.bodyMediaTypes ?? [];
+    if (header === undefined) return next();
+    if (declared.length === 0) {
+      delete req.headers['content-type'];
+      return next();
+    }
+    const mediaType = (header.split(';')[0] ?? '').trim().toLowerCase();
+    if (!declared.includes(mediaType)) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as ${declared.join(' or ')}; got '${mediaType}'.`, { param: 'Content-Type' });
+    }
+    req.headers['content-type'] = mediaType;
+    next();
+  });
 
   tuneValidator();
   const validator = OpenApiValidator.middleware({
@@ -142,6 +191,11 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     ajvFormats: { mode: 'full' },
   });
   for (const step of validator) router.use(step);
+  router.use((req, _res, next) => {
+    const param = nonFinitePath(req.query) ?? nonFinitePath(req.body);
+    if (param !== undefined) throw new ApiError(400, 'VALIDATION_ERROR', `${param === '' ? 'The body' : param} must be a finite number.`, { param: param === '' ? 'body' : param });
+    next();
+  });
 
   for (const step of options.beforeHandler ?? []) router.use(step);
 

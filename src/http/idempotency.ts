@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { defineStore } from '../store/define-store.js';
+import { getOwn, setOwn } from '../lib/records.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { ApiError } from './errors.js';
 import type { Responder } from './respond.js';
@@ -70,6 +71,13 @@ function prune(workspace: Workspace, entries: Record<string, IdempotencyEntry>):
  * IDEMPOTENCY_KEY_IN_USE. A 429 or 5xx answer is not kept, so a retry runs again.
  */
 export class Idempotency {
+  /**
+   * Entries this process is still answering. `running` alone is not enough: with
+   * --data an entry can reach the file while its request runs, and after a restart
+   * nothing will ever finish it, so a running entry not in this set is stale.
+   */
+  private readonly inFlight = new WeakSet<IdempotencyEntry>();
+
   constructor(
     private readonly operations: ReadonlySet<string>,
     private readonly responder: Responder,
@@ -86,25 +94,30 @@ export class Idempotency {
       const { entries } = idempotencyStore.get(workspace);
       prune(workspace, entries);
       const fingerprint = fingerprintOf(req);
-      const existing = entries[key];
+      const existing = getOwn(entries, key);
       if (existing && existing.createdAtMs > workspace.now() - IDEMPOTENCY_WINDOW_MS) {
         if (existing.fingerprint !== fingerprint) {
           throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.', { param: 'Idempotency-Key' });
         }
-        if (existing.state === 'running') {
+        if (existing.state === 'running' && this.inFlight.has(existing)) {
           throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry after it finishes.', { param: 'Idempotency-Key' });
         }
-        req.ctx.replayed = true;
-        this.responder.send(req, res, {
-          status: existing.status ?? 200,
-          body: existing.body,
-          headers: { ...existing.headers, 'Idempotent-Replayed': 'true' },
-        });
-        return;
+        if (existing.state === 'done') {
+          req.ctx.replayed = true;
+          this.responder.send(req, res, {
+            status: existing.status ?? 200,
+            body: existing.body,
+            headers: { ...existing.headers, 'Idempotent-Replayed': 'true' },
+          });
+          return;
+        }
       }
-      // Re-inserting moves the key to the end, keeping arrival order for pruning.
+      // Re-inserting moves the key to the end, keeping arrival order for pruning. The key
+      // is the client's own text: `__proto__` must become an entry, not the store's prototype.
       delete entries[key];
-      entries[key] = { fingerprint, createdAtMs: workspace.now(), state: 'running' };
+      const entry: IdempotencyEntry = { fingerprint, createdAtMs: workspace.now(), state: 'running' };
+      setOwn(entries, key, entry);
+      this.inFlight.add(entry);
       req.ctx.idempotencyKey = key;
       next();
     };
@@ -115,8 +128,9 @@ export class Idempotency {
     const { workspace, idempotencyKey } = req.ctx;
     if (!workspace || idempotencyKey === undefined) return;
     const { entries } = idempotencyStore.get(workspace);
-    const entry = entries[idempotencyKey];
+    const entry = getOwn(entries, idempotencyKey);
     if (!entry || entry.state !== 'running') return;
+    this.inFlight.delete(entry);
     if (reply.status === 429 || reply.status >= 500) {
       delete entries[idempotencyKey];
       return;

@@ -8,6 +8,8 @@ export interface Operation {
   path: string;
   tags: string[];
   summary: string;
+  /** Media types of the declared request body (`application/json`); empty when it takes none, and a body sent anyway is not read. */
+  bodyMediaTypes: readonly string[];
 }
 
 interface Template {
@@ -16,6 +18,11 @@ interface Template {
   /** Literal segments rank first, so `/v1/comments/like` beats a `{id}` template. */
   literalSegments: number;
   byMethod: Map<string, Operation>;
+}
+
+interface RequestBody {
+  $ref?: string;
+  content?: Record<string, unknown>;
 }
 
 export type OperationMatch =
@@ -64,10 +71,11 @@ export class OperationIndex {
         byMethod: new Map(),
       };
       for (const method of HTTP_METHODS) {
-        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string } | undefined;
+        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: RequestBody } | undefined;
         if (!op) continue;
         if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '' };
+        const body = op.requestBody?.$ref ? (document.components?.requestBodies?.[op.requestBody.$ref.split('/').pop() ?? ''] as RequestBody | undefined) : op.requestBody;
+        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '', bodyMediaTypes: Object.keys(body?.content ?? {}) };
         template.byMethod.set(operation.method, operation);
         this.operations.push(operation);
       }

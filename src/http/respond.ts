@@ -9,6 +9,9 @@ export type ResponseDecorator = (req: Request, res: Response, reply: Reply) => v
 /** Learns the final answer of every request (idempotency keeps it). */
 export type SentListener = (req: Request, reply: Reply) => void;
 
+/** Work the answer must wait for (the --data write), or undefined to answer at once. */
+export type SendGate = (req: Request) => Promise<void> | undefined;
+
 export interface ResponderOptions {
   checkers: Record<'api' | 'control', ContractChecker>;
   /** --strict-responses, and always in the test suite: a response off the contract becomes a 500. */
@@ -23,6 +26,7 @@ export interface ResponderOptions {
 export class Responder {
   private readonly decorators: ResponseDecorator[] = [];
   private readonly sentListeners: SentListener[] = [];
+  private gate: SendGate | undefined;
 
   constructor(private readonly options: ResponderOptions) {}
 
@@ -34,21 +38,41 @@ export class Responder {
     this.sentListeners.push(listener);
   }
 
+  /**
+   * Holds every answer until the gate's promise settles. The listeners (idempotency)
+   * run first, so what the gate persists already holds the answer a retry replays.
+   */
+  holdUntil(gate: SendGate): void {
+    this.gate = gate;
+  }
+
   send(req: Request, res: Response, reply: Reply): void {
     for (const decorator of this.decorators) decorator(req, res, reply);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     const checked = this.check(req, res, reply);
     for (const listener of this.sentListeners) listener(req, checked);
-    res.status(checked.status);
-    if (checked.stream) openStream(res, checked.stream);
-    else if (checked.body === undefined) res.end();
-    else if (checked.contentType !== undefined) res.type(checked.contentType).send(String(checked.body));
-    else res.json(checked.body);
+    const held = this.gate?.(req);
+    if (!held) return this.write(res, checked);
+    // A failed write has been logged where it failed; the answer still goes out.
+    held.then(
+      () => this.write(res, checked),
+      () => this.write(res, checked),
+    );
   }
 
   sendError(req: Request, res: Response, error: ApiError): void {
     req.ctx.errorCode = error.code;
     this.send(req, res, { status: error.status, body: error.body(), headers: error.extra.headers });
+  }
+
+  private write(res: Response, reply: Reply): void {
+    // The client may have gone while the answer waited on the gate.
+    if (res.headersSent || res.destroyed) return;
+    res.status(reply.status);
+    if (reply.stream) openStream(res, reply.stream);
+    else if (reply.body === undefined) res.end();
+    else if (reply.contentType !== undefined) res.type(reply.contentType).send(String(reply.body));
+    else res.json(reply.body);
   }
 
   private check(req: Request, res: Response, reply: Reply): Reply {

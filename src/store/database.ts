@@ -83,11 +83,12 @@ function emptyData(): DatabaseShape {
 
 /**
  * lowdb behind its adapter: Memory by default (a fresh, known world every start),
- * the JSON file adapter with --data (atomic write-then-rename by steno). Writes are
- * coalesced: many changes in one tick cost one serialisation, and while a write is
- * running at most one more waits behind it, taking every change made meanwhile.
- * (Each write serialises the whole file: with 100k posts that is about a second, so
- * a queue of one write per changed tick would grow without end under load.)
+ * the JSON file adapter with --data (steno writes a temporary file and renames it
+ * over the data file, so a crash leaves the old file or the new one, never half of
+ * one). Writes are grouped: every change made before a write starts goes out in it,
+ * and while a write is running at most one more waits behind it, taking every change
+ * made meanwhile. (Each write serialises the whole file: with 100k posts that is
+ * about a second, so a queue of one write per change would grow without end under load.)
  */
 export class Database {
   /** Changes not yet taken by a write. */
@@ -136,7 +137,10 @@ export class Database {
     this.beforeWrite.push(hook);
   }
 
-  /** Notes a change; with --data a write follows within the same turn of the event loop. */
+  /**
+   * Notes a change; with --data a write follows once the current turn of the event
+   * loop is over (a job the running clock fired has no request to flush it).
+   */
   markDirty(): void {
     if (!this.persistent) return;
     this.dirty = true;
@@ -144,14 +148,19 @@ export class Database {
     this.tickScheduled = true;
     setImmediate(() => {
       this.tickScheduled = false;
-      if (this.dirty) void this.write();
+      if (this.dirty) this.write().catch(() => undefined);
     });
   }
 
-  /** Writes now and waits for it; shutdown calls this (running clocks move even without changes). */
-  async flush(): Promise<void> {
-    if (!this.persistent) return;
-    await this.write();
+  /**
+   * Resolves once everything changed before the call is in the file (renamed into
+   * place); rejects when the file cannot be written. The responder waits on it
+   * before answering a write, and shutdown before exiting (running clocks move even
+   * without changes, so it always writes).
+   */
+  flush(): Promise<void> {
+    if (!this.persistent) return Promise.resolve();
+    return this.write();
   }
 
   /**
@@ -167,7 +176,8 @@ export class Database {
   private write(): Promise<void> {
     // The waiting write serialises the data when it starts, so it takes this change too.
     if (this.waiting) return this.waiting;
-    const write: Promise<void> = (this.running ?? Promise.resolve()).then(async () => {
+    // A failed write before it does not stop this one (it was reported where it failed).
+    const write: Promise<void> = (this.running ?? Promise.resolve()).catch(() => undefined).then(async () => {
       this.waiting = undefined;
       this.running = write;
       this.dirty = false;
@@ -176,6 +186,7 @@ export class Database {
         await this.low.write();
       } catch (error) {
         console.error(`social-gateway-mock: could not write ${this.file}: ${error instanceof Error ? error.message : String(error)}`);
+        throw error;
       } finally {
         if (this.running === write) this.running = undefined;
       }

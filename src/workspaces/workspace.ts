@@ -75,6 +75,8 @@ export class Workspace implements HasWorkspaceData {
       context: () => this,
       newId: () => this.newId(),
       onJobError: (job, error) => runtime.onJobError(this, job.kind, error),
+      // A running clock fires jobs from a timer, with no request to persist their work.
+      onRan: () => this.changed(),
     });
   }
 

@@ -38,3 +38,24 @@ describe('SlidingWindow', () => {
     expect(window.oldestExpiry(9_999)).toBe(9_900 + 100);
   });
 });
+
+describe('SlidingWindow memory', () => {
+  it('holds one entry for any number of requests at one instant (a frozen clock with the limit off)', () => {
+    const window = new SlidingWindow(60_000);
+    for (let i = 0; i < 100_000; i++) window.record(5_000);
+    expect(window.count(5_000)).toBe(100_000);
+    expect(window.entries).toBe(1);
+    expect(window.oldestExpiry(5_000)).toBe(65_000);
+    window.record(5_001);
+    expect(window.entries).toBe(2);
+    expect(window.count(65_000)).toBe(1);
+  });
+
+  it('drains onto the instant of the last request without a new entry', () => {
+    const window = new SlidingWindow(1_000);
+    window.record(10);
+    window.fillTo(600, 10);
+    expect(window.count(10)).toBe(600);
+    expect(window.entries).toBe(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { ApiError, notFound, validationError } from '../../http/errors.js';
-import { ownValue } from '../../lib/records.js';
+import { getOwn } from '../../lib/records.js';
 import { PLATFORM_IDS, platformFacts } from '../../platforms/catalog.js';
 import { activeOutage, assertNetworkUp } from '../../platforms/outages.js';
 import type { Workspace } from '../../workspaces/workspace.js';
@@ -296,7 +296,7 @@ export function workspaceIdOfSession(sessionId: string): string | undefined {
 }
 
 export function findSession(workspace: Workspace, sessionId: string): ConnectSessionRecord | undefined {
-  return ownValue(connectSessionsStore.get(workspace).sessions, sessionId);
+  return getOwn(connectSessionsStore.get(workspace).sessions, sessionId);
 }
 
 /** Something the sign-in page cannot do with this session; the page shows it with this HTTP status. */
@@ -342,7 +342,7 @@ export function finishSignIn(workspace: Workspace, sessionId: string, decision: 
   if (activeOutage(workspace, session.platform)) return fail('failed', 'PLATFORM_ERROR');
 
   if (session.mode === 'reconnect') {
-    const account = session.accountId !== null ? ownValue(accountsStore.get(workspace).accounts, session.accountId) : undefined;
+    const account = session.accountId !== null ? getOwn(accountsStore.get(workspace).accounts, session.accountId) : undefined;
     if (!account) return fail('failed', 'ACCOUNT_DISCONNECTED');
     reactivateAccount(workspace, account);
     session.candidates = [{
@@ -413,8 +413,8 @@ export function candidatesOf(workspace: Workspace, sessionId: string): Candidate
 
 export function pendingAccountsOf(workspace: Workspace, tempToken: string): CandidateRecord[] {
   const store = connectSessionsStore.get(workspace);
-  const sessionId = ownValue(store.tempTokens, tempToken);
-  return openSession(workspace, sessionId === undefined ? undefined : ownValue(store.sessions, sessionId), 'tempToken', tempToken).candidates;
+  const sessionId = getOwn(store.tempTokens, tempToken);
+  return openSession(workspace, sessionId === undefined ? undefined : getOwn(store.sessions, sessionId), 'tempToken', tempToken).candidates;
 }
 
 export interface CandidateChoice {
@@ -428,11 +428,11 @@ function connectCandidate(workspace: Workspace, platform: string, choice: Candid
   const store = connectSessionsStore.get(workspace);
   let session: ConnectSessionRecord;
   if (choice.tempToken !== undefined) {
-    const sessionId = ownValue(store.tempTokens, choice.tempToken);
-    session = openSession(workspace, sessionId === undefined ? undefined : ownValue(store.sessions, sessionId), 'tempToken', choice.tempToken);
+    const sessionId = getOwn(store.tempTokens, choice.tempToken);
+    session = openSession(workspace, sessionId === undefined ? undefined : getOwn(store.sessions, sessionId), 'tempToken', choice.tempToken);
   } else {
     const sessionId = choice.connectSession ?? '';
-    session = openSession(workspace, ownValue(store.sessions, sessionId), 'Connect session', sessionId);
+    session = openSession(workspace, getOwn(store.sessions, sessionId), 'Connect session', sessionId);
   }
   if (session.platform !== platform) {
     throw validationError('platform', `The session connects a ${session.platform} account, not ${platform}; use POST /v1/connections/${session.platform}/connect.`);
@@ -441,7 +441,7 @@ function connectCandidate(workspace: Workspace, platform: string, choice: Candid
   if (!candidate) {
     throw validationError('candidateId', `candidateId '${choice.candidateId}' was not offered in this session; offered: ${session.candidates.map((item) => item.id).join(', ')}.`);
   }
-  if (candidate.accountId !== null && ownValue(accountsStore.get(workspace).accounts, candidate.accountId)) {
+  if (candidate.accountId !== null && getOwn(accountsStore.get(workspace).accounts, candidate.accountId)) {
     throw new ApiError(409, 'CONFLICT', `Candidate '${candidate.id}' is already connected as account ${candidate.accountId}.`, {
       param: 'candidateId',
       details: { accountId: candidate.accountId },
@@ -483,7 +483,7 @@ export function pendingAccountView(candidate: CandidateRecord) {
 
 /** What the sign-in page shows about a session. */
 export function describeSession(workspace: Workspace, session: ConnectSessionRecord) {
-  const account = session.accountId !== null ? ownValue(accountsStore.get(workspace).accounts, session.accountId) : undefined;
+  const account = session.accountId !== null ? getOwn(accountsStore.get(workspace).accounts, session.accountId) : undefined;
   const facts = platformFacts(session.platform);
   return {
     networkLabel: facts?.label ?? session.platform,

@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../../http/errors.js';
 import { compareKeys, parseTimeRange, type SortKey } from '../../http/lists.js';
-import { ownValue } from '../../lib/records.js';
+import { getOwn } from '../../lib/records.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore } from '../accounts/store.js';
 import { metricsAt, type NormalizedMetrics } from '../posts/metrics.js';
@@ -33,7 +33,7 @@ function platformNotSupported(param: string, platform: string): ApiError {
 /** GET /v1/posts/{id}/analytics/timeline: the post's daily points, summed over its destinations that have timelines. */
 export function postTimeline(workspace: Workspace, postId: string, query: { since?: string; until?: string }): DayRange & { points: TimelinePoint[] } {
   const range = resolveTimelineRange(parseTimeRange(query), workspace.now());
-  const post = ownValue(postsStore.get(workspace).posts, postId);
+  const post = getOwn(postsStore.get(workspace).posts, postId);
   if (!post) throw notFound('Post', postId);
   const withTimeline = post.destinations.filter((destination) => !NO_TIMELINE_PLATFORMS.has(destination.platform));
   const first = post.destinations[0];

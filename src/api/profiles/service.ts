@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../../http/errors.js';
-import { ownValue } from '../../lib/records.js';
+import { getOwn } from '../../lib/records.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore } from '../accounts/store.js';
 import { profilesStore, type ProfileRecord } from './store.js';
@@ -45,7 +45,7 @@ export function createProfile(workspace: Workspace, name: string): ProfileRecord
 /** Deletes a profile; its connections stay connected and are filed under no profile. */
 export function deleteProfile(workspace: Workspace, id: string): void {
   const { profiles } = profilesStore.get(workspace);
-  const profile = ownValue(profiles, id);
+  const profile = getOwn(profiles, id);
   if (!profile) throw notFound('Profile', id);
   // New connections are filed under the default profile; without it they would have nowhere to go.
   if (profile.isDefault) throw new ApiError(409, 'CONFLICT', 'The default profile cannot be deleted.', { param: 'id' });

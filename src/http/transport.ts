@@ -1,0 +1,102 @@
+import { STATUS_CODES, type ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RequestHandler } from 'express';
+import { ApiError } from './errors.js';
+
+/**
+ * What the HTTP server tolerates from a client before Express sees a request.
+ * Node's defaults wait a minute for headers and five for a body, which lets a few
+ * slow clients hold sockets open (slowloris); a mock on a laptop or in CI has
+ * fast, local clients, so the limits here are tighter and documented
+ * (docs/reliability.md).
+ */
+export interface HttpLimits {
+  /** Time a client has to send the request line and every header. */
+  headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Request line plus headers; larger is 431 HEADERS_TOO_LARGE, answered by the server itself. */
+  maxHeaderBytes: number;
+  /** Request target (path and query); longer is 414 URI_TOO_LONG. */
+  maxUrlBytes: number;
+  /** On close, how long requests in flight may take before their connections are cut. */
+  shutdownGraceMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  maxHeaderBytes: 16 * 1024,
+  maxUrlBytes: 8 * 1024,
+  shutdownGraceMs: 2_000,
+};
+
+/** Options for `http.createServer`: header size, and timeouts checked often enough to matter. */
+export function serverOptions(limits: HttpLimits): ServerOptions {
+  return {
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node looks for expired requests every 30 s by default, which would let a 15 s limit last 45 s.
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4))),
+  };
+}
+
+interface ClientErrorAnswer {
+  status: number;
+  code: string;
+  message: string;
+}
+
+function answerFor(error: NodeJS.ErrnoException, limits: HttpLimits): ClientErrorAnswer {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'HEADERS_TOO_LARGE', message: `The request line and headers are larger than the ${limits.maxHeaderBytes} bytes the server accepts.` };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'REQUEST_TIMEOUT', message: `The request did not arrive in time (headers within ${limits.headersTimeoutMs} ms, the whole request within ${limits.requestTimeoutMs} ms).` };
+    default:
+      return { status: 400, code: 'VALIDATION_ERROR', message: `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).` };
+  }
+}
+
+/**
+ * Node answers a request it cannot parse (headers too large, too slow, malformed)
+ * itself, with an empty body, before Express sees it. This answers in the API's
+ * envelope instead, then closes the connection, as Node's own answer does.
+ */
+export function clientErrorHandler(limits: HttpLimits): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (error, socket) => {
+    // A client that reset the connection cannot be answered; nor can one mid-response.
+    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { status, code, message } = answerFor(error, limits);
+    const body = JSON.stringify({ error: { code, message } });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  };
+}
+
+/**
+ * 414 URI_TOO_LONG for a request target over the limit, before anything parses it.
+ * Longer still (past maxHeaderBytes) and the server answers 431 itself.
+ */
+export function urlLengthGuard(limits: HttpLimits): RequestHandler {
+  return (req, _res, next) => {
+    const length = Buffer.byteLength(req.originalUrl);
+    if (length <= limits.maxUrlBytes) return next();
+    // A /v1 request still gets its X-RateLimit-* headers, counted as a request of no workspace.
+    if (req.path.startsWith('/v1/') || req.path === '/v1') req.ctx.contract = 'api';
+    throw new ApiError(414, 'URI_TOO_LONG', `The request target is ${length} bytes; the server accepts up to ${limits.maxUrlBytes}.`);
+  };
+}

@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo, type CliResult } from '../src/cli.js';
+
+function io(cwd = mkdtempSync(join(tmpdir(), 'sgw-exposure-'))) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd };
+  return { streams, out, err };
+}
+
+function running(result: CliResult): Extract<CliResult, { url: string }> {
+  if (result.exitCode !== undefined) throw new Error(`expected a running server, got exit code ${result.exitCode}`);
+  return result;
+}
+
+// Each test starts a whole server through the CLI: seconds on a busy machine.
+describe('the command line, for exposure', { timeout: 60_000 }, () => {
+  describe('without --host', () => {
+    it('binds 127.0.0.1 and prints no warning', async () => {
+      const { streams, out, err } = io();
+      const result = running(await main(['--port', '0'], streams));
+      try {
+        expect(result.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        expect(out.join('\n')).toContain(`${result.url}/v1`);
+        expect(err.join('\n')).not.toMatch(/warning/);
+      } finally {
+        await result.stop();
+      }
+    });
+  });
+
+  describe('with a non-loopback --host', () => {
+    it('warns that the server is reachable and suggests --control-token', async () => {
+      const { streams, err } = io();
+      const result = running(await main(['--port', '0', '--host', '0.0.0.0'], streams));
+      try {
+        expect(result.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+        expect(err.join('\n')).toMatch(/warning: listening on 0\.0\.0\.0, reachable from other machines\. Use --control-token/);
+      } finally {
+        await result.stop();
+      }
+    });
+
+    it('with --control-token: warns without the hint, and the control plane needs the token', async () => {
+      const { streams, err } = io();
+      const result = running(await main(['--port', '0', '--host', '0.0.0.0', '--control-token', 's3cret-token'], streams));
+      try {
+        expect(err.join('\n')).toMatch(/warning: listening on 0\.0\.0\.0/);
+        expect(err.join('\n')).not.toContain('Use --control-token');
+        const base = result.url.replace('0.0.0.0', '127.0.0.1');
+        const refused = await fetch(`${base}/__control/health`);
+        expect(refused.status).toBe(401);
+        expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+        const wrong = await fetch(`${base}/__control/workspaces`, { method: 'POST', headers: { 'x-control-token': 'guess' } });
+        expect(wrong.status).toBe(401);
+        expect((await fetch(`${base}/__control/health`, { headers: { 'x-control-token': 's3cret-token' } })).status).toBe(200);
+        // The API itself still takes its own key, not the control token.
+        expect((await fetch(`${base}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } })).status).toBe(200);
+      } finally {
+        await result.stop();
+      }
+    });
+  });
+
+  describe('with --data naming a file that is not ours', () => {
+    it.each([
+      ['corrupt JSON', '{"format": "social-gateway-mock", "workspaces": {'],
+      ['a foreign JSON file', '{"users": [{"id": 1}]}'],
+      ['another version', '{"format": "social-gateway-mock", "version": 99, "workspaceCounter": 0, "workspaces": {}}'],
+      ['an empty file', ''],
+    ])('exits 2 naming the file and leaves %s byte for byte', async (_kind, content) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'sgw-exposure-')), 'state.json');
+      writeFileSync(file, content);
+      const { streams, err, out } = io();
+      expect(await main(['--port', '0', '--data', file], streams)).toEqual({ exitCode: 2 });
+      expect(err.join('\n')).toContain(file);
+      expect(out.join('\n')).not.toContain('listening');
+      expect(readFileSync(file, 'utf8')).toBe(content);
+    });
+  });
+
+  describe('with a config file holding __proto__', () => {
+    it('exits 2 naming the key and pollutes nothing', async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'sgw-exposure-'));
+      writeFileSync(join(cwd, 'social-gateway-mock.config.yaml'), '__proto__:\n  polluted: yes\n');
+      const { streams, err } = io(cwd);
+      expect(await main([], streams)).toEqual({ exitCode: 2 });
+      expect(err.join('\n')).toContain("unknown option '__proto__'");
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,153 @@
+import { parse as parseQuery } from 'node:querystring';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { OperationModel } from './operations.js';
+import type { FuzzRequest } from './requests.js';
+import type { Schema } from './schema-arbitraries.js';
+import type { WireRequest } from './wire.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * What the contract says of a request, before sending it: `reject` with the status
+ * the pipeline must answer when it is certain (414, 401, 405, 413), or any 4xx when
+ * it is not; `accept` when nothing in it breaks the contract; `unknown` where the
+ * contract does not decide (an empty body, a body without Content-Type).
+ */
+export type Verdict =
+  | { kind: 'accept' }
+  /** `transport`: refused by the HTTP server itself, before any operation or workspace is known. */
+  | { kind: 'reject'; reason: string; statuses?: number[]; transport?: boolean }
+  | { kind: 'unknown'; reason: string };
+
+export interface OracleLimits {
+  maxUrlBytes: number;
+  bodyLimitBytes: number;
+}
+
+/** The JSON types express.json reads (anything else is not parsed, so never too large). */
+function parsedAsJson(mediaType: string): boolean {
+  return mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType);
+}
+
+/**
+ * Judges requests with ajv against the same document the server validates with, as
+ * express-openapi-validator does: parameters with type coercion (they arrive as
+ * text), bodies without.
+ */
+export class ContractOracle {
+  private readonly coercing: Ajv;
+  private readonly strict: Ajv;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(
+    document: unknown,
+    private readonly limits: OracleLimits,
+  ) {
+    this.coercing = new Ajv({ strict: false, coerceTypes: true, allErrors: false, validateSchema: false });
+    this.strict = new Ajv({ strict: false, allErrors: false, validateSchema: false });
+    for (const ajv of [this.coercing, this.strict]) {
+      addFormats(ajv);
+      ajv.addSchema(document as object, 'contract');
+    }
+  }
+
+  judge(op: OperationModel, request: FuzzRequest, wire: WireRequest): Verdict {
+    // A raw byte outside visible ASCII in the request target is not HTTP: Node's parser refuses it.
+    if (/[^\x21-\x7e]/.test(wire.target)) return { kind: 'reject', reason: 'a request target that is not ASCII', statuses: [400], transport: true };
+    // Past the header limit (request line and headers together) the server itself answers 431.
+    if (Buffer.byteLength(wire.target) > this.limits.maxUrlBytes) return { kind: 'reject', reason: 'URL over the limit', statuses: [414, 431] };
+    const authFails = request.auth === 'unknown-key' || request.auth === 'wrong-key-first' || (request.auth === 'none' && op.contract === 'api');
+    if (authFails) return { kind: 'reject', reason: `auth ${request.auth}`, statuses: [401] };
+    if (request.method !== op.method && !(request.method === 'HEAD' && op.method === 'GET')) return { kind: 'reject', reason: `method ${request.method}`, statuses: [405] };
+
+    const contentType = wire.headers['Content-Type'];
+    const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+    if (op.body && wire.body && mediaType !== undefined && parsedAsJson(mediaType) && wire.body.length > this.limits.bodyLimitBytes) {
+      return { kind: 'reject', reason: 'body over the limit', statuses: [413] };
+    }
+
+    const problems: string[] = [];
+    for (const parameter of op.parameters) {
+      if (parameter.in === 'path') {
+        if (!this.check(parameter.schema, wire.pathParams[parameter.name], true)) problems.push(`path ${parameter.name}`);
+      }
+      if (parameter.in === 'header') {
+        const value = Object.entries(wire.headers).find(([name]) => name.toLowerCase() === parameter.name.toLowerCase())?.[1];
+        if (value === undefined ? parameter.required : !this.check(parameter.schema, value, true)) problems.push(`header ${parameter.name}`);
+      }
+    }
+    const query = this.queryOf(wire.target);
+    const queryParameters = op.parameters.filter((p) => p.in === 'query');
+    const querySchema: Schema = {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(queryParameters.map((p) => [p.name, p.schema])),
+      required: queryParameters.filter((p) => p.required).map((p) => p.name),
+    };
+    if (!this.check(querySchema, query, true)) problems.push('query');
+
+    const body = this.judgeBody(op, request, wire, mediaType);
+    if (body.kind === 'reject') problems.push(body.reason);
+    if (problems.length > 0) return { kind: 'reject', reason: problems.join(', ') };
+    if (body.kind === 'unknown') return body;
+    return { kind: 'accept' };
+  }
+
+  private judgeBody(op: OperationModel, request: FuzzRequest, wire: WireRequest, mediaType: string | undefined): Verdict {
+    // The server does not read a body the operation does not take: whatever it is, it changes nothing.
+    if (!op.body) return { kind: 'accept' };
+    if (!wire.body) return op.body.required ? { kind: 'reject', reason: 'body missing' } : { kind: 'accept' };
+    if (mediaType === undefined) return { kind: 'unknown', reason: 'a body without Content-Type' };
+    const charset = /charset=([^;]+)/i.exec(wire.headers['Content-Type'] ?? '')?.[1]?.trim().toLowerCase();
+    if (!op.body.contentTypes.includes(mediaType)) return { kind: 'reject', reason: `content type ${mediaType}` };
+    if (charset !== undefined && charset !== 'utf-8') return { kind: 'reject', reason: `charset ${charset}` };
+    let value: unknown;
+    if (request.body.kind === 'json') value = wire.json;
+    else {
+      // The body parser drops a leading byte order mark, as RFC 8259 lets it.
+      const text = wire.body.toString('utf8').replace(/^\ufeff/, '');
+      if (text.trim() === '') return { kind: 'unknown', reason: 'an empty JSON body' };
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return { kind: 'reject', reason: 'malformed JSON' };
+      }
+    }
+    // express.json is strict: only an object or an array at the top.
+    if (typeof value !== 'object' || value === null) return { kind: 'reject', reason: 'a JSON body that is not an object or array' };
+    return this.check(op.body.schema, value, false) ? { kind: 'accept' } : { kind: 'reject', reason: 'body breaks its schema' };
+  }
+
+  /** The query as Express 5 parses it (node:querystring), ready for the coercing check. */
+  private queryOf(target: string): Record<string, unknown> {
+    const at = target.indexOf('?');
+    if (at === -1) return {};
+    const parsed = parseQuery(target.slice(at + 1));
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(parsed)) Object.defineProperty(copy, key, { value: parsed[key], enumerable: true, writable: true, configurable: true });
+    return copy;
+  }
+
+  private check(schema: Schema, value: unknown, coerce: boolean): boolean {
+    const ajv = coerce ? this.coercing : this.strict;
+    const key = `${coerce}:${JSON.stringify(schema)}`;
+    let validate = this.cache.get(key);
+    if (!validate) {
+      validate = ajv.compile(rebase(schema) as object);
+      this.cache.set(key, validate);
+    }
+    // Coercion rewrites the value in place; judge a copy.
+    return validate(coerce ? structuredClone(value) : value);
+  }
+}
+
+/** Points local `$ref`s of a schema taken out of the document back into it. */
+function rebase(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rebase);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `contract${value}` : rebase(value);
+  return copy;
+}

@@ -1,0 +1,63 @@
+import type { Workspace } from '../../src/workspaces/workspace.js';
+
+/** True for an empty object or array, or one holding only such (a store created on first use, empty). */
+function hollow(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(hollow);
+  if (typeof value === 'object' && value !== null) return Object.values(value).every(hollow);
+  return false;
+}
+
+/** The workspace's `data` (what --data persists: records, id counter, jobs, plan, keys) as JSON. */
+export function snapshot(workspace: Workspace): string {
+  return JSON.stringify(workspace.data);
+}
+
+/**
+ * A snapshot with what may change on a refused request taken out:
+ *  - the request's own Idempotency-Key entry: a keyed 4xx is remembered on purpose,
+ *    so that a retry gets the same answer;
+ *  - stores that are empty: a store is created on first use, and reading an empty
+ *    one is not a change.
+ */
+function normalized(json: string, idempotencyKey: string | undefined): string {
+  const data = JSON.parse(json) as { stores: Record<string, unknown> };
+  const entries = (data.stores.idempotency as { entries?: Record<string, unknown> } | undefined)?.entries;
+  if (entries && idempotencyKey !== undefined) delete entries[idempotencyKey];
+  for (const [name, store] of Object.entries(data.stores)) if (hollow(store)) delete data.stores[name];
+  return JSON.stringify(data);
+}
+
+/**
+ * Whether the workspace is where `before` left it: byte for byte, or else equal once
+ * the two allowed differences are taken out (see `normalized`). Not in `data`, so
+ * never compared: the journal, the request-budget windows, the clock's running
+ * anchor (frozen in the fuzz), the faker's position. Answers the first difference.
+ */
+export function unchangedSince(before: string, workspace: Workspace, idempotencyKey?: string): { same: true } | { same: false; before: string; after: string } {
+  const after = snapshot(workspace);
+  if (after === before) return { same: true };
+  const [a, b] = [normalized(before, idempotencyKey), normalized(after, idempotencyKey)];
+  if (a === b) return { same: true };
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  return { same: false, before: a.slice(Math.max(0, at - 200), at + 200), after: b.slice(Math.max(0, at - 200), at + 200) };
+}
+
+/**
+ * Ids the workspace holds, for requests to aim at real records: every string under
+ * a key named `id` or `…Id` in its stores, in document order (deterministic). Read
+ * from the data, so areas that arrive later are covered without naming them.
+ */
+export function idsOf(workspace: Workspace): string[] {
+  const found = new Set<string>();
+  const walk = (value: unknown, key: string) => {
+    if (typeof value === 'string') {
+      if (key === 'id' || /[a-z]Id$/.test(key)) found.add(value);
+      return;
+    }
+    if (Array.isArray(value)) for (const item of value) walk(item, key);
+    else if (typeof value === 'object' && value !== null) for (const [child, inner] of Object.entries(value)) walk(inner, child);
+  };
+  for (const [name, store] of Object.entries(workspace.data.stores)) if (name !== 'idempotency') walk(store, name);
+  return [...found];
+}

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { packagePath } from '../../src/lib/package-root.js';
+
+/** The real command line in its own process, as `npx social-gateway-mock` runs it. */
+export interface MockProcess {
+  child: ChildProcess;
+  /** The base URL from the start banner. */
+  url: string;
+  stderr: () => string;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts `src/bin.ts` under tsx (the source, so no build is needed: CI runs the
+ * suite right after `npm ci`, and a stale dist/ would test old code) and waits for
+ * the banner. Fails with the process's stderr when it exits or takes too long.
+ */
+export function spawnMock(args: string[], startTimeoutMs = 60_000): Promise<MockProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin.ts', '--port', '0', ...args], {
+    cwd: packagePath(),
+    env: { ...process.env, NODE_ENV: 'test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the mock did not start within ${startTimeoutMs} ms; stderr:\n${err}`));
+    }, startTimeoutMs);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /API\s+(http:\/\/\S+)\/v1/.exec(out);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: match[1],
+        stderr: () => err,
+        exited,
+        kill(signal) {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`the mock exited (code ${code}, signal ${signal}) before listening; stderr:\n${err}`));
+    });
+  });
+}
