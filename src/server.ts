@@ -94,7 +94,7 @@ export interface MockServer {
 export const DEFAULT_API_KEY = 'sgw_test_default';
 
 /** Control bodies carry whole snapshots: far larger than any API body. */
-const CONTROL_BODY_LIMIT = '64mb';
+export const CONTROL_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Routes by operation id; throws when a route names an operation the contract lacks. */
 function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: string): Map<string, RouteDefinition> {
@@ -247,7 +247,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: controlIndex,
       routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
-      bodyLimit: CONTROL_BODY_LIMIT,
+      bodyLimit: CONTROL_BODY_LIMIT_BYTES,
       responder,
     }),
   );

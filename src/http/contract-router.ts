@@ -81,7 +81,8 @@ export interface ContractRouterOptions {
   guards?: RequestHandler[];
   /** Steps between validation and the handler: idempotency. */
   beforeHandler?: RequestHandler[];
-  bodyLimit: string;
+  /** Largest JSON body read: bytes, or a size such as '1mb'. */
+  bodyLimit: string | number;
   responder: Responder;
 }
 

@@ -3,6 +3,7 @@ import { accountsStore } from '../api/accounts/store.js';
 import type { Operation } from '../http/operations.js';
 import { HTTP_METHODS, type OpenApiDocument } from '../http/spec.js';
 import type { Workspace } from '../workspaces/workspace.js';
+import { getOwn } from '../lib/records.js';
 
 /*
  * "The request's account", as scenario rules and outages read it. A request names an
@@ -105,7 +106,7 @@ export function requestAccounts(workspace: Workspace, req: Request, operation: O
   // Peek: a read must not create an empty store in a workspace without accounts.
   const accounts = accountsStore.peek(workspace)?.accounts ?? {};
   for (const id of ids) {
-    const platform = accounts[id]?.platform;
+    const platform = getOwn(accounts, id)?.platform;
     if (platform !== undefined) platforms.add(platform);
   }
   return { accountIds: [...ids], platforms: [...platforms] };

@@ -9,14 +9,13 @@ import { Idempotency } from '../../src/http/idempotency.js';
 import { Responder } from '../../src/http/respond.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
-import { routed } from '../helpers/routes.js';
+import { worldOf } from '../helpers/fixture-world.js';
 
 /*
  * Concurrent requests. Node runs one handler at a time, so two requests race only
  * where a handler awaits: none of this build's /v1 handlers do, so the idempotency
  * race is proven on the real Idempotency step with a handler that waits on a gate
- * the test opens. The races on real operations (replies, automations) run once
- * their branches are merged and are skipped until then.
+ * the test opens. The real operations (replies, automations) are raced as well.
  */
 
 let mock: TestMock;
@@ -144,19 +143,22 @@ describe('POST /v1/profiles under concurrency', () => {
   });
 });
 
-describe('races on operations of other branches', () => {
-  it.skipIf(!routed('replyToComment') || !routed('listComments'))('POST /v1/comments/{id}/replies with one Idempotency-Key eight times at once acts once', async () => {
-    const comments = await mock.call('get', '/v1/comments?limit=50');
-    const comment = (comments.body.data as Array<{ id: string }>)[0];
-    if (!comment) throw new Error('the fixture world has no comment to reply to');
+describe('races on real operations', () => {
+  it('POST /v1/comments/{id}/replies with one Idempotency-Key eight times at once acts once', async () => {
+    const world = worldOf(mock);
+    const { destination } = world.destination('bluesky', (post, d) => d.status === 'published' && world.comments(d.id).length > 0);
+    const comment = world.comments(destination.id)[0] as { id: string };
+    const before = world.comments(destination.id).length;
     const results = await Promise.all(Array.from({ length: 8 }, () => mock.call('post', `/v1/comments/${comment.id}/replies`).set('Idempotency-Key', 'race-reply').send({ text: 'Only once' })));
     const answered = results.filter((res) => res.status !== 409);
     for (const res of results.filter((candidate) => candidate.status === 409)) expectApiError(res, 409, 'IDEMPOTENCY_KEY_IN_USE');
     // Every answer that is not "in use" is the same answer: the first, stored and replayed.
     expect(new Set(answered.map((res) => `${res.status} ${res.text}`)).size).toBe(1);
+    expectStatus(answered[0] as request.Response, 201);
+    expect(world.comments(destination.id)).toHaveLength(before + 1);
   });
 
-  it.skipIf(!routed('updateAutomation') || !routed('listAutomations'))('concurrent PATCHes of one automation leave it equal to one of them, never a mix', async () => {
+  it('concurrent PATCHes of one automation leave it equal to one of them, never a mix', async () => {
     const list = await mock.call('get', '/v1/automations?limit=1');
     const automation = (list.body.data as Array<{ id: string }>)[0];
     if (!automation) throw new Error('the fixture world has no automation');

@@ -20,8 +20,6 @@ export interface OperationModel {
   pathMethods: string[];
   parameters: ParameterModel[];
   body?: { required: boolean; contentTypes: string[]; schema: Schema };
-  /** Implemented by this build (else 501 after validation). */
-  routed: boolean;
 }
 
 interface RawParameter {
@@ -39,7 +37,7 @@ interface RawOperation {
 }
 
 /** Every operation of a contract as the fuzz models it, in document order. */
-export function operationModels(document: OpenApiDocument, contract: 'api' | 'control', routed: (operationId: string) => boolean): OperationModel[] {
+export function operationModels(document: OpenApiDocument, contract: 'api' | 'control'): OperationModel[] {
   const models: OperationModel[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     const pathMethods = HTTP_METHODS.filter((method) => item[method] !== undefined).map((method) => method.toUpperCase());
@@ -62,7 +60,6 @@ export function operationModels(document: OpenApiDocument, contract: 'api' | 'co
         pathMethods,
         parameters,
         ...(requestBody && { body: { required: requestBody.required ?? false, contentTypes: Object.keys(content), schema: json?.schema ?? {} } }),
-        routed: routed(op.operationId),
       });
     }
   }

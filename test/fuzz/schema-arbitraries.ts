@@ -218,10 +218,11 @@ export class SchemaArbitraries {
     const properties = schema.properties ?? {};
     const names = Object.keys(properties);
     if (names.length === 0) {
-      // A free-form map (metadata): any JSON, prototype-ish keys included.
+      // A map: free-form (metadata: any JSON) or typed (`additionalProperties: <schema>`), prototype-ish keys included.
       if (schema.additionalProperties === false) return fc.constant({});
       const key = fc.oneof({ weight: 5, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) });
-      return fc.array(fc.tuple(key, fc.jsonValue({ maxDepth: 2 })), { maxLength: 4 }).map((entries) => {
+      const item = typeof schema.additionalProperties === 'object' ? this.valid(schema.additionalProperties, undefined, depth + 1) : fc.jsonValue({ maxDepth: 2 });
+      return fc.array(fc.tuple(key, item), { maxLength: 4 }).map((entries) => {
         const map: Record<string, unknown> = {};
         for (const [k, v] of entries) defineOwn(map, k, v);
         return map;

@@ -137,6 +137,12 @@ export function send(agent: Agent, baseUrl: string, wire: WireRequest): Promise<
     const req = httpRequest(
       { hostname, port, path: wire.target, method: wire.method, agent, headers: { ...wire.headers, ...(wire.body && { 'Content-Length': String(wire.body.length) }) } },
       (res) => {
+        // An event stream stays open for as long as the client listens: its headers are the answer.
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));

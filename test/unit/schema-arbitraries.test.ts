@@ -20,7 +20,7 @@ const contracts = [loadSpec('openapi.yaml'), loadSpec('control.yaml')].map((spec
 const pools = { own: ['3f1c2a9e-8b7d-4c6e-9a5f-1d2e3b4c5a6f'], foreign: ['0f8e7d6c-5b4a-4392-8a1b-2c3d4e5f6a7b'] };
 
 const bodies = contracts.flatMap(({ document, ajv, arbitraries }) =>
-  operationModels(document, 'api', () => false)
+  operationModels(document, 'api')
     .filter((op) => op.body?.schema.$ref !== undefined)
     .map((op) => [op.operationId, op.body?.schema as Schema, ajv, arbitraries] as const),
 );
@@ -58,7 +58,7 @@ describe('SchemaArbitraries.valid', () => {
 });
 
 describe('mutations', () => {
-  const op = operationModels(loadSpec('openapi.yaml').document, 'api', () => false).find((candidate) => candidate.operationId === 'createProfile');
+  const op = operationModels(loadSpec('openapi.yaml').document, 'api').find((candidate) => candidate.operationId === 'createProfile');
   const base: FuzzRequest = { method: 'POST', pathParams: {}, query: [], rawQuery: '', headers: {}, auth: 'x-api-key', body: { kind: 'json', value: { name: 'Brand' }, contentType: 'application/json' }, mutations: [] };
   const { arbitraries } = contracts[0] as (typeof contracts)[number];
 

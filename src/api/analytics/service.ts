@@ -45,7 +45,7 @@ export function postTimeline(workspace: Workspace, postId: string, query: { sinc
 export function workspaceTimeline(workspace: Workspace, query: { since?: string; until?: string } & DestinationFilter): DayRange & { points: TimelinePoint[] } {
   const range = resolveTimelineRange(parseTimeRange(query), workspace.now());
   if (query.platform !== undefined && NO_TIMELINE_PLATFORMS.has(query.platform)) throw platformNotSupported('platform', query.platform);
-  const account = query.connectionId === undefined ? undefined : accountsStore.get(workspace).accounts[query.connectionId];
+  const account = query.connectionId === undefined ? undefined : getOwn(accountsStore.get(workspace).accounts, query.connectionId);
   if (account && NO_TIMELINE_PLATFORMS.has(account.platform)) throw platformNotSupported('connectionId', account.platform);
   const destinations: ReadableDestination[] = [];
   for (const { post, destination } of destinationsMatching(workspace, query)) {

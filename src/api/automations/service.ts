@@ -6,6 +6,7 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { inboxTextLimit, supportsStoryReplies } from '../inbox/service.js';
 import { automationsStore, type AutomationKind, type AutomationRecord } from './store.js';
+import { getOwn } from '../../lib/records.js';
 
 export type AutomationView = components['schemas']['Automation'];
 type CreateAutomationBody = components['schemas']['CreateAutomationBody'];
@@ -70,7 +71,7 @@ function checkMessage(account: AccountRecord | undefined, message: string): void
 }
 
 export function getAutomation(workspace: Workspace, id: string): AutomationRecord {
-  const automation = automationsStore.get(workspace).automations[id];
+  const automation = getOwn(automationsStore.get(workspace).automations, id);
   if (!automation) throw notFound('Automation', id);
   return automation;
 }
@@ -84,7 +85,7 @@ export function listAutomations(workspace: Workspace, query: { accountId?: strin
 }
 
 export function createAutomation(workspace: Workspace, body: CreateAutomationBody): AutomationRecord {
-  const account = accountsStore.get(workspace).accounts[body.accountId];
+  const account = getOwn(accountsStore.get(workspace).accounts, body.accountId);
   if (!account) throw new ApiError(404, 'NOT_FOUND', `Account '${body.accountId}' was not found in this workspace.`, { param: 'accountId' });
   checkKindOnNetwork(account, body.kind);
   const excludeKeywords = body.excludeKeywords ?? [];

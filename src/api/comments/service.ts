@@ -11,6 +11,7 @@ import { accountsStore } from '../accounts/store.js';
 import { findDestination, findTarget, publisherOf, requirePublished, requireSupported, resolveActingTarget, type Target, type TargetInput, type TargetRules } from '../engagement/target.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
 import { commentsStore, type CommentRecord } from './store.js';
+import { getOwn } from '../../lib/records.js';
 
 export type CommentView = components['schemas']['Comment'];
 export type CreatedCommentView = components['schemas']['CreatedComment'];
@@ -177,7 +178,7 @@ export function createComment(workspace: Workspace, input: CreateCommentInput): 
  * account that published the post, within the network's own limit.
  */
 export function replyToComment(workspace: Workspace, commentId: string, text: string): CommentRecord {
-  const parent = commentsStore.get(workspace).comments[commentId];
+  const parent = getOwn(commentsStore.get(workspace).comments, commentId);
   if (!parent) throw notFound('Comment', commentId);
   const found = findDestination(postsStore.get(workspace).posts, parent.destinationId);
   if (!found) throw new ApiError(404, 'NOT_FOUND', `The post comment '${commentId}' was on is no longer in this workspace.`, { param: 'id' });
@@ -226,7 +227,7 @@ export interface InboundCommentInput extends TargetInput {
  */
 function inboundTarget(workspace: Workspace, input: InboundCommentInput): Target {
   if (input.destinationId !== undefined || input.post !== undefined) return findTarget(workspace, input);
-  if (input.accountId !== undefined && !accountsStore.get(workspace).accounts[input.accountId]) {
+  if (input.accountId !== undefined && !getOwn(accountsStore.get(workspace).accounts, input.accountId)) {
     throw new ApiError(404, 'NOT_FOUND', `Account '${input.accountId}' was not found in this workspace.`, { param: 'accountId' });
   }
   let newest: { post: PostRecord; destination: DestinationRecord } | undefined;

@@ -3,6 +3,7 @@ import { platformFacts } from '../../platforms/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
+import { getOwn } from '../../lib/records.js';
 
 /**
  * How comments, comment likes and engagement name the published destination they
@@ -86,7 +87,7 @@ export function findTarget(workspace: Workspace, input: TargetInput): Target {
   if (input.accountId === undefined) {
     throw validationError('accountId', `'${input.post}' is not a post id of this workspace; a network-native post id needs accountId (the account that published it).`);
   }
-  if (!accountsStore.get(workspace).accounts[input.accountId]) {
+  if (!getOwn(accountsStore.get(workspace).accounts, input.accountId)) {
     throw new ApiError(404, 'NOT_FOUND', `Account '${input.accountId}' was not found in this workspace.`, { param: 'accountId' });
   }
   for (const candidate of Object.values(posts)) {

@@ -11,6 +11,7 @@ import { findTarget, requireActive } from '../engagement/target.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
 import { ATTACHMENT_EXTENSIONS, MESSAGING_WINDOW_MS, attachmentTypeOf, notPublicHttpsReason, windowOpen } from './message-rules.js';
 import { inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord } from './store.js';
+import { getOwn } from '../../lib/records.js';
 
 export type ConversationView = components['schemas']['Conversation'];
 export type MessageView = components['schemas']['Message'];
@@ -35,7 +36,7 @@ export function supportsStoryReplies(platform: string): boolean {
 
 /** An account of this workspace with an inbox: 404 naming `param` when unknown, 400 PLATFORM_NOT_SUPPORTED without an inbox. */
 export function inboxAccount(workspace: Workspace, accountId: string, param: string): AccountRecord {
-  const account = accountsStore.get(workspace).accounts[accountId];
+  const account = getOwn(accountsStore.get(workspace).accounts, accountId);
   if (!account) throw new ApiError(404, 'NOT_FOUND', `Account '${accountId}' was not found in this workspace.`, { param });
   if (inboxTextLimit(account.platform) === null) {
     throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${account.platform} has no inbox; direct messages work on bluesky, instagram and facebook.`, {
@@ -188,7 +189,7 @@ export function createConversation(workspace: Workspace, accountId: string, body
 
 /** The account's conversation by id: another workspace's or another account's is 404. */
 function conversationOf(workspace: Workspace, account: AccountRecord, conversationId: string): ConversationRecord {
-  const conversation = inboxStore.get(workspace).conversations[conversationId];
+  const conversation = getOwn(inboxStore.get(workspace).conversations, conversationId);
   if (!conversation || conversation.accountId !== account.id) {
     throw new ApiError(404, 'NOT_FOUND', `Conversation '${conversationId}' of account '${account.id}' was not found in this workspace.`, { param: 'conversationId' });
   }
@@ -374,7 +375,7 @@ function storeInbound(
 export function receiveMessage(workspace: Workspace, input: InboundMessageInput): InboundResult {
   let account: AccountRecord;
   if (input.conversationId !== undefined && input.accountId === undefined) {
-    const conversation = inboxStore.get(workspace).conversations[input.conversationId];
+    const conversation = getOwn(inboxStore.get(workspace).conversations, input.conversationId);
     if (!conversation) throw new ApiError(404, 'NOT_FOUND', `Conversation '${input.conversationId}' was not found in this workspace.`, { param: 'conversationId' });
     account = inboxAccount(workspace, conversation.accountId, 'conversationId');
   } else {

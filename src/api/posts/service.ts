@@ -7,6 +7,7 @@ import { admitNow, START_DELAY_MS, scheduleStart, unschedulePost } from './publi
 import { postsStore, type DestinationRecord, type PostRecord, type PostSource, type PostStatus } from './store.js';
 import { planPost, type CreatePostBody } from './validate.js';
 import { postView } from './views.js';
+import { getOwn } from '../../lib/records.js';
 
 /**
  * Creates a post after checking the whole request (validate.ts): `scheduled` with
@@ -63,7 +64,7 @@ export function createPost(workspace: Workspace, body: CreatePostBody): PostReco
 /** A post of this workspace, or 404: ids of other workspaces are never found. */
 export function getPost(workspace: Workspace, id: string): PostRecord {
   const posts = postsStore.get(workspace).posts;
-  const post = Object.hasOwn(posts, id) ? posts[id] : undefined;
+  const post = getOwn(posts, id);
   if (!post) throw notFound('Post', id);
   return post;
 }

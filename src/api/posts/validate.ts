@@ -5,6 +5,7 @@ import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { canonicalZone, resolveLocalTime } from './local-time.js';
 import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, networkPostRules, networksWithField, textLength, textLimitFor } from './network-rules.js';
 import type { MediaKind } from './store.js';
+import { getOwn } from '../../lib/records.js';
 
 export type CreatePostBody = components['schemas']['CreatePostBody'];
 type DestinationInput = components['schemas']['PostDestinationInput'];
@@ -71,7 +72,7 @@ export function planPost(workspace: Workspace, body: CreatePostBody): PostPlan {
   const seen = new Map<string, number>();
   const destinations = body.destinations.map((input, i): PlannedDestination => {
     const at = `destinations[${i}]`;
-    const account = Object.hasOwn(accounts, input.connectionId) ? accounts[input.connectionId] : undefined;
+    const account = getOwn(accounts, input.connectionId);
     if (!account) throw validationError(`${at}.connectionId`, `No connection '${input.connectionId}' in this workspace.`);
     const earlier = seen.get(input.connectionId);
     if (earlier !== undefined) throw validationError(`${at}.connectionId`, `The post already goes to this connection (destinations[${earlier}]); name each connection once.`);

@@ -6,6 +6,7 @@ import { platformFacts } from '../../platforms/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { reviewsStore, type ReviewRecord } from './store.js';
+import { getOwn } from '../../lib/records.js';
 
 export type ReviewView = components['schemas']['Review'];
 
@@ -15,7 +16,7 @@ function hasReviews(platform: string): boolean {
 }
 
 function reviewAccount(workspace: Workspace, accountId: string, param: string): AccountRecord {
-  const account = accountsStore.get(workspace).accounts[accountId];
+  const account = getOwn(accountsStore.get(workspace).accounts, accountId);
   if (!account) throw new ApiError(404, 'NOT_FOUND', `Account '${accountId}' was not found in this workspace.`, { param });
   if (!hasReviews(account.platform)) {
     throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${account.platform} has no page reviews; they exist on facebook pages.`, { param, details: { platform: account.platform } });

@@ -6,6 +6,7 @@ import { LOG_RETENTION_MS, prune } from './delivery-log.js';
 import { sendWebhookRequest, type SendOutcome } from './sender.js';
 import { signWebhookBody } from './signature.js';
 import { webhooksStore, type DeliveryRecord, type WebhookRecord } from './store.js';
+import { getOwn } from '../../lib/records.js';
 
 const MINUTE = 60_000;
 
@@ -39,7 +40,7 @@ function iso(ms: number): string {
 }
 
 export function findDelivery(workspace: Workspace, webhookId: string, deliveryId: string): DeliveryRecord | undefined {
-  return webhooksStore.get(workspace).deliveries[webhookId]?.find((delivery) => delivery.id === deliveryId);
+  return getOwn(webhooksStore.get(workspace).deliveries, webhookId)?.find((delivery) => delivery.id === deliveryId);
 }
 
 /** The body every attempt of an event sends: the event as the bus emitted it. */
@@ -168,7 +169,7 @@ export function startAttempt(workspace: Workspace, webhookId: string, deliveryId
 }
 
 async function runAttempt(workspace: Workspace, webhookId: string, deliveryId: string, mode: AttemptMode): Promise<void> {
-  const webhook = webhooksStore.get(workspace).webhooks[webhookId];
+  const webhook = getOwn(webhooksStore.get(workspace).webhooks, webhookId);
   const delivery = findDelivery(workspace, webhookId, deliveryId);
   if (!webhook || !delivery) return;
   if (mode === 'automatic') {

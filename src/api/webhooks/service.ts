@@ -4,6 +4,7 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { LOG_RETENTION_MS, logWindow, type LogWindow } from './delivery-log.js';
 import { cancelWebhookJobs, createDelivery, disableWebhook, findDelivery, releaseDelivery, startAttempt } from './dispatcher.js';
 import { webhooksStore, type DeliveryRecord, type WebhookFaults, type WebhookRecord } from './store.js';
+import { getOwn } from '../../lib/records.js';
 
 /** The contract's Webhook: the secret itself never leaves the mock. */
 export function webhookView(webhook: WebhookRecord) {
@@ -42,7 +43,7 @@ export function allWebhooks(workspace: Workspace): WebhookRecord[] {
 
 /** A webhook of this workspace, or 404: ids of other workspaces are never found. */
 export function getWebhook(workspace: Workspace, id: string): WebhookRecord {
-  const webhook = webhooksStore.get(workspace).webhooks[id];
+  const webhook = getOwn(webhooksStore.peek(workspace)?.webhooks ?? {}, id);
   if (!webhook) throw notFound('Webhook', id);
   return webhook;
 }
