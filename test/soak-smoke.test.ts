@@ -10,7 +10,8 @@ describe('npm run soak, as a 3-second smoke', () => {
     const report = await runSoak({ seconds: 3, connections: 20, sampleEveryMs: 1000, seed: 1, log: () => undefined });
     expect(report.problems, formatReport(report)).toEqual([]);
     expect(report.requests).toBeGreaterThan(20);
-    expect(Object.keys(report.operations)).toEqual(expect.arrayContaining(['listConnections', 'createProfile', 'deleteProfile', 'advanceClock']));
+    expect(Object.keys(report.operations)).toEqual(expect.arrayContaining(['listConnections', 'createProfile', 'deleteProfile', 'listPosts', 'createScheduledPost', 'advanceClock', 'inbound messages']));
+    expect(report.deliveriesReceived).toBeGreaterThan(0);
     expect(report.memory.length).toBeGreaterThanOrEqual(2);
   });
 });
