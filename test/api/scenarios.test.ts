@@ -78,7 +78,6 @@ describe('POST /__control/scenarios', () => {
       [{ name: 'no-such-scenario' }, 'name', /^no scenario named "no-such-scenario" \(ready-made: external-posts-import, flaky-network, /],
       [{ yaml: 'rules:\n  - id: a\n    then: { latencyMs: -5 }\n' }, 'yaml', /^<inline>:3:24: rules\[0\]\.then\.latencyMs: must be >= 0; got -5$/],
       [{ yaml: 'timeline:\n  - { at: PT1H, do: account.expire, account: mastodon }\n' }, 'yaml', /^<inline>:2:46: timeline\[0\]\.account: no account "mastodon" in the workspace/],
-      [{ name: 'inbox-automation' }, 'name', /^scenarios\/inbox-automation\.yaml:15:9: timeline\[0\]\.do: step "inbound\.comment" is not available in this build/],
     ])('answers 400 INVALID_SCENARIO naming where and why (%j), and changes nothing', async (body, param, message) => {
       const { key } = await workspaceWith(mock, 'open-enumerations');
       await mock.call('get', '/v1/connections', key);
