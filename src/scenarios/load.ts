@@ -6,7 +6,7 @@ import { parseScenario, type ParsedScenario } from './parse.js';
 import { initialRuleState, type RuleState } from './rule-state.js';
 import type { RuleSpec, Scenario } from './scenario.js';
 import { scenarioStore, type LoadedMatch, type LoadedRule, type LoadedScenario } from './store.js';
-import { STEP_JOB_PREFIX, stepAvailability } from './timeline-steps.js';
+import { STEP_JOB_PREFIX, stepKind } from './timeline-steps.js';
 import { addWorldPosts, changeWorldAccount, resolveAccount } from './world.js';
 
 /** Learns what scenarios do, for contract coverage ("which rules fired"). */
@@ -74,13 +74,13 @@ export function applyScenario(workspace: Workspace, source: ScenarioSource, obse
   for (const rule of rules) ruleStates[rule.id] = initialRuleState();
 
   scenario.timeline.forEach((step, i) => {
-    const availability = stepAvailability(step.do);
-    // parseScenario refused unavailable kinds already; this only narrows the type.
-    if (!availability.available) return parsed.fail([...step.at, 'do'], availability.reason);
-    const data = availability.kind.prepare(step.params, { workspace, loadedAtMs, fail: (field, reason) => parsed.fail([...step.at, field], reason) });
+    const kind = stepKind(step.do);
+    // The schema lets only known kinds through; this guards a schema and registry that disagree.
+    if (!kind) return parsed.fail([...step.at, 'do'], `unknown step kind "${step.do}"`);
+    const data = kind.prepare(step.params, { workspace, loadedAtMs, fail: (field, reason) => parsed.fail([...step.at, ...(typeof field === 'string' ? [field] : field)], reason) });
     const dueAt = resolveMoment(step.when, loadedAtMs);
     if (dueAt < loadedAtMs) parsed.fail([...step.at, 'at'], `the step would run at ${new Date(dueAt).toISOString()}, before the scenario is loaded (${new Date(loadedAtMs).toISOString()})`);
-    workspace.scheduler.schedule(`${STEP_JOB_PREFIX}${step.do}`, dueAt, { ...data, scenario: scenario.name, step: i }, `${scenario.name}: ${availability.kind.label(data)}`);
+    workspace.scheduler.schedule(`${STEP_JOB_PREFIX}${step.do}`, dueAt, { ...data, scenario: scenario.name, step: i }, `${scenario.name}: ${kind.label(data)}`);
   });
 
   const loaded: LoadedScenario = {

@@ -13,7 +13,6 @@ import { pathCanReach } from './matching.js';
 import { parseDateTime, parseMoment, type Moment } from './moments.js';
 import { accountSourcesOf, canNameAccount, type AccountSources } from './request-facts.js';
 import type { FieldPath, MatchSpec, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
-import { stepAvailability } from './timeline-steps.js';
 
 /** A scenario file that cannot be used, with where and why. */
 export class ScenarioError extends Error {
@@ -428,8 +427,6 @@ class Checker {
   }
 
   private step(entry: { at: string; do: string } & Record<string, unknown>, at: FieldPath, states: string[]): StepSpec {
-    const availability = stepAvailability(entry.do);
-    if (!availability.available) this.map.fail([...at, 'do'], `step "${entry.do}" is not available in this build: ${availability.reason}`);
     const when = this.moment(entry.at, [...at, 'at']);
     if ('relativeMs' in when && when.relativeMs < 0) this.map.fail([...at, 'at'], 'a step runs after the scenario is loaded (PT0S or later)');
     const { at: _at, do: kind, ...params } = entry;

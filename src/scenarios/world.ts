@@ -1,4 +1,4 @@
-import { accountView } from '../api/accounts/service.js';
+import { accountView, scheduleTokenExpiry } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
 import { MEDIA_REQUIRED } from '../fixtures/populate.js';
@@ -52,6 +52,8 @@ export function changeWorldAccount(workspace: Workspace, spec: WorldAccountSpec,
     account.tokenExpiresAt = spec.tokenExpiresAt === null ? null : new Date(resolveMoment(spec.tokenExpiresAt, loadedAtMs)).toISOString();
   }
   account.updatedAt = new Date(Math.max(Date.parse(account.updatedAt), loadedAtMs)).toISOString();
+  // The fixture world's token jobs were made before the scenario: the account's own must follow its new token.
+  scheduleTokenExpiry(workspace, account);
 }
 
 /** Adds one `posts` entry of a scenario (`count` posts, `spacing` apart) to the world. */

@@ -74,3 +74,22 @@ export function scenarioJobs(mock: TestMock, key: string): string[] {
 export function scenarioSteps<T extends { kind: string }>(ran: T[]): T[] {
   return ran.filter((job) => job.kind.startsWith('scenario.'));
 }
+
+export interface Run<T> {
+  observed: T;
+  journal: JournalLine[];
+}
+
+/**
+ * Plays a ready-made scenario twice in one workspace: loaded at creation, then loaded
+ * again (which starts the workspace afresh). Ids come from the workspace's seed and id,
+ * so the two runs must give the same journal, line for line.
+ */
+export async function replayTwice<T>(mock: TestMock, name: string, play: (key: string, workspaceId: string) => Promise<T>): Promise<[Run<T>, Run<T>]> {
+  const { key, id } = await workspaceWith(mock, name);
+  const first = { observed: await play(key, id), journal: await journalOf(mock, key) };
+  const reloaded = await mock.control('post', '/__control/scenarios', key).send({ name });
+  expect(reloaded.status, JSON.stringify(reloaded.body)).toBe(200);
+  const second = { observed: await play(key, id), journal: await journalOf(mock, key) };
+  return [first, second];
+}

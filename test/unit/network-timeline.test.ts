@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recentNetworkPosts, SLOT_MS } from '../../src/api/sync/network-timeline.js';
+import { postedNetworkPost, recentNetworkPosts, SLOT_MS } from '../../src/api/sync/network-timeline.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const HOUR = 3_600_000;
@@ -67,5 +67,23 @@ describe('recentNetworkPosts', () => {
     for (const post of recentNetworkPosts(9, account('bluesky'), NOW, 40)) expect(post.text.length).toBeLessThanOrEqual(300);
     for (const post of recentNetworkPosts(9, account('youtube'), NOW, 5)) expect(post.options).toEqual({ title: expect.any(String) });
     for (const post of recentNetworkPosts(9, account('instagram'), NOW, 5)) expect(post.options).toEqual({});
+  });
+});
+
+describe('postedNetworkPost', () => {
+  it('is drawn from its own stream: the same for the same n, new for the next, and never one of the timeline’s', () => {
+    const first = postedNetworkPost(1, account('youtube'), 0, NOW);
+    expect(postedNetworkPost(1, account('youtube'), 0, NOW)).toEqual(first);
+    const next = postedNetworkPost(1, account('youtube'), 1, NOW);
+    expect(next.platformPostId).not.toBe(first.platformPostId);
+    const timeline = recentNetworkPosts(1, account('youtube'), NOW, 50).map((post) => post.platformPostId);
+    expect(timeline).not.toContain(first.platformPostId);
+    expect(timeline).not.toContain(next.platformPostId);
+  });
+
+  it('is published at the instant given, with the network’s media and title, and the text given', () => {
+    const post = postedNetworkPost(4, account('youtube'), 0, NOW, 'Roasting day, live.');
+    expect(post).toMatchObject({ publishedAtMs: NOW, text: 'Roasting day, live.', mediaKind: 'video', options: { title: expect.any(String) } });
+    expect(post.mediaUrls).toHaveLength(1);
   });
 });

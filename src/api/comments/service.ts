@@ -245,24 +245,39 @@ function inboundTarget(workspace: Workspace, input: InboundCommentInput): Target
   return { ...newest, via: input.accountId !== undefined ? 'accountId' : 'destinationId' };
 }
 
+/** Where an inbound comment lands, once every check has passed. */
+export interface InboundCommentPlace extends Target {
+  /** The comment it answers, when `parentCommentId` named one. */
+  parent: CommentRecord | undefined;
+}
+
+/**
+ * Every check of an inbound comment, changing nothing: receiveComment runs it first,
+ * and a scenario's `inbound.comment` step runs it when the scenario loads.
+ */
+export function checkInboundComment(workspace: Workspace, input: InboundCommentInput): InboundCommentPlace {
+  const target = inboundTarget(workspace, input);
+  const inboundRules = rules('receive comments on');
+  requireSupported(target, inboundRules);
+  requirePublished(target, inboundRules);
+  const { destination } = target;
+  if (input.text !== undefined) checkTextLimit(input.text, commentLimit(destination.platform) ?? 0, destination.platform);
+  let parent: CommentRecord | undefined;
+  if (input.parentCommentId !== undefined) {
+    parent = findByNetworkId(workspace, destination.id, input.parentCommentId);
+    if (!parent) throw new ApiError(404, 'NOT_FOUND', `No comment '${input.parentCommentId}' on destination '${destination.id}'.`, { param: 'parentCommentId' });
+  }
+  return { ...target, parent };
+}
+
 /**
  * Someone on the network comments on a published destination (or answers a comment
  * there); every field left out is made up from the workspace's seed. Emits
  * `comment.received`, which the automation runner hears.
  */
 export function receiveComment(workspace: Workspace, input: InboundCommentInput): CommentRecord {
-  const target = inboundTarget(workspace, input);
-  const inboundRules = rules('receive comments on');
-  requireSupported(target, inboundRules);
-  requirePublished(target, inboundRules);
-  const { post, destination } = target;
+  const { post, destination, parent } = checkInboundComment(workspace, input);
   const limit = commentLimit(destination.platform) ?? 0;
-  if (input.text !== undefined) checkTextLimit(input.text, limit, destination.platform);
-  let parent: CommentRecord | undefined;
-  if (input.parentCommentId !== undefined) {
-    parent = findByNetworkId(workspace, destination.id, input.parentCommentId);
-    if (!parent) throw new ApiError(404, 'NOT_FOUND', `No comment '${input.parentCommentId}' on destination '${destination.id}'.`, { param: 'parentCommentId' });
-  }
   const person = fakePerson(workspace, destination.platform, 'comments');
   const authorId = input.authorId ?? person.id;
   const nowMs = workspace.now();

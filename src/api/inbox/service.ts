@@ -367,12 +367,18 @@ function storeInbound(
   return { message, conversation, started: !existing };
 }
 
+/** Where an inbound message or story reply goes, once every check has passed. */
+export interface InboundPlace {
+  account: AccountRecord;
+  /** The conversation it joins; undefined opens a new one. */
+  existing: ConversationRecord | undefined;
+}
+
 /**
- * A person writes to an account: into `conversationId`, into the conversation with
- * `senderId`, or opening a new one with a new person. Every field left out is made
- * up from the workspace's seed; the account defaults to the oldest account with an inbox.
+ * Every check of an inbound message, changing nothing: receiveMessage runs it first,
+ * and a scenario's `inbound.message` step runs it when the scenario loads.
  */
-export function receiveMessage(workspace: Workspace, input: InboundMessageInput): InboundResult {
+export function checkInboundMessage(workspace: Workspace, input: InboundMessageInput): InboundPlace & { attachments: MessageAttachment[] } {
   let account: AccountRecord;
   if (input.conversationId !== undefined && input.accountId === undefined) {
     const conversation = getOwn(inboxStore.get(workspace).conversations, input.conversationId);
@@ -382,14 +388,23 @@ export function receiveMessage(workspace: Workspace, input: InboundMessageInput)
     account = input.accountId !== undefined ? inboxAccount(workspace, input.accountId, 'accountId') : defaultAccount(workspace, (a) => inboxTextLimit(a.platform) !== null, 'an inbox');
   }
   const existing = inboundConversation(workspace, account, input);
-  const limit = inboxTextLimit(account.platform) ?? 0;
-  if (typeof input.text === 'string') checkTextLimit(input.text, limit, account.platform);
+  if (typeof input.text === 'string') checkTextLimit(input.text, inboxTextLimit(account.platform) ?? 0, account.platform);
   if (input.attachmentUrl !== undefined && !RICH_MESSAGE_PLATFORMS.has(account.platform)) {
     throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `Messages on ${account.platform} carry no attachments.`, { param: 'attachmentUrl', details: { platform: account.platform } });
   }
   if (input.text === null && input.attachmentUrl === undefined) throw validationError('text', 'A message without text needs an attachmentUrl.');
   const attachments = input.attachmentUrl === undefined ? [] : [attachmentFrom(input.attachmentUrl, 'attachmentUrl', false)];
-  const text = input.text !== undefined ? input.text : fakeText(workspace, 'inbound', limit);
+  return { account, existing, attachments };
+}
+
+/**
+ * A person writes to an account: into `conversationId`, into the conversation with
+ * `senderId`, or opening a new one with a new person. Every field left out is made
+ * up from the workspace's seed; the account defaults to the oldest account with an inbox.
+ */
+export function receiveMessage(workspace: Workspace, input: InboundMessageInput): InboundResult {
+  const { account, existing, attachments } = checkInboundMessage(workspace, input);
+  const text = input.text !== undefined ? input.text : fakeText(workspace, 'inbound', inboxTextLimit(account.platform) ?? 0);
   return storeInbound(workspace, account, existing, input, { text, attachments });
 }
 
@@ -401,12 +416,10 @@ function isLiveStory(workspace: Workspace, post: PostRecord, destination: Destin
 }
 
 /**
- * A person replies to an account's story (photo-sharing and page-based networks):
- * the reply arrives as a direct message in their conversation, marked as a story
- * reply. The story is the one named, else the account's newest live story, else
- * one published outside the service (null ids).
+ * Every check of an inbound story reply, changing nothing: receiveStoryReply runs it
+ * first, and a scenario's `inbound.story-reply` step runs it when the scenario loads.
  */
-export function receiveStoryReply(workspace: Workspace, input: InboundStoryReplyInput): InboundResult {
+export function checkInboundStoryReply(workspace: Workspace, input: InboundStoryReplyInput): InboundPlace & { story: { postId: string | null; destinationId: string | null } } {
   let account: AccountRecord;
   let story: { postId: string | null; destinationId: string | null } = { postId: null, destinationId: null };
   if (input.destinationId !== undefined || input.post !== undefined) {
@@ -435,8 +448,18 @@ export function receiveStoryReply(workspace: Workspace, input: InboundStoryReply
     if (newest) story = { postId: newest.post.id, destinationId: newest.destination.id };
   }
   const existing = inboundConversation(workspace, account, input);
-  const limit = inboxTextLimit(account.platform) ?? 0;
-  if (input.text !== undefined) checkTextLimit(input.text, limit, account.platform);
-  const text = input.text ?? fakeText(workspace, 'comments', limit);
+  if (input.text !== undefined) checkTextLimit(input.text, inboxTextLimit(account.platform) ?? 0, account.platform);
+  return { account, existing, story };
+}
+
+/**
+ * A person replies to an account's story (photo-sharing and page-based networks):
+ * the reply arrives as a direct message in their conversation, marked as a story
+ * reply. The story is the one named, else the account's newest live story, else
+ * one published outside the service (null ids).
+ */
+export function receiveStoryReply(workspace: Workspace, input: InboundStoryReplyInput): InboundResult {
+  const { account, existing, story } = checkInboundStoryReply(workspace, input);
+  const text = input.text ?? fakeText(workspace, 'comments', inboxTextLimit(account.platform) ?? 0);
   return storeInbound(workspace, account, existing, input, { text, attachments: [], storyReply: story });
 }

@@ -53,11 +53,11 @@ export interface InboundReviewInput {
 }
 
 /**
- * Someone reviews a page: a recommendation (positive or negative) or, as on older
- * reviews, a star rating, never both. Left out: a recommendation drawn from the
- * seed, a matching text, a made-up reviewer. Emits `review.new`.
+ * Every check of an inbound review, changing nothing (the page it goes to):
+ * receiveReview runs it first, and a scenario's `inbound.review` step runs it when
+ * the scenario loads.
  */
-export function receiveReview(workspace: Workspace, input: InboundReviewInput): ReviewRecord {
+export function checkInboundReview(workspace: Workspace, input: InboundReviewInput): AccountRecord {
   let account: AccountRecord;
   if (input.accountId !== undefined) {
     account = reviewAccount(workspace, input.accountId, 'accountId');
@@ -71,6 +71,16 @@ export function receiveReview(workspace: Workspace, input: InboundReviewInput): 
   if (input.recommendation !== undefined && input.rating !== undefined) {
     throw validationError('rating', 'A review has either a recommendation or a star rating, not both.');
   }
+  return account;
+}
+
+/**
+ * Someone reviews a page: a recommendation (positive or negative) or, as on older
+ * reviews, a star rating, never both. Left out: a recommendation drawn from the
+ * seed, a matching text, a made-up reviewer. Emits `review.new`.
+ */
+export function receiveReview(workspace: Workspace, input: InboundReviewInput): ReviewRecord {
+  const account = checkInboundReview(workspace, input);
   const recommendation = input.rating !== undefined ? null : (input.recommendation ?? workspace.faker.helpers.arrayElement(['positive', 'positive', 'positive', 'negative'] as const));
   const rating = input.rating ?? null;
   const positive = recommendation === 'positive' || (rating !== null && rating >= 4);

@@ -64,20 +64,24 @@ export function recentNetworkPosts(seed: number, account: Pick<AccountRecord, 'i
     // Whole seconds, as a network's own timestamps are.
     const atMs = slot * SLOT_MS + Math.floor((parseInt(hex.slice(4, 12), 16) / 2 ** 32) * (SLOT_MS / 1000)) * 1000;
     if (atMs > nowMs) continue;
-    posts.push(networkPost(seed, account, slot, atMs, hex, faker));
+    posts.push(networkPost(streamIds(seed, `${stream}:${slot}`, atMs), account, atMs, hex, faker));
   }
   return posts;
 }
 
-function networkPost(
-  seed: number,
-  account: Pick<AccountRecord, 'id' | 'platform' | 'handle' | 'platformUserId' | 'displayName'>,
-  slot: number,
-  atMs: number,
-  hex: string,
-  faker: Faker,
-): NetworkPost {
-  const ids = slotIds(seed, account.id, slot, atMs);
+/**
+ * The `n`-th post an account makes on its network on purpose (a scenario's
+ * `network.post` step) at `atMs`: drawn like a timeline post, with the given text,
+ * from a stream of its own, so it shifts neither the seeded timeline nor the
+ * workspace's ids.
+ */
+export function postedNetworkPost(seed: number, account: Pick<AccountRecord, 'id' | 'platform' | 'handle' | 'platformUserId' | 'displayName'>, n: number, atMs: number, text?: string): NetworkPost {
+  const stream = `posted:${account.id}`;
+  const post = networkPost(streamIds(seed, `${stream}:${n}`, atMs), account, atMs, drawHex(seed, stream, n), new Faker({ locale: [en, base] }));
+  return text === undefined ? post : { ...post, text };
+}
+
+function networkPost(ids: IdSource, account: Pick<AccountRecord, 'id' | 'platform' | 'handle' | 'platformUserId' | 'displayName'>, atMs: number, hex: string, faker: Faker): NetworkPost {
   const ref = externalPostRef(ids, account.platform, account, { atMs });
   faker.seed(seedFrom(hex));
   const fixtureText = loadDefaultFixture().text;
@@ -99,10 +103,10 @@ function networkPost(
   };
 }
 
-/** Network-native ids of one slot's post, drawn from the slot's own stream. */
-function slotIds(seed: number, accountId: string, slot: number, atMs: number): IdSource {
+/** Network-native ids of one post, drawn from the post's own stream. */
+function streamIds(seed: number, stream: string, atMs: number): IdSource {
   let n = 0;
-  const draw = (): string => drawHex(seed, `timeline:${accountId}:${slot}`, n++);
+  const draw = (): string => drawHex(seed, stream, n++);
   return {
     newHex: (length) => draw().slice(0, length),
     newDigits: (length) => hexToDigits(draw(), length),

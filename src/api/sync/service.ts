@@ -6,8 +6,10 @@ import type { AccountRecord } from '../accounts/store.js';
 import { metricsAt } from '../posts/metrics.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
 import { postView } from '../posts/views.js';
-import { recentNetworkPosts, type NetworkPost } from './network-timeline.js';
-import { syncStore } from './store.js';
+import { textLimitFor } from '../posts/network-rules.js';
+import { checkTextLimit } from '../../platforms/text-limit.js';
+import { postedNetworkPost, recentNetworkPosts, type NetworkPost } from './network-timeline.js';
+import { postedOnNetworkStore, syncStore } from './store.js';
 
 /** How many of the account's most recent network posts a sync reads (the reference's 20). */
 export const SYNC_DEPTH = 20;
@@ -85,8 +87,9 @@ function networkTimeline(workspace: Workspace, account: AccountRecord, now: numb
   const deleted = known.filter(({ destination }) => destination.status === 'deleted').length;
   // Enough network posts that dropping the deleted ones still leaves 20.
   const networkPosts = recentNetworkPosts(workspace.data.seed, account, now, SYNC_DEPTH + deleted);
+  const posted = postedOnNetworkStore.peek(workspace)?.byAccount[account.id] ?? [];
   const entries: Array<TimelineEntry & { atMs: number; key: string }> = [];
-  for (const network of networkPosts) {
+  for (const network of [...networkPosts, ...posted]) {
     if (!byNetworkId.has(network.platformPostId)) entries.push({ network, atMs: network.publishedAtMs, key: network.platformPostId });
   }
   for (const entry of known) {
@@ -95,6 +98,37 @@ function networkTimeline(workspace: Workspace, account: AccountRecord, now: numb
   }
   entries.sort((a, b) => b.atMs - a.atMs || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
   return entries.slice(0, SYNC_DEPTH);
+}
+
+export interface NetworkPostInput {
+  /** Every post's text; left out, drawn like the seeded timeline's. */
+  text?: string;
+  /** How many posts (default 1). */
+  count?: number;
+}
+
+/** Every check of postOnNetwork, changing nothing: a scenario's `network.post` step runs it when the scenario loads. */
+export function checkNetworkPost(workspace: Workspace, accountId: string, input: NetworkPostInput): AccountRecord {
+  const account = getAccount(workspace, accountId);
+  if (input.text !== undefined) checkTextLimit(input.text, textLimitFor(account), account.platform);
+  return account;
+}
+
+/**
+ * The account publishes on its network itself, outside the service: `count` posts,
+ * a second apart, the last one now. They join the account's network timeline, so
+ * the next sync that reaches the network imports them (`post.external.created`).
+ */
+export function postOnNetwork(workspace: Workspace, accountId: string, input: NetworkPostInput): NetworkPost[] {
+  const account = checkNetworkPost(workspace, accountId, input);
+  const count = input.count ?? 1;
+  const posted = (postedOnNetworkStore.get(workspace).byAccount[account.id] ??= []);
+  const now = workspace.now();
+  const added: NetworkPost[] = [];
+  for (let i = 0; i < count; i++) added.push(postedNetworkPost(workspace.data.seed, account, posted.length + i, now - (count - 1 - i) * 1000, input.text));
+  posted.push(...added);
+  workspace.changed();
+  return added;
 }
 
 /** Every destination of this account that reached the network (published, or since deleted), newest first. */

@@ -189,22 +189,30 @@ export function deliveryFaultsView(webhook: WebhookRecord): DeliveryFaultsView {
 }
 
 /**
- * Switches a webhook's delivery faults, replacing the previous set (`{}` clears
- * them). For the scenario engine and tests; the API never shows faults. A delivery
- * the out-of-order fault was holding goes out as soon as that fault is off.
+ * The faults a request asks for, checked (a scenario's `webhook.faults` step checks
+ * them with this when the scenario loads, before any webhook exists).
  */
-export function setDeliveryFaults(workspace: Workspace, webhookId: string, input: DeliveryFaultsInput): DeliveryFaultsView {
-  const webhook = getWebhook(workspace, webhookId);
+export function deliveryFaults(input: DeliveryFaultsInput): WebhookFaults {
   if (input.failCount !== undefined && input.failStatus === undefined) {
     throw validationError('failCount', 'failCount needs failStatus: the status those attempts fail with.');
   }
-  const faults: WebhookFaults = {
+  return {
     duplicate: input.duplicate ?? false,
     outOfOrder: input.outOfOrder ?? false,
     delayMs: input.delayMs ?? 0,
     failStatus: input.failStatus ?? null,
     failRemaining: input.failStatus !== undefined ? (input.failCount ?? null) : null,
   };
+}
+
+/**
+ * Switches a webhook's delivery faults, replacing the previous set (`{}` clears
+ * them). For the scenario engine and tests; the API never shows faults. A delivery
+ * the out-of-order fault was holding goes out as soon as that fault is off.
+ */
+export function setDeliveryFaults(workspace: Workspace, webhookId: string, input: DeliveryFaultsInput): DeliveryFaultsView {
+  const webhook = getWebhook(workspace, webhookId);
+  const faults = deliveryFaults(input);
   const active = faults.duplicate || faults.outOfOrder || faults.delayMs > 0 || faults.failStatus !== null;
   webhook.faults = active ? faults : null;
   const held = webhook.heldDeliveryId;
