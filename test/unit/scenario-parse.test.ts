@@ -33,6 +33,7 @@ describe('a malformed scenario', () => {
     ['more network posts than a sync reads', 'timeline:\n  - { at: PT1H, do: network.post, account: bluesky, count: 21 }\n', 2, 60, 'timeline[0].count', /must be <= 20; got 21/],
     ['a moment that is not one', 'timeline:\n  - at: two hours\n    do: emit\n    event: webhook.test\n', 2, 9, 'timeline[0].at', /"two hours" is not valid here/],
     ['an event outside the catalog', 'timeline:\n  - at: PT1H\n    do: emit\n    event: post.exploded\n', 4, 12, 'timeline[0].event', /must be one of post.scheduled, .*; got "post.exploded"/],
+    ['a __proto__ key (no prototype pollution from a scenario)', 'rules:\n  - id: a\n    __proto__: { polluted: yes }\n    then: { drop: true }\n', 3, 5, 'rules[0].__proto__', /unknown field "__proto__"/],
     ['a field of another step kind', 'timeline:\n  - { at: PT1H, do: emit, event: webhook.test, colour: red }\n', 2, 48, 'timeline[0].colour', /unknown field "colour" \(expected one of: at, do, event, data\)/],
     ['a duplicate rule id', 'rules:\n  - id: a\n    then: { drop: true }\n  - id: a\n    then: { reset: true }\n', 4, 9, 'rules[1].id', /duplicate rule id "a"/],
     ['two answers in one rule', 'rules:\n  - id: a\n    then: { drop: true, malformed: true }\n', 3, 36, 'rules[0].then.malformed', /not drop and malformed/],
@@ -48,6 +49,7 @@ describe('a malformed scenario', () => {
     expect(error.message).toMatch(new RegExp(`^broken\\.yaml:${line}:${column}: `));
     expect({ line: error.line, column: error.column, field: error.field }).toEqual({ line, column, field });
     expect(error.reason).toMatch(reason);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('says an empty file is empty', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bucketSizeFor, countByStatus, histogram, logWindow, MAX_DELIVERIES_PER_WEBHOOK, prune } from '../../src/api/webhooks/delivery-log.js';
 import { RETRY_DELAYS_MS } from '../../src/api/webhooks/dispatcher.js';
 import { signWebhookBody, verifyWebhookSignature } from '../../src/api/webhooks/signature.js';
+import { sendWebhookRequest } from '../../src/api/webhooks/sender.js';
 import type { DeliveryRecord, DeliveryStatus } from '../../src/api/webhooks/store.js';
 import { resolveOptions } from '../../src/cli.js';
 import { toApiError } from '../../src/http/error-mapping.js';
@@ -162,5 +163,13 @@ describe('--webhook-timeout', () => {
     for (const bad of ['0', '-5', '1.5', '3600001', 'soon']) {
       expect(() => resolveOptions(['--webhook-timeout', bad], { env: {}, cwd: '/nonexistent' })).toThrow(/--webhook-timeout/);
     }
+  });
+});
+
+describe('sendWebhookRequest', () => {
+  it.each(['file:///etc/passwd', 'ftp://127.0.0.1/x', 'javascript:alert(1)', 'not a url'])('sends nothing to %s and reports a failed attempt', async (url) => {
+    const outcome = await sendWebhookRequest({ url, body: '{}', headers: {}, timeoutMs: 1000 });
+    expect(outcome).toMatchObject({ ok: false, responseStatus: null });
+    expect(outcome.error).toMatch(/url/);
   });
 });

@@ -40,6 +40,11 @@ export function sendWebhookRequest({ url, body, headers, timeoutMs }: SendReques
       resolve({ ok: false, responseStatus: null, durationMs: 0, error: `invalid url: ${url}` });
       return;
     }
+    // The contract refuses other schemes on create and update; a restored snapshot could still hold one.
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      resolve({ ok: false, responseStatus: null, durationMs: 0, error: `not an http(s) url: ${url}` });
+      return;
+    }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
     const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
