@@ -2,8 +2,10 @@ import { ApiError } from '../http/errors.js';
 import { platformFacts } from './catalog.js';
 
 /**
- * Characters as a person counts them: code points, so an emoji is one character and
- * not the two UTF-16 units `String.length` would see.
+ * Length as the networks count it, near enough: Unicode code points, so an emoji is
+ * one character and not the two UTF-16 units `String.length` would see, as the
+ * contract's own maxLength counts them. (The microblogging network weighs URLs and
+ * wide characters differently; the mock does not.)
  */
 export function textLength(text: string): number {
   let count = 0;

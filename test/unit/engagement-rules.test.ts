@@ -77,6 +77,8 @@ describe('textLength', () => {
     ['café', 4],
     ['👍🏽', 2],
     ['', 0],
+    ['☕', 1],
+    ['👩‍💻', 3],
   ])('%s counts %i characters', (text, length) => {
     expect(textLength(text)).toBe(length);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESTINATION_FIELDS, defaultMediaKind, isPremiumSubscription, networkPostRules, textLength, textLimitFor } from '../../src/api/posts/network-rules.js';
+import { DESTINATION_FIELDS, defaultMediaKind, isPremiumSubscription, networkPostRules, textLimitFor } from '../../src/api/posts/network-rules.js';
 import { PLATFORM_IDS } from '../../src/platforms/catalog.js';
 
 describe('textLimitFor', () => {
@@ -31,19 +31,6 @@ describe('textLimitFor', () => {
   it('treats only the known tiers as premium', () => {
     expect(isPremiumSubscription('enterprise')).toBe(false);
     expect(isPremiumSubscription('')).toBe(false);
-  });
-});
-
-describe('textLength', () => {
-  it.each([
-    ['', 0],
-    ['hello', 5],
-    ['☕', 1],
-    ['🎉', 1],
-    ['👩‍💻', 3],
-    ['é', 1],
-  ])('counts %j as %i code points', (text, length) => {
-    expect(textLength(text)).toBe(length);
   });
 });
 

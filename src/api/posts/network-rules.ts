@@ -100,15 +100,6 @@ export function textLimitFor(account: Pick<AccountRecord, 'platform' | 'microblo
   return facts.textLimit;
 }
 
-/**
- * Length as the networks count it, near enough: Unicode code points, so an emoji
- * is one character, as the body's own maxLength counts them. (The microblogging
- * network weighs URLs and wide characters differently; the mock does not.)
- */
-export function textLength(text: string): number {
-  return Array.from(text).length;
-}
-
 const VIDEO_EXTENSIONS = /\.(mp4|mov|m4v|webm)$/i;
 
 /** The media kind a post has when the body does not say: from the number of URLs and, for one, its file extension. */

@@ -3,9 +3,10 @@ import { ApiError, validationError } from '../../http/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { canonicalZone, resolveLocalTime } from './local-time.js';
-import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, networkPostRules, networksWithField, textLength, textLimitFor } from './network-rules.js';
+import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, networkPostRules, networksWithField, textLimitFor } from './network-rules.js';
 import type { MediaKind } from './store.js';
 import { getOwn } from '../../lib/records.js';
+import { checkTextLimit } from '../../platforms/text-limit.js';
 
 export type CreatePostBody = components['schemas']['CreatePostBody'];
 type DestinationInput = components['schemas']['PostDestinationInput'];
@@ -161,23 +162,17 @@ function checkDestination(input: DestinationInput, at: string, account: AccountR
 
   const limit = textLimitFor(account);
   if (content.thread) {
-    content.thread.forEach((item, j) => checkLength(item, `thread[${j}]`, limit, platform));
+    content.thread.forEach((item, j) => checkTextLimit(item, limit, platform, `thread[${j}]`));
     return;
   }
   const ownText = input.text !== undefined;
   const text = input.text ?? content.text;
   const textParam = ownText ? `${at}.text` : 'text';
-  checkLength(text, textParam, limit, platform);
+  checkTextLimit(text, limit, platform, textParam);
   // Something must be published: text, media, or (on the forum network) a title.
   if (mediaKind === 'text' && text.trim() === '' && input.title === undefined) {
     throw validationError(textParam, `A post without media needs text (${at} is on ${platform}).`);
   }
-}
-
-function checkLength(text: string, param: string, limit: number, platform: string): void {
-  const length = textLength(text);
-  if (length <= limit) return;
-  throw new ApiError(400, 'TEXT_TOO_LONG', `${param} is ${length} characters; ${platform} allows ${limit}.`, { param, details: { limit, length, platform } });
 }
 
 function describeNetworks(platforms: string[]): string {
