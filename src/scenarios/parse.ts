@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from 'yaml';
+import { LineCounter, isMap, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import { loadSpec } from '../http/spec.js';
 import { packagePath } from '../lib/package-root.js';
@@ -179,6 +179,36 @@ function reasonOf(error: ErrorObject, value: unknown): string {
   }
 }
 
+/**
+ * The document as plain data. Aliases are YAML's own: an alias to no anchor, one that
+ * refers to itself, or so many that they multiply the data (yaml refuses those) fail
+ * here, at the first alias, instead of deep in the checks.
+ */
+function toPlainData(document: Document, file: string, lines: LineCounter): unknown {
+  const refuse = (reason: string): never => {
+    let at: { line: number; col: number } | undefined;
+    visit(document, {
+      Alias(_key, node) {
+        if (node.range) at = lines.linePos(node.range[0]);
+        return visit.BREAK;
+      },
+    });
+    throw new ScenarioError(file, at?.line ?? null, at?.col ?? null, '', `not valid YAML: ${reason}`);
+  };
+  let raw: unknown;
+  try {
+    raw = document.toJS();
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
+  try {
+    JSON.stringify(raw);
+  } catch {
+    return refuse('an alias refers to the node that holds it');
+  }
+  return raw;
+}
+
 /** Reads a scenario: YAML, then the JSON Schema, then the checks a schema cannot make. */
 export function parseScenario(source: ScenarioSource): ParsedScenario {
   const lines = new LineCounter();
@@ -191,7 +221,7 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
     throw new ScenarioError(source.file, at?.line ?? null, at?.col ?? null, '', `not valid YAML: ${message}`);
   }
   const map = new SourceMap(source.file, document, lines);
-  const raw = document.toJS() as unknown;
+  const raw = toPlainData(document, source.file, lines);
   if (raw === null || raw === undefined) throw new ScenarioError(source.file, 1, 1, '', 'the scenario is empty; it needs at least one of accounts, posts, rules or timeline');
   const validate = schemaValidator();
   if (!validate(raw)) {

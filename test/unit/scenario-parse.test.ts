@@ -19,6 +19,9 @@ describe('a malformed scenario', () => {
   it.each([
     ['not YAML', 'rules:\n  - id: a\n    then: { latencyMs: 1 }\n  bad: [', 4, 1, '', /not valid YAML/],
     ['a duplicate key', 'rules: []\nrules: []\n', 2, 1, '', /Map keys must be unique/],
+    ['an alias to no anchor', 'name: x\nrules:\n  - *nowhere\n', 3, 5, '', /not valid YAML: Unresolved alias/],
+    ['an alias that holds itself', 'name: x\nrules: &r\n  - *r\n', 3, 5, '', /not valid YAML: an alias refers to the node that holds it/],
+    ['aliases that multiply the data', 'description: x\nstates: &a [a, a, a, a, a, a, a, a, a, a]\nx1: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nx2: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nx3: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n', 3, 9, '', /not valid YAML: Excessive alias count/],
     ['a misspelt field', 'rules:\n  - id: a\n    thn: { latencyMs: 1 }\n', 3, 5, 'rules[0].thn', /unknown field "thn" \(expected one of: id, description, match, then, times\)/],
     ['a missing field', 'timeline:\n  - at: PT1H\n', 2, 5, 'timeline[0]', /missing required field "do"/],
     ['a wrong type', 'rules:\n  - id: a\n    then:\n      error: { status: "429", code: RATE_LIMITED }\n', 4, 24, 'rules[0].then.error.status', /must be integer; got "429"/],
