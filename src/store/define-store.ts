@@ -13,12 +13,16 @@ export interface StoreDefinition<T> {
   peek(workspace: HasWorkspaceData): T | undefined;
 }
 
+/** Every store's initial state by name: a store that still equals it holds nothing yet. */
+export const storeInits = new Map<string, () => object>();
+
 /**
  * Declares one API area's state once (LocalStack's `get_store`): every store is
  * keyed by workspace and created on first use, and resetting a workspace clears
  * them all because they live inside its data.
  */
 export function defineStore<T extends object>(name: string, init: () => T): StoreDefinition<T> {
+  storeInits.set(name, init);
   return {
     name,
     get(workspace) {

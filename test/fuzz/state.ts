@@ -1,10 +1,10 @@
+import { storeInits } from '../../src/store/define-store.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 
-/** True for an empty object or array, or one holding only such (a store created on first use, empty). */
-function hollow(value: unknown): boolean {
-  if (Array.isArray(value)) return value.every(hollow);
-  if (typeof value === 'object' && value !== null) return Object.values(value).every(hollow);
-  return false;
+/** True for a store as it is made on first use: it holds nothing yet. */
+function fresh(name: string, store: unknown): boolean {
+  const init = storeInits.get(name);
+  return init !== undefined && JSON.stringify(init()) === JSON.stringify(store);
 }
 
 /** The workspace's `data` (what --data persists: records, id counter, jobs, plan, keys) as JSON. */
@@ -16,14 +16,15 @@ export function snapshot(workspace: Workspace): string {
  * A snapshot with what may change on a refused request taken out:
  *  - the request's own Idempotency-Key entry: a keyed 4xx is remembered on purpose,
  *    so that a retry gets the same answer;
- *  - stores that are empty: a store is created on first use, and reading an empty
- *    one is not a change.
+ *  - stores as they are first made (each store's own initial state): a store is
+ *    created on first use, and reading one that holds nothing is not a change.
  */
 function normalized(json: string, idempotencyKey: string | undefined): string {
   const data = JSON.parse(json) as { stores: Record<string, unknown> };
   const entries = (data.stores.idempotency as { entries?: Record<string, unknown> } | undefined)?.entries;
-  if (entries && idempotencyKey !== undefined) delete entries[idempotencyKey];
-  for (const [name, store] of Object.entries(data.stores)) if (hollow(store)) delete data.stores[name];
+  // HTTP strips the spaces around a header's value: ' key ' arrives as 'key'.
+  if (entries && idempotencyKey !== undefined) delete entries[idempotencyKey.trim()];
+  for (const [name, store] of Object.entries(data.stores)) if (fresh(name, store)) delete data.stores[name];
   return JSON.stringify(data);
 }
 
