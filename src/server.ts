@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { apiRoutes, eventSubscribers, jobHandlers, populateHooks } from './api/index.js';
+import { apiRoutes, eventSubscribers, jobHandlers, populateHooks, resumeHooks } from './api/index.js';
 import { oauthPages } from './api/accounts/oauth-pages.js';
 import { mediaRouter } from './api/media/upload-router.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
@@ -148,6 +148,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       populateWorkspace(workspace);
       // Populating schedules nothing; each area puts the fixture world's due work on the scheduler.
       for (const hook of populateHooks) hook(workspace);
+    },
+    resume: (workspace) => {
+      for (const hook of resumeHooks) hook(workspace);
     },
     applyScenario: (workspace, source) => void applyScenario(workspace, source, coverage),
     runtime: {

@@ -16,7 +16,7 @@ import { postRoutes } from './posts/routes.js';
 import { profileRoutes } from './profiles/routes.js';
 import { reviewRoutes } from './reviews/routes.js';
 import { syncRoutes } from './sync/routes.js';
-import { dispatchEvent, webhookJobHandlers } from './webhooks/dispatcher.js';
+import { dispatchEvent, resumeDeliveries, webhookJobHandlers } from './webhooks/dispatcher.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 /**
@@ -45,6 +45,9 @@ export const jobHandlers = new Map<string, JobHandler<Workspace>>([...postJobHan
 
 /** What each area sets in motion once the fixture world is built (the fixture's own due work). */
 export const populateHooks: Array<(workspace: Workspace) => void> = [resumePostJobs, scheduleAllTokenExpiries];
+
+/** What each area picks up in a workspace loaded from a --data file or restored from a snapshot (its jobs come back by themselves). */
+export const resumeHooks: Array<(workspace: Workspace) => void> = [resumeDeliveries];
 
 /** What reacts to domain events: the webhook dispatcher, the automation runner. */
 export const eventSubscribers: Array<EventSubscriber<Workspace>> = [dispatchEvent, automationRunner];

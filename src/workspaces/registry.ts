@@ -31,6 +31,8 @@ export interface RegistryOptions {
   defaultWorkspace?: { explicit?: Partial<WorkspaceBase>; scenario?: ScenarioChoice };
   /** Fills a new or reset workspace with the fixture world. */
   populate: (workspace: Workspace) => void;
+  /** Picks up what a workspace loaded from the database or restored from a snapshot had in flight. */
+  resume?: (workspace: Workspace) => void;
   /** Applies a scenario's world, rules and timeline to a freshly populated workspace; throws when it cannot. */
   applyScenario?: (workspace: Workspace, source: ScenarioSource) => void;
 }
@@ -44,7 +46,7 @@ export class WorkspaceRegistry {
   private readonly byKey = new Map<string, Workspace>();
 
   constructor(private readonly options: RegistryOptions) {
-    for (const data of Object.values(options.database.data.workspaces)) this.install(data);
+    for (const data of Object.values(options.database.data.workspaces)) options.resume?.(this.install(data));
     const chosen = options.defaultWorkspace ?? {};
     const defaultStart = this.startFrom({ ...options.defaults, seed: options.seed, ...chosen.explicit }, chosen.explicit ?? {}, chosen.scenario);
     const existing = this.byId.get(DEFAULT_WORKSPACE_ID);
@@ -156,7 +158,9 @@ export class WorkspaceRegistry {
   restore(workspace: Workspace, snapshot: WorkspaceData): Workspace {
     const data: WorkspaceData = { ...structuredClone(snapshot), id: workspace.id, apiKeys: [...workspace.data.apiKeys] };
     this.detach(workspace);
-    return this.install(data, workspace.journal);
+    const restored = this.install(data, workspace.journal);
+    this.options.resume?.(restored);
+    return restored;
   }
 
   /** The workspace's data with the clock brought up to date, as a snapshot or a write sees it. */

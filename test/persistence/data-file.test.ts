@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +97,54 @@ describe('--data', () => {
         const data = readData(file);
         expect(data.format).toBe(DATA_FORMAT);
         expect(profileNames(data)).toEqual(expect.arrayContaining(acknowledged));
+      }
+    });
+  });
+
+  describe('when the process is killed while a webhook delivery is on the wire', () => {
+    it('attempts the delivery again at the next start, and it succeeds', { timeout: 180_000 }, async () => {
+      const file = tempFile();
+      // The receiver holds the first request open (the kill comes while it waits) and answers 200 after.
+      const bodies: string[] = [];
+      let heldFirst: (() => void) | undefined;
+      const firstArrived = new Promise<void>((resolve) => (heldFirst = resolve));
+      const held: ServerResponse[] = [];
+      const receiver = createServer((req: IncomingMessage, res: ServerResponse) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          bodies.push(body);
+          if (bodies.length === 1) {
+            held.push(res);
+            heldFirst?.();
+          } else res.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      try {
+        const first = await spawnMock(['--data', file, ...CLOCK]);
+        const hook = await fetch(`${first.url}/v1/webhooks`, { method: 'POST', headers: KEY, body: JSON.stringify({ name: 'On the wire', url, events: ['message.received'] }) });
+        const webhookId = ((await hook.json()) as { id: string }).id;
+        expect(hook.status).toBe(201);
+        const inbound = await fetch(`${first.url}/__control/inbound/messages`, { method: 'POST', headers: KEY, body: JSON.stringify({ text: 'Are you open on Sunday?' }) });
+        expect(inbound.status).toBe(201);
+        await firstArrived;
+        expect((await first.kill('SIGKILL')).signal).toBe('SIGKILL');
+
+        const second = await spawnMock(['--data', file, ...CLOCK]);
+        // An advance answers once the I/O it tracks has finished: the resumed attempt among it.
+        expect((await fetch(`${second.url}/__control/clock/advance`, { method: 'POST', headers: KEY, body: JSON.stringify({ by: 'PT0S' }) })).status).toBe(200);
+        const log = await fetch(`${second.url}/v1/webhooks/${webhookId}/deliveries`, { headers: KEY });
+        const deliveries = ((await log.json()) as { data: Array<{ event: string; status: string }> }).data;
+        expect(deliveries).toEqual([expect.objectContaining({ event: 'message.received', status: 'succeeded' })]);
+        // The same event, sent again: at least once.
+        expect(bodies).toHaveLength(2);
+        expect(bodies[1]).toBe(bodies[0]);
+        await second.kill('SIGTERM');
+      } finally {
+        for (const res of held) res.destroy();
+        receiver.close();
       }
     });
   });

@@ -130,6 +130,24 @@ function sendFirstAttempt(workspace: Workspace, webhook: WebhookRecord, delivery
   releaseDelivery(workspace, webhook, held);
 }
 
+/**
+ * Real I/O is not in the data: a delivery whose attempt was on the wire when the
+ * process stopped (or when a snapshot was taken) has no job to carry it on. After a
+ * start from a --data file or a restore, each such delivery is attempted again, at
+ * least once as the real service delivers.
+ */
+export function resumeDeliveries(workspace: Workspace): void {
+  const store = webhooksStore.peek(workspace);
+  if (!store) return;
+  const carried = new Set(workspace.scheduler.pending().map((job) => job.data.deliveryId));
+  for (const webhook of Object.values(store.webhooks).sort((a, b) => a.seq - b.seq)) {
+    if (!webhook.enabled) continue;
+    for (const delivery of store.deliveries[webhook.id] ?? []) {
+      if (delivery.origin === 'event' && delivery.status === 'pending' && !carried.has(delivery.id)) void startAttempt(workspace, webhook.id, delivery.id, 'automatic');
+    }
+  }
+}
+
 /** Sends a held or delayed delivery's first attempt now. */
 export function releaseDelivery(workspace: Workspace, webhook: WebhookRecord, deliveryId: string): void {
   const delivery = findDelivery(workspace, webhook.id, deliveryId);
