@@ -46,7 +46,10 @@ export class WorkspaceRegistry {
   private readonly byKey = new Map<string, Workspace>();
 
   constructor(private readonly options: RegistryOptions) {
-    for (const data of Object.values(options.database.data.workspaces)) options.resume?.(this.install(data));
+    for (const data of Object.values(options.database.data.workspaces)) {
+      const workspace = this.install(data);
+      options.resume?.(workspace);
+    }
     const chosen = options.defaultWorkspace ?? {};
     const defaultStart = this.startFrom({ ...options.defaults, seed: options.seed, ...chosen.explicit }, chosen.explicit ?? {}, chosen.scenario);
     const existing = this.byId.get(DEFAULT_WORKSPACE_ID);
