@@ -42,6 +42,8 @@ export interface SoakReport {
   latencyMs: { p50: number; p90: number; p99: number; max: number };
   statuses: Record<string, number>;
   operations: Record<string, number>;
+  /** The slowest answers, per kind of request: p99 and max in ms. */
+  slowest: Record<string, { p99: number; max: number }>;
   socketErrors: number;
   unhandled: string[];
   deliveriesReceived: number;
@@ -246,6 +248,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const statuses: Record<string, number> = {};
   const operations: Record<string, number> = {};
   const latencies: number[] = [];
+  const latenciesByKind: Record<string, number[]> = {};
   let socketErrors = 0;
   const memory: MemorySample[] = [];
   const started = performance.now();
@@ -267,7 +270,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const t0 = performance.now();
       try {
         const res = await kind.run(state, connection);
-        latencies.push(performance.now() - t0);
+        const took = performance.now() - t0;
+        latencies.push(took);
+        (latenciesByKind[kind.name] ??= []).push(took);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         operations[kind.name] = (operations[kind.name] ?? 0) + 1;
       } catch {
@@ -288,6 +293,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
   latencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
+  const slowest: SoakReport['slowest'] = {};
+  for (const [name, list] of Object.entries(latenciesByKind)) {
+    list.sort((a, b) => a - b);
+    slowest[name] = { p99: round(percentile(list, 99)), max: round(list[list.length - 1] ?? 0) };
+  }
   const warm = memory.find((s) => s.atSeconds >= options.seconds / 4) ?? memory[0];
   const end = memory[memory.length - 1];
   const heapGrowthAfterWarmup = warm && end ? round(end.heapMb / warm.heapMb) : 1;
@@ -308,6 +318,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies[latencies.length - 1] ?? 0) },
     statuses,
     operations,
+    slowest,
     socketErrors,
     unhandled,
     deliveriesReceived,
@@ -325,6 +336,10 @@ export function formatReport(report: SoakReport): string {
     `  latency ms: p50 ${report.latencyMs.p50}, p90 ${report.latencyMs.p90}, p99 ${report.latencyMs.p99}, max ${report.latencyMs.max}`,
     `  statuses: ${sorted(report.statuses)}`,
     `  requests: ${sorted(report.operations)}`,
+    `  p99 / max ms by request: ${Object.entries(report.slowest)
+      .sort((a, b) => b[1].p99 - a[1].p99)
+      .map(([name, { p99, max }]) => `${name} ${p99} / ${max}`)
+      .join(', ')}`,
     `  clock advances ${report.clockAdvances}, webhook deliveries received ${report.deliveriesReceived}`,
     `  memory (MB, after GC): ${report.memory.map((s) => `${s.atSeconds}s rss ${s.rssMb} heap ${s.heapMb}`).join(' | ')}`,
     `  heap at the end / after warm-up: ${report.heapGrowthAfterWarmup}`,
