@@ -5,7 +5,7 @@ import { activeOutage } from '../../platforms/outages.js';
 import { reserve, settle, velocityError, velocityRefusal, type VelocityAccount } from '../../limits/velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
-import { postsStore, type DestinationRecord, type PostRecord } from './store.js';
+import { postChanged, postsStore, type DestinationRecord, type PostRecord } from './store.js';
 import { destinationView, postView } from './views.js';
 
 /*
@@ -119,6 +119,7 @@ function publishDestination(workspace: Workspace, post: PostRecord, destination:
     destination.publishedAt = nowIso;
     destination.errorCode = null;
     destination.errorMessage = null;
+    postChanged(workspace, post);
   }
   post.updatedAt = nowIso;
   // Only a destination that went out counts toward velocity; a failed one frees its place.
