@@ -16,14 +16,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.js';
-import { call, callJson, ClockDriver, destinationPairs, interleave, type ConnectionSummary } from './lib/client.js';
+import { call, callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, destinationPairs, workspacePool, type ConnectionSummary } from './lib/client.js';
 import { fixturePostViews } from './lib/fixture-posts.js';
 import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk, type Pinning, type ServerProcess } from './lib/processes.js';
 import { evaluateTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
 import { baselineTuned, DEFAULT_API_KEY, mockEntry, SERVER_LABELS, serverSpec, type ServerFiles } from './lib/servers.js';
 import { median } from './lib/stats.js';
-import { probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
+import { createPostBody, probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,7 +48,7 @@ const settings = {
   connections: envInt('BENCH_CONNECTIONS', 50),
   warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2),
   startRuns: envInt('BENCH_START_RUNS', 5),
-  workspaces: Math.max(1, envInt('BENCH_WORKSPACES', 32)),
+  workspaces: Math.max(1, envInt('BENCH_WORKSPACES', DEFAULT_POOL_WORKSPACES)),
   advanceMs: envInt('BENCH_ADVANCE_MS', 200),
   servers: envList('BENCH_SERVERS', SERVER_IDS),
   workloads: envList(
@@ -111,18 +111,26 @@ async function measure(id: ServerId, started: Started, workload: Workload, targe
     log(`  ${workload.title}: ${probed.status}${probed.detail ? ` (${probed.detail})` : ''}`);
     return { ...base, ...probed };
   }
-  if (workload.creates) driver?.start();
+  if (workload.creates) {
+    // A first tick before the load: a fresh workspace's first virtual day (its fixture's due work) would otherwise hold the first tick back for seconds.
+    await driver?.tick();
+    driver?.start();
+  }
+  const ticksBefore = driver?.ticks ?? 0;
   const cpuBefore = started.process.cpuSeconds();
   const result = await runLoad({ url: started.baseUrl, connections, seconds: settings.seconds, requests: workload.requests(target).map((r) => r.request) });
   const cpuAfter = started.process.cpuSeconds();
   await driver?.stop();
   const memory = started.process.memory();
   const cpu = cpuBefore !== undefined && cpuAfter !== undefined && result.total > 0 ? cpuAfter - cpuBefore : undefined;
+  const ticks = (driver?.ticks ?? 0) - ticksBefore;
+  const publishing = workload.creates && driver && ticks > 0 ? await tickCpuSeconds(started, driver, target, (result.statuses['201'] ?? 0) / ticks) : undefined;
   const measurement: Measurement = {
     ...base,
     result,
     ...(memory && { rssMb: memory.rssMb, peakRssMb: memory.peakRssMb }),
     ...(cpu !== undefined && { cpuUsPerRequest: Math.round((cpu / result.total) * 1e6), cpuShare: Math.round((cpu / result.seconds) * 100) / 100 }),
+    ...(publishing !== undefined && { publishingUsPerRequest: Math.round(((publishing * ticks) / result.total) * 1e6) }),
   };
   const odd = result.non2xx > 0 || result.errors > 0 ? `  (${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statuses)})` : '';
   log(
@@ -130,6 +138,39 @@ async function measure(id: ServerId, started: Started, workload: Workload, targe
       `${measurement.cpuUsPerRequest ?? '?'} µs CPU/request (server CPU use ${measurement.cpuShare === undefined ? '?' : Math.round(measurement.cpuShare * 100)}%)${odd}`,
   );
   return measurement;
+}
+
+/** Ticks replayed alone to time one (after one that publishes what the load left). */
+const TIMED_TICKS = 2;
+
+/**
+ * What one clock-driver tick of a creating workload costs the server: a virtual
+ * day of the pool's workspaces (publishing that tick's posts, renewing tokens),
+ * work the Express baseline does none of. With the load stopped, each timed tick
+ * follows as many new posts as a tick of the load saw and runs alone, its server
+ * CPU read around it; the median of them, in CPU seconds.
+ */
+async function tickCpuSeconds(started: Started, driver: ClockDriver, target: Target, postsPerTick: number): Promise<number | undefined> {
+  await driver.tick();
+  const seconds: number[] = [];
+  let n = 0;
+  for (let i = 0; i < TIMED_TICKS; i++) {
+    const due = n + Math.round(postsPerTick);
+    // Ten at a time, as a client would send them; velocity windows are fresh after the tick before.
+    const sender = async () => {
+      for (let k = n++; k < due; k = n++) {
+        const pair = target.pairs[k % target.pairs.length];
+        if (pair) await call(started.baseUrl, 'POST', '/v1/posts', { apiKey: pair.apiKey, body: createPostBody(k, pair) });
+      }
+    };
+    await Promise.all(Array.from({ length: 10 }, sender));
+    n = due;
+    const before = started.process.cpuSeconds();
+    await driver.tick();
+    const after = started.process.cpuSeconds();
+    if (before !== undefined && after !== undefined) seconds.push(after - before);
+  }
+  return seconds.length > 0 ? median(seconds) : undefined;
 }
 
 interface MockCapture {
@@ -149,27 +190,9 @@ async function captureMockData(baseUrl: string): Promise<MockCapture> {
   return { connectionsBody: connectionsAnswer.text, connections, accounts, posts };
 }
 
-/**
- * The mock's posts go to a pool of workspaces (the default one and fresh ones made
- * from the control plane), so no account sees more than a handful of posts per
- * virtual day. The pool is only made when `POST /v1/posts` exists.
- */
+/** The mock's posts go to a pool of workspaces (lib/client.ts), made only when `POST /v1/posts` exists. */
 async function mockTarget(baseUrl: string, capture: MockCapture): Promise<{ target: Target; keys: string[] }> {
-  const keys = [DEFAULT_API_KEY];
-  const perWorkspace = [destinationPairs(DEFAULT_API_KEY, capture.connections)];
-  const first = perWorkspace[0]?.[0];
-  const probeAnswer = first
-    ? await call(baseUrl, 'POST', '/v1/posts', { apiKey: DEFAULT_API_KEY, body: { text: 'Probe', destinations: [{ connectionId: first.first }, { connectionId: first.second }] } })
-    : undefined;
-  if (probeAnswer?.status === 201) {
-    for (let i = 1; i < settings.workspaces; i++) {
-      const { apiKey } = await callJson<{ apiKey: string }>(baseUrl, 'POST', '/__control/workspaces', { body: {} });
-      const { connections } = await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey });
-      keys.push(apiKey);
-      perWorkspace.push(destinationPairs(apiKey, connections));
-    }
-  }
-  return { target: { apiKey: DEFAULT_API_KEY, pairs: interleave(perWorkspace) }, keys };
+  return workspacePool(baseUrl, capture.connections, settings.workspaces);
 }
 
 type TargetFor = (baseUrl: string) => Promise<{ target: Target; keys: string[] }>;
