@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsAt } from '../../src/api/posts/metrics.js';
@@ -252,5 +254,21 @@ describe('GET /v1/posts from its indexes', () => {
       expect(pages).toBeGreaterThanOrEqual(16);
     }
     expect(compareAllPages({ sort: 'metric:impressions', status: 'published', platform: 'tiktok', limit: 3, include: 'total' }, 30)).toBeGreaterThan(1);
+  });
+});
+
+describe('what the posts list sorts on', () => {
+  /** Every .ts file under src/. */
+  function sources(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+    });
+  }
+
+  it('changes only where the index is told: every file that sets a publishedAt or scheduledAtMs calls postChanged', () => {
+    const writers = sources('src').filter((file) => /\.(publishedAt|scheduledAtMs)\s*=[^=]/.test(readFileSync(file, 'utf8')));
+    expect(writers.length).toBeGreaterThan(0);
+    for (const file of writers) expect(readFileSync(file, 'utf8'), `${file} sets a time the posts list sorts on`).toMatch(/postChanged\(/);
   });
 });
