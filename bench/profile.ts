@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.js';
+import { callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, workspacePool, type ConnectionSummary } from './lib/client.js';
 import { areaOf, formatSummary, inclusiveTimes, summariseProfile, type CpuProfile } from './lib/cpuprofile.js';
 import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, startProcess, waitForOk } from './lib/processes.js';
@@ -38,12 +39,20 @@ const server = startProcess(serverSpec('mock', ROOT, port, {}, { node: ['--cpu-p
 let window: { fromUs: number; toUs: number };
 try {
   await waitForOk(server, { url: `${baseUrl}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } });
-  const target = { apiKey: DEFAULT_API_KEY, pairs: [] };
-  const requests = workload.requests(target).map((r) => r.request);
+  // Posts go to a pool of workspaces whose clocks move on meanwhile, as in `npm run bench`: the profile includes the publishing.
+  const pool = workload.creates
+    ? await workspacePool(baseUrl, (await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey: DEFAULT_API_KEY })).connections, DEFAULT_POOL_WORKSPACES)
+    : { target: { apiKey: DEFAULT_API_KEY, pairs: [] }, keys: [] };
+  const driver = new ClockDriver(baseUrl, pool.keys, workload.creates ? 200 : 0);
+  const requests = workload.requests(pool.target).map((r) => r.request);
+  if (workload.creates) await driver.tick();
+  driver.start();
   await runLoad({ url: baseUrl, connections, seconds: 2, requests });
   const fromUs = monotonicUs();
   const result = await runLoad({ url: baseUrl, connections, seconds, requests });
   window = { fromUs, toUs: monotonicUs() };
+  await driver.stop();
+  if (driver.ticks > 0) console.log(`clock driver: ${driver.ticks} ticks × ${pool.keys.length} workspaces, ${driver.jobsRun} jobs run`);
   console.log(`${result.requestsPerSecond} req/s under the profiler (p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms; ${result.non2xx} non-2xx)`);
 } finally {
   // SIGINT: the mock shuts down gracefully and exits, which writes the profile.

@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: the mock side by side with Prism, a plain Express + validator app
- * and the machine's ceiling, in one run. Each server runs alone in its own process
- * on core 0; autocannon runs here on core 1. Prints the tables and writes them as
- * JSON to bench/results/<timestamp>.json.
+ * and the machine's ceiling, in one run. Each server runs in its own process on
+ * core 0, all started at once and loaded one at a time; autocannon runs here on
+ * core 1. Each workload runs in rounds that take the servers in turns (A B C, then
+ * C B A), so a change in the machine's load falls on all of them alike. Prints the
+ * tables and writes them as JSON to bench/results/<timestamp>.json.
  *
- * BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_SECONDS (2),
+ * BENCH_SECONDS (10 per server and workload), BENCH_ROUNDS (2; the seconds are
+ * split over them), BENCH_CONNECTIONS (50), BENCH_WARMUP_SECONDS (2),
  * BENCH_START_RUNS (5), BENCH_WORKSPACES (32), BENCH_ADVANCE_MS (200; 0 stops the
  * clock driver), BENCH_SERVERS and BENCH_WORKLOADS (comma-separated ids),
  * BENCH_BASELINE_TUNED=1 (the Express baseline gets the mock's validator
@@ -16,14 +19,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.js';
-import { call, callJson, ClockDriver, destinationPairs, interleave, type ConnectionSummary } from './lib/client.js';
+import { call, callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, destinationPairs, workspacePool, type ConnectionSummary } from './lib/client.js';
 import { fixturePostViews } from './lib/fixture-posts.js';
-import { runLoad } from './lib/load.js';
+import { runLoad, type LoadResult } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk, type Pinning, type ServerProcess } from './lib/processes.js';
 import { evaluateTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
 import { baselineTuned, DEFAULT_API_KEY, mockEntry, SERVER_LABELS, serverSpec, type ServerFiles } from './lib/servers.js';
 import { median } from './lib/stats.js';
-import { probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
+import { createPostBody, probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,10 +48,11 @@ function envList<T extends string>(name: string, all: readonly T[]): T[] {
 
 const settings = {
   seconds: envInt('BENCH_SECONDS', 10),
+  rounds: Math.max(1, envInt('BENCH_ROUNDS', 2)),
   connections: envInt('BENCH_CONNECTIONS', 50),
   warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2),
   startRuns: envInt('BENCH_START_RUNS', 5),
-  workspaces: Math.max(1, envInt('BENCH_WORKSPACES', 32)),
+  workspaces: Math.max(1, envInt('BENCH_WORKSPACES', DEFAULT_POOL_WORKSPACES)),
   advanceMs: envInt('BENCH_ADVANCE_MS', 200),
   servers: envList('BENCH_SERVERS', SERVER_IDS),
   workloads: envList(
@@ -64,9 +68,13 @@ interface Started {
   baseUrl: string;
 }
 
+/** The servers started for the comparison, all stopped at the end whatever happens. */
+const running = new Set<ServerProcess>();
+
 async function start(id: ServerId, files: ServerFiles, pinning: Pinning): Promise<Started> {
   const port = await freePort();
   const server = startProcess(serverSpec(id, ROOT, port, files), pinning);
+  running.add(server);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForOk(server, { url: `${baseUrl}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } });
   return { process: server, baseUrl };
@@ -103,33 +111,143 @@ async function probe(baseUrl: string, workload: Workload, target: Target): Promi
   return missing.size > 0 ? { status: 'not-implemented', detail: [...missing].join(', ') } : { status: 'ok' };
 }
 
-async function measure(id: ServerId, started: Started, workload: Workload, target: Target, driver: ClockDriver | undefined): Promise<Measurement> {
-  const connections = workload.connections === 'load' ? settings.connections : workload.connections;
-  const base: Measurement = { server: id, workload: workload.id, title: workload.title, connections, status: 'ok' };
-  const probed = await probe(started.baseUrl, workload, target);
-  if (probed.status !== 'ok') {
-    log(`  ${workload.title}: ${probed.status}${probed.detail ? ` (${probed.detail})` : ''}`);
-    return { ...base, ...probed };
+/** A server under test, started, with what its requests go to (and, for the mock, its clock driver). */
+interface Contender {
+  id: ServerId;
+  started: Started;
+  target: Target;
+  driver: ClockDriver | undefined;
+}
+
+interface Round {
+  result: LoadResult;
+  /** Server CPU seconds during the round. */
+  cpu: number | undefined;
+  /** Clock-driver ticks during the round. */
+  ticks: number;
+}
+
+/** One round of a workload on one server: the load, and the server's CPU around it. */
+async function runRound(contender: Contender, workload: Workload, seconds: number): Promise<Round> {
+  const { started, driver, target } = contender;
+  const creates = workload.creates && driver !== undefined;
+  if (creates) {
+    // A tick before the load: a fresh workspace's first virtual day (its fixture's due work) would otherwise hold the first tick back for seconds.
+    await driver.tick();
+    driver.start();
   }
-  if (workload.creates) driver?.start();
+  const ticksBefore = driver?.ticks ?? 0;
+  const connections = workload.connections === 'load' ? settings.connections : workload.connections;
   const cpuBefore = started.process.cpuSeconds();
-  const result = await runLoad({ url: started.baseUrl, connections, seconds: settings.seconds, requests: workload.requests(target).map((r) => r.request) });
+  const result = await runLoad({ url: started.baseUrl, connections, seconds, requests: workload.requests(target).map((r) => r.request) });
   const cpuAfter = started.process.cpuSeconds();
-  await driver?.stop();
-  const memory = started.process.memory();
-  const cpu = cpuBefore !== undefined && cpuAfter !== undefined && result.total > 0 ? cpuAfter - cpuBefore : undefined;
-  const measurement: Measurement = {
-    ...base,
-    result,
-    ...(memory && { rssMb: memory.rssMb, peakRssMb: memory.peakRssMb }),
-    ...(cpu !== undefined && { cpuUsPerRequest: Math.round((cpu / result.total) * 1e6), cpuShare: Math.round((cpu / result.seconds) * 100) / 100 }),
+  if (creates) await driver.stop();
+  return { result, cpu: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined, ticks: (driver?.ticks ?? 0) - ticksBefore };
+}
+
+/** The rounds of one server as one run: counts summed, latencies the median of the rounds'. */
+function combine(rounds: readonly Round[]): { result: LoadResult; cpu: number | undefined; ticks: number } {
+  const results = rounds.map((r) => r.result);
+  const statuses: Record<string, number> = {};
+  for (const result of results) for (const [status, count] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  const sum = (pick: (result: LoadResult) => number) => results.reduce((total, result) => total + pick(result), 0);
+  const seconds = sum((r) => r.seconds);
+  const total = sum((r) => r.total);
+  const cpus = rounds.map((r) => r.cpu);
+  return {
+    result: {
+      requestsPerSecond: seconds > 0 ? Math.round(total / seconds) : 0,
+      p50Ms: Math.round(median(results.map((r) => r.p50Ms)) * 100) / 100,
+      p99Ms: Math.round(median(results.map((r) => r.p99Ms)) * 100) / 100,
+      total,
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      statuses,
+      seconds,
+    },
+    cpu: cpus.every((cpu) => cpu !== undefined) ? cpus.reduce((a, b) => (a as number) + (b as number), 0) : undefined,
+    ticks: rounds.reduce((total, r) => total + r.ticks, 0),
   };
-  const odd = result.non2xx > 0 || result.errors > 0 ? `  (${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statuses)})` : '';
-  log(
-    `  ${workload.title}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, RSS ${memory?.rssMb ?? '?'} MB, ` +
-      `${measurement.cpuUsPerRequest ?? '?'} µs CPU/request (server CPU use ${measurement.cpuShare === undefined ? '?' : Math.round(measurement.cpuShare * 100)}%)${odd}`,
-  );
-  return measurement;
+}
+
+/** One workload on every server meant for it, in rounds that take the servers in turns. */
+async function measureWorkload(contenders: readonly Contender[], workload: Workload): Promise<Measurement[]> {
+  const connections = workload.connections === 'load' ? settings.connections : workload.connections;
+  const measurements: Measurement[] = [];
+  const ready: Contender[] = [];
+  log(`\n${workload.title}`);
+  for (const contender of contenders) {
+    if (!workload.servers.includes(contender.id)) continue;
+    const probed = await probe(contender.started.baseUrl, workload, contender.target);
+    if (probed.status === 'ok') ready.push(contender);
+    else {
+      log(`  ${contender.id}: ${probed.status}${probed.detail ? ` (${probed.detail})` : ''}`);
+      measurements.push({ server: contender.id, workload: workload.id, title: workload.title, connections, ...probed });
+    }
+  }
+  const rounds = new Map<ServerId, Round[]>(ready.map((c) => [c.id, []]));
+  const seconds = Math.max(1, Math.round(settings.seconds / settings.rounds));
+  for (let r = 0; r < settings.rounds; r++) {
+    for (const contender of r % 2 === 0 ? ready : [...ready].reverse()) rounds.get(contender.id)?.push(await runRound(contender, workload, seconds));
+  }
+  for (const contender of ready) {
+    const { result, cpu, ticks } = combine(rounds.get(contender.id) ?? []);
+    const memory = contender.started.process.memory();
+    const driver = contender.driver;
+    const publishing = workload.creates && driver && ticks > 0 ? await tickCpuSeconds(contender.started, driver, contender.target, (result.statuses['201'] ?? 0) / ticks) : undefined;
+    const measurement: Measurement = {
+      server: contender.id,
+      workload: workload.id,
+      title: workload.title,
+      connections,
+      status: 'ok',
+      result,
+      ...(memory && { rssMb: memory.rssMb, peakRssMb: memory.peakRssMb }),
+      ...(cpu !== undefined && result.total > 0 && { cpuUsPerRequest: Math.round((cpu / result.total) * 1e6), cpuShare: Math.round((cpu / result.seconds) * 100) / 100 }),
+      ...(publishing !== undefined && { publishingUsPerRequest: Math.round(((publishing * ticks) / result.total) * 1e6) }),
+    };
+    const odd = result.non2xx > 0 || result.errors > 0 ? `  (${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statuses)})` : '';
+    log(
+      `  ${contender.id}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, RSS ${memory?.rssMb ?? '?'} MB, ` +
+        `${measurement.cpuUsPerRequest ?? '?'} µs CPU/request${measurement.publishingUsPerRequest !== undefined ? ` (${measurement.publishingUsPerRequest} of them publishing)` : ''} ` +
+        `(server CPU use ${measurement.cpuShare === undefined ? '?' : Math.round(measurement.cpuShare * 100)}%)${odd}`,
+    );
+    measurements.push(measurement);
+  }
+  return measurements;
+}
+
+/** Ticks replayed alone to time one (after one that publishes what the load left). */
+const TIMED_TICKS = 2;
+
+/**
+ * What one clock-driver tick of a creating workload costs the server: a virtual
+ * day of the pool's workspaces (publishing that tick's posts, renewing tokens),
+ * work the Express baseline does none of. With the load stopped, each timed tick
+ * follows as many new posts as a tick of the load saw and runs alone, its server
+ * CPU read around it; the median of them, in CPU seconds.
+ */
+async function tickCpuSeconds(started: Started, driver: ClockDriver, target: Target, postsPerTick: number): Promise<number | undefined> {
+  await driver.tick();
+  const seconds: number[] = [];
+  let n = 0;
+  for (let i = 0; i < TIMED_TICKS; i++) {
+    const due = n + Math.round(postsPerTick);
+    // Ten at a time, as a client would send them; velocity windows are fresh after the tick before.
+    const sender = async () => {
+      for (let k = n++; k < due; k = n++) {
+        const pair = target.pairs[k % target.pairs.length];
+        if (pair) await call(started.baseUrl, 'POST', '/v1/posts', { apiKey: pair.apiKey, body: createPostBody(k, pair) });
+      }
+    };
+    await Promise.all(Array.from({ length: 10 }, sender));
+    n = due;
+    const before = started.process.cpuSeconds();
+    await driver.tick();
+    const after = started.process.cpuSeconds();
+    if (before !== undefined && after !== undefined) seconds.push(after - before);
+  }
+  return seconds.length > 0 ? median(seconds) : undefined;
 }
 
 interface MockCapture {
@@ -149,62 +267,28 @@ async function captureMockData(baseUrl: string): Promise<MockCapture> {
   return { connectionsBody: connectionsAnswer.text, connections, accounts, posts };
 }
 
-/**
- * The mock's posts go to a pool of workspaces (the default one and fresh ones made
- * from the control plane), so no account sees more than a handful of posts per
- * virtual day. The pool is only made when `POST /v1/posts` exists.
- */
+/** The mock's posts go to a pool of workspaces (lib/client.ts), made only when `POST /v1/posts` exists. */
 async function mockTarget(baseUrl: string, capture: MockCapture): Promise<{ target: Target; keys: string[] }> {
-  const keys = [DEFAULT_API_KEY];
-  const perWorkspace = [destinationPairs(DEFAULT_API_KEY, capture.connections)];
-  const first = perWorkspace[0]?.[0];
-  const probeAnswer = first
-    ? await call(baseUrl, 'POST', '/v1/posts', { apiKey: DEFAULT_API_KEY, body: { text: 'Probe', destinations: [{ connectionId: first.first }, { connectionId: first.second }] } })
-    : undefined;
-  if (probeAnswer?.status === 201) {
-    for (let i = 1; i < settings.workspaces; i++) {
-      const { apiKey } = await callJson<{ apiKey: string }>(baseUrl, 'POST', '/__control/workspaces', { body: {} });
-      const { connections } = await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey });
-      keys.push(apiKey);
-      perWorkspace.push(destinationPairs(apiKey, connections));
-    }
-  }
-  return { target: { apiKey: DEFAULT_API_KEY, pairs: interleave(perWorkspace) }, keys };
+  return workspacePool(baseUrl, capture.connections, settings.workspaces);
 }
 
-type TargetFor = (baseUrl: string) => Promise<{ target: Target; keys: string[] }>;
-
-/** Warms the started server up, then runs every workload meant for it. */
-async function benchStarted(id: ServerId, started: Started, targetFor: TargetFor): Promise<Measurement[]> {
-  const measurements: Measurement[] = [];
-  const { target, keys } = await targetFor(started.baseUrl);
-  const driver = id === 'mock' ? new ClockDriver(started.baseUrl, keys, settings.advanceMs) : undefined;
+/** Starts a server and warms it up; the mock also gets its pool of workspaces and clock driver. */
+async function contender(id: ServerId, files: ServerFiles, pinning: Pinning, targetFor: (baseUrl: string) => Promise<{ target: Target; keys: string[] }>, started?: Started): Promise<Contender> {
+  log(`${id}: ${SERVER_LABELS[id]}`);
+  const server = started ?? (await start(id, files, pinning));
+  const { target, keys } = await targetFor(server.baseUrl);
+  const driver = id === 'mock' ? new ClockDriver(server.baseUrl, keys, settings.advanceMs) : undefined;
   if (settings.warmupSeconds > 0) {
-    await runLoad({ url: started.baseUrl, connections: settings.connections, seconds: settings.warmupSeconds, requests: WORKLOADS[0]?.requests(target).map((r) => r.request) ?? [] });
+    await runLoad({ url: server.baseUrl, connections: settings.connections, seconds: settings.warmupSeconds, requests: WORKLOADS[0]?.requests(target).map((r) => r.request) ?? [] });
   }
-  for (const workload of WORKLOADS) {
-    if (!workload.servers.includes(id) || !settings.workloads.includes(workload.id)) continue;
-    measurements.push(await measure(id, started, workload, target, driver));
-  }
-  if (driver && driver.ticks > 0) log(`  clock driver: ${driver.ticks} ticks × ${keys.length} workspaces (a virtual day each), ${driver.jobsRun} jobs run, ${driver.failures} failed advances`);
-  return measurements;
-}
-
-async function benchServer(id: ServerId, files: ServerFiles, pinning: Pinning, targetFor: TargetFor): Promise<Measurement[]> {
-  log(`\n${id}: ${SERVER_LABELS[id]}`);
-  const started = await start(id, files, pinning);
-  try {
-    return await benchStarted(id, started, targetFor);
-  } finally {
-    await started.process.stop();
-  }
+  return { id, started: server, target, driver };
 }
 
 async function main(): Promise<void> {
   const began = performance.now();
   const pinning = detectPinning();
   log(`social-gateway-mock bench: Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}); ${pinning.note}`);
-  log(`${settings.seconds} s per run, ${settings.connections} connections, warm-up ${settings.warmupSeconds} s`);
+  log(`${settings.seconds} s per server and workload in ${settings.rounds} rounds taking the servers in turns, ${settings.connections} connections, warm-up ${settings.warmupSeconds} s`);
   const loadBefore = loadavg()[0] ?? 0;
   if (loadBefore > 0.5) {
     log(`the machine is busy (load average ${loadBefore.toFixed(1)} on ${cpus().length} cores): figures will be lower and noisier than on an idle machine; compare ratios within this run only, and CPU µs per request rather than req/s`);
@@ -221,16 +305,15 @@ async function main(): Promise<void> {
 
   const scratch = mkdtempSync(join(tmpdir(), 'sgw-bench-'));
   const measurements: Measurement[] = [];
+  const contenders: Contender[] = [];
   try {
-    // The mock runs first, even when it is not measured: the others serve its data.
-    if (settings.servers.includes('mock')) log(`\nmock: ${SERVER_LABELS.mock}`);
+    // The mock starts first, even when it is not measured: the others serve its data.
     const mock = await start('mock', {}, pinning);
-    let capture: MockCapture;
-    try {
-      capture = await captureMockData(mock.baseUrl);
-      if (settings.servers.includes('mock')) measurements.push(...(await benchStarted('mock', mock, (url) => mockTarget(url, capture))));
-    } finally {
+    const capture = await captureMockData(mock.baseUrl);
+    if (settings.servers.includes('mock')) contenders.push(await contender('mock', {}, pinning, (url) => mockTarget(url, capture), mock));
+    else {
       await mock.process.stop();
+      running.delete(mock.process);
     }
     const files: ServerFiles = { ceilingBody: join(scratch, 'ceiling.json'), baselineData: join(scratch, 'baseline.json') };
     writeFileSync(files.ceilingBody as string, capture.connectionsBody);
@@ -238,11 +321,17 @@ async function main(): Promise<void> {
     writeFileSync(files.baselineData as string, JSON.stringify({ apiKey: DEFAULT_API_KEY, connections: capture.connections, accounts: capture.accounts, posts }));
     log(`mock's GET /v1/connections body: ${Buffer.byteLength(capture.connectionsBody)} bytes (the ceiling serves the same bytes)`);
     const plainTarget = async () => ({ target: { apiKey: DEFAULT_API_KEY, pairs: destinationPairs(DEFAULT_API_KEY, capture.connections) }, keys: [DEFAULT_API_KEY] });
-
     for (const id of settings.servers) {
-      if (id !== 'mock') measurements.push(...(await benchServer(id, files, pinning, plainTarget)));
+      if (id !== 'mock') contenders.push(await contender(id, files, pinning, plainTarget));
     }
+
+    for (const workload of WORKLOADS) {
+      if (settings.workloads.includes(workload.id)) measurements.push(...(await measureWorkload(contenders, workload)));
+    }
+    const driver = contenders.find((c) => c.driver)?.driver;
+    if (driver && driver.ticks > 0) log(`\nmock's clock driver: ${driver.ticks} ticks × ${settings.workspaces} workspaces (a virtual day each), ${driver.jobsRun} jobs run, ${driver.failures} failed advances`);
   } finally {
+    for (const server of running) await server.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 

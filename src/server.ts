@@ -231,6 +231,23 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   if (options.cors) app.use(cors(options.cors));
   app.use(urlLengthGuard(httpLimits));
 
+  // The API first: every other mount below is a layer each /v1 request would otherwise be matched against.
+  app.use(
+    '/v1',
+    createContractRouter({
+      contract: 'api',
+      spec: api,
+      index: apiIndex,
+      routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
+      authenticate: authenticateApi(registry),
+      // DESIGN.md's order: the budget first, then scenario rules, then validation.
+      guards: [rateLimitStep(options.rateLimit ?? true), scenarioGuard({ document: api.document, bodyLimit, observer: coverage })],
+      beforeHandler: [idempotency.step()],
+      bodyLimit,
+      responder,
+    }),
+  );
+
   app.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(api.text);
   });
@@ -254,22 +271,6 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       responder,
     }),
   );
-  app.use(
-    '/v1',
-    createContractRouter({
-      contract: 'api',
-      spec: api,
-      index: apiIndex,
-      routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
-      authenticate: authenticateApi(registry),
-      // DESIGN.md's order: the budget first, then scenario rules, then validation.
-      guards: [rateLimitStep(options.rateLimit ?? true), scenarioGuard({ document: api.document, bodyLimit, observer: coverage })],
-      beforeHandler: [idempotency.step()],
-      bodyLimit,
-      responder,
-    }),
-  );
-
   app.use((req: Request) => {
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}.`);
   });

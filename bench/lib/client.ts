@@ -1,4 +1,5 @@
-import type { DestinationPair } from './workloads.js';
+import type { DestinationPair, Target } from './workloads.js';
+import { DEFAULT_API_KEY } from './servers.js';
 
 export interface Answer {
   status: number;
@@ -70,6 +71,38 @@ export function interleave(perWorkspace: ReadonlyArray<readonly DestinationPair[
 }
 
 /**
+ * Workspaces `POST /v1/posts` rotates over. Each has three accounts a text post
+ * can go to, each capped at 25 posts per rolling hour; with the clock frozen
+ * between two ticks of the ClockDriver, 32 workspaces take about 1,200 posts per
+ * tick before any account reaches its cap. More would mean more of the driver's
+ * own work per tick (each workspace renews about 60 tokens a virtual day).
+ */
+export const DEFAULT_POOL_WORKSPACES = 32;
+
+/**
+ * The mock's posts go to a pool of workspaces (the default one and fresh ones made
+ * from the control plane), so no account sees more than a handful of posts per
+ * virtual day. The pool is only made when `POST /v1/posts` exists.
+ */
+export async function workspacePool(baseUrl: string, connections: readonly ConnectionSummary[], workspaces: number): Promise<{ target: Target; keys: string[] }> {
+  const keys = [DEFAULT_API_KEY];
+  const perWorkspace = [destinationPairs(DEFAULT_API_KEY, connections)];
+  const first = perWorkspace[0]?.[0];
+  const probeAnswer = first
+    ? await call(baseUrl, 'POST', '/v1/posts', { apiKey: DEFAULT_API_KEY, body: { text: 'Probe', destinations: [{ connectionId: first.first }, { connectionId: first.second }] } })
+    : undefined;
+  if (probeAnswer?.status === 201) {
+    for (let i = 1; i < workspaces; i++) {
+      const { apiKey } = await callJson<{ apiKey: string }>(baseUrl, 'POST', '/__control/workspaces', { body: {} });
+      const { connections: own } = await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey });
+      keys.push(apiKey);
+      perWorkspace.push(destinationPairs(apiKey, own));
+    }
+  }
+  return { target: { apiKey: DEFAULT_API_KEY, pairs: interleave(perWorkspace) }, keys };
+}
+
+/**
  * Moves the clock of the benchmark's workspaces a day forward every `intervalMs`
  * while posts are being created: the posts publish (real work, done by the mock's
  * scheduler), and velocity windows (per hour, per UTC day) never fill up, whatever
@@ -95,21 +128,29 @@ export class ClockDriver {
       while (this.running) {
         await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
         if (!this.running) break;
-        // All at once: a tick takes as long as the server needs for them, not 32 round trips.
-        await Promise.all(
-          this.apiKeys.map(async (apiKey) => {
-            try {
-              const answer = await call(this.baseUrl, 'POST', '/__control/clock/advance', { apiKey, body: { by: 'P1D' } });
-              if (answer.status !== 200) this.failures++;
-              else this.jobsRun += (JSON.parse(answer.text) as { ran: unknown[] }).ran.length;
-            } catch {
-              this.failures++;
-            }
-          }),
-        );
-        this.ticks++;
+        await this.tick();
       }
     })();
+  }
+
+  /** Moves every workspace's clock a day on, now; answers how many jobs ran. */
+  async tick(): Promise<number> {
+    let ran = 0;
+    // All at once: a tick takes as long as the server needs for them, not one round trip per workspace.
+    await Promise.all(
+      this.apiKeys.map(async (apiKey) => {
+        try {
+          const answer = await call(this.baseUrl, 'POST', '/__control/clock/advance', { apiKey, body: { by: 'P1D' } });
+          if (answer.status !== 200) this.failures++;
+          else ran += (JSON.parse(answer.text) as { ran: unknown[] }).ran.length;
+        } catch {
+          this.failures++;
+        }
+      }),
+    );
+    this.ticks++;
+    this.jobsRun += ran;
+    return ran;
   }
 
   async stop(): Promise<void> {

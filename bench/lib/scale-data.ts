@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { accountsStore, type AccountRecord } from '../../src/api/accounts/store.js';
-import { postsStore, type DestinationRecord, type PostRecord, type PostStatus } from '../../src/api/posts/store.js';
+import { addPost, type DestinationRecord, type PostRecord, type PostStatus } from '../../src/api/posts/store.js';
 import { externalPostRef } from '../../src/platforms/external-ids.js';
 import { createMockServer } from '../../src/server.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
@@ -29,11 +29,10 @@ export async function writeScaleData(file: string, count: number): Promise<Scale
   const server = await createMockServer({ seed: 1, clock: SCALE_CLOCK, clockFrozen: true, dataFile: file });
   const workspace = server.registry.defaultWorkspace;
   const accounts = Object.values(accountsStore.get(workspace).accounts).sort((a, b) => (a.id < b.id ? -1 : 1));
-  const posts = postsStore.get(workspace).posts;
   const nowMs = workspace.now();
   for (let i = 0; i < count; i++) {
     const post = makePost(workspace, accounts, i, nowMs - (count - i) * 5 * MINUTE_MS, nowMs);
-    posts[post.id] = post;
+    addPost(workspace, post);
   }
   workspace.changed();
   await server.close();

@@ -105,10 +105,17 @@ export interface PageRequest<T> {
   cursorFor: (key: SortKey) => string;
 }
 
-/** Cuts one page: a binary search finds where the cursor left off. */
-export function paginate<T>({ sorted, keyOf, direction, limit, after, cursorFor }: PageRequest<T>): Page<T> {
-  let start = 0;
-  if (after !== undefined) {
+/**
+ * Up to `count` items following the cursor's key, in the list's order; all of
+ * them from the start when `after` is undefined. Asking for one more than the
+ * page holds tells whether there is a next page.
+ */
+export type Following<T> = (after: SortKey | undefined, count: number) => T[];
+
+/** What follows a key in a list already sorted by `keyOf`: a binary search finds where the cursor left off. */
+function followingIn<T>(sorted: readonly T[], keyOf: (item: T) => SortKey, direction: Direction): Following<T> {
+  return (after, count) => {
+    if (after === undefined) return sorted.slice(0, count);
     let low = 0;
     let high = sorted.length;
     while (low < high) {
@@ -116,12 +123,22 @@ export function paginate<T>({ sorted, keyOf, direction, limit, after, cursorFor 
       if (compareKeys(keyOf(sorted[mid] as T), after, direction) <= 0) low = mid + 1;
       else high = mid;
     }
-    start = low;
-  }
-  const data = sorted.slice(start, start + limit);
-  const hasMore = start + limit < sorted.length;
+    return sorted.slice(low, low + count);
+  };
+}
+
+/** Cuts one page from what follows the cursor: the page, whether more follow, the next cursor. */
+function cut<T>(following: Following<T>, keyOf: (item: T) => SortKey, limit: number, after: SortKey | undefined, cursorFor: (key: SortKey) => string): Page<T> {
+  const items = following(after, limit + 1);
+  const hasMore = items.length > limit;
+  const data = hasMore ? items.slice(0, limit) : items;
   const last = data[data.length - 1];
   return { data, hasMore, nextCursor: hasMore && last !== undefined ? cursorFor(keyOf(last)) : null };
+}
+
+/** Cuts one page: a binary search finds where the cursor left off. */
+export function paginate<T>({ sorted, keyOf, direction, limit, after, cursorFor }: PageRequest<T>): Page<T> {
+  return cut(followingIn(sorted, keyOf, direction), keyOf, limit, after, cursorFor);
 }
 
 /** What a list needs of its workspace: its id and cursor codec. */
@@ -130,28 +147,41 @@ export interface ListOwner {
   readonly cursors: CursorCodec;
 }
 
-export interface ListRequest<T> {
+interface ListRules<T> {
   /** Names the list inside the cursor: a cursor of one list is refused by another. */
   list: string;
   /** The request's query; every parameter but `cursor` is bound into the cursor. */
   query: object;
-  sorted: readonly T[];
   keyOf: (item: T) => SortKey;
-  direction: Direction;
   limit: number;
+}
+
+export interface ListRequest<T> extends ListRules<T> {
+  sorted: readonly T[];
+  direction: Direction;
 }
 
 /** One page of a list under the shared rules: cursor checked, page cut, next cursor signed. */
 export function listPage<T>(owner: ListOwner, request: ListRequest<T>): Page<T> {
+  return indexedListPage(owner, { ...request, following: followingIn(request.sorted, request.keyOf, request.direction) });
+}
+
+export interface IndexedListRequest<T> extends ListRules<T> {
+  /** The list's own way to the items after a key (an index), in place of a sorted copy of them all. */
+  following: Following<T>;
+}
+
+/**
+ * `listPage` for a list that keeps its own order (an index), so a page costs
+ * what follows the cursor rather than a sort of everything: the same cursor
+ * rules, page cut and next cursor.
+ */
+export function indexedListPage<T>(owner: ListOwner, request: IndexedListRequest<T>): Page<T> {
   const list = request.list;
   const query = request.query as Record<string, unknown>;
   const cursor = query.cursor;
   const after = typeof cursor === 'string' ? owner.cursors.decode(cursor, owner.id, list, query) : undefined;
-  return paginate({
-    ...request,
-    after,
-    cursorFor: (key) => owner.cursors.encode(owner.id, list, query, key),
-  });
+  return cut(request.following, request.keyOf, request.limit, after, (key) => owner.cursors.encode(owner.id, list, query, key));
 }
 
 export interface TimeRange {

@@ -104,9 +104,14 @@ export function velocityRefusal(workspace: Workspace, account: VelocityAccount, 
   return undefined;
 }
 
-export function velocityError(refusal: VelocityRefusal, param?: string): ApiError {
+/** What a refusal says, in the 429 and in a scheduled destination's errorMessage. */
+export function velocityMessage(refusal: VelocityRefusal): string {
   const per = refusal.window === 'hour' ? 'per rolling hour' : 'per UTC day';
-  return new ApiError(429, 'VELOCITY_LIMITED', `Account ${refusal.accountId} reached its cap of ${refusal.limit} posts ${per} on ${refusal.platform}; retry after ${refusal.retryAfterSeconds} s.`, {
+  return `Account ${refusal.accountId} reached its cap of ${refusal.limit} posts ${per} on ${refusal.platform}; retry after ${refusal.retryAfterSeconds} s.`;
+}
+
+export function velocityError(refusal: VelocityRefusal, param?: string): ApiError {
+  return new ApiError(429, 'VELOCITY_LIMITED', velocityMessage(refusal), {
     ...(param !== undefined && { param }),
     details: { ...refusal },
     headers: { 'Retry-After': String(refusal.retryAfterSeconds) },

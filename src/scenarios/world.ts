@@ -1,6 +1,6 @@
 import { accountView, scheduleTokenExpiry } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
-import { postsStore, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
+import { addPost, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
 import { MEDIA_REQUIRED } from '../fixtures/populate.js';
 import { isKnownPlatform, platformFacts } from '../platforms/catalog.js';
 import { externalPostRef } from '../platforms/external-ids.js';
@@ -66,7 +66,6 @@ export function addWorldPosts(workspace: Workspace, spec: WorldPostSpec, loadedA
   const firstMs = resolveMoment(spec.when, loadedAtMs);
   if (firstMs + (spec.count - 1) * spec.spacingMs > loadedAtMs) fail('count', 'the last of these posts would go out after the scenario starts; start earlier or space them closer');
   const limit = Math.min(5000, ...accounts.map((account) => platformFacts(account.platform)?.textLimit ?? 5000));
-  const posts = postsStore.get(workspace).posts;
   for (let n = 0; n < spec.count; n++) {
     const atMs = firstMs + n * spec.spacingMs;
     const at = new Date(atMs).toISOString();
@@ -103,7 +102,7 @@ export function addWorldPosts(workspace: Workspace, spec: WorldPostSpec, loadedA
       createdAt: at,
       updatedAt: at,
     };
-    posts[post.id] = post;
+    addPost(workspace, post);
   }
 }
 

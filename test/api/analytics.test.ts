@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timelineMetrics } from '../../src/api/analytics/readings.js';
 import { metricsAt } from '../../src/api/posts/metrics.js';
-import { postsStore, type DestinationStatus, type PostRecord, type PostStatus } from '../../src/api/posts/store.js';
+import { addPost, type DestinationStatus, type PostRecord, type PostStatus } from '../../src/api/posts/store.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
 
@@ -63,7 +63,7 @@ async function world() {
         createdAt: TEST_CLOCK,
         updatedAt,
       };
-      postsStore.get(workspace).posts[post.id] = post;
+      addPost(workspace, post);
       return post;
     },
   };

@@ -52,8 +52,8 @@ beforeAll(async () => {
   workspace = found;
   // Start from no posts: the fixture's own would blur the counts.
   workspace.scheduler.cancel(() => true);
+  postsStore.get(workspace).posts = {};
   const posts = postsStore.get(workspace).posts;
-  for (const id of Object.keys(posts)) delete posts[id];
 
   const { body } = await mock.call('get', '/v1/connections', key);
   ids = Object.fromEntries((body.connections as Array<{ platform: string; id: string }>).map((c) => [c.platform, c.id]));

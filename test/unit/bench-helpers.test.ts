@@ -132,6 +132,26 @@ describe('ratios', () => {
   });
 });
 
+describe('ratios where the mock publishes what the workload creates', () => {
+  // 1,300 µs a request, 300 of them the clock driver's publishing beside it; the baseline 900.
+  const list = ratios([{ ...measured('mock', 'creates', 700, 1300), publishingUsPerRequest: 300 }, measured('express', 'creates', 1000, 900)]);
+
+  it('compares the pipeline by CPU with the publishing aside too', () => {
+    expect(list[0]?.cpu.pipelineOverheadPct).toBe(44);
+    expect(list[0]?.serving?.pipelineOverheadPct).toBe(11);
+  });
+
+  it('judges the pipeline target on that figure, saying so', () => {
+    const [target] = evaluateTargets(list, []);
+    expect(target).toMatchObject({ target: 'pipeline ≤ 25% over Express + validator', met: true });
+    expect(target?.value).toContain('publishing beside the requests aside +11%');
+  });
+
+  it('leaves it out where nothing publishes', () => {
+    expect(ratios([measured('mock', 'reads', 700, 1300), measured('express', 'reads', 1000, 900)])[0]?.serving).toBeUndefined();
+  });
+});
+
 describe('markdownTable', () => {
   it('pads columns and right-aligns the ones asked', () => {
     expect(markdownTable(['name', 'n'], [['a', '1'], ['bbb', '22']], new Set([1]))).toBe(['| name |  n |', '|------|---:|', '| a    |  1 |', '| bbb  | 22 |'].join('\n'));

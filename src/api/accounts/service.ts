@@ -185,6 +185,11 @@ function cancelTokenJobs(workspace: Workspace, accountId: string): void {
 /** (Re)schedules the account's token expiry: one job per active account whose token expires. */
 export function scheduleTokenExpiry(workspace: Workspace, account: AccountRecord): void {
   cancelTokenJobs(workspace, account.id);
+  scheduleTokenJob(workspace, account);
+}
+
+/** The account's token job, when it has none pending. */
+function scheduleTokenJob(workspace: Workspace, account: AccountRecord): void {
   if (account.status !== 'active' || account.tokenExpiresAt === null) return;
   const dueMs = Date.parse(account.tokenExpiresAt);
   if (Number.isNaN(dueMs)) return;
@@ -212,7 +217,8 @@ export function handleTokenExpiry(workspace: Workspace, job: JobRecord): void {
     const hours = accountFacts(account.platform).tokenHours;
     account.tokenExpiresAt = hours === null ? null : new Date(workspace.now() + hours * HOUR_MS).toISOString();
     account.updatedAt = workspace.nowIso();
-    scheduleTokenExpiry(workspace, account);
+    // The job that ran was the account's only one: no need to search the whole queue for others to cancel.
+    scheduleTokenJob(workspace, account);
   } else {
     expire(workspace, account, workspace.nowIso());
   }

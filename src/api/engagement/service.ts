@@ -4,7 +4,7 @@ import { externalPostRef } from '../../platforms/external-ids.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import type { AccountRecord } from '../accounts/store.js';
-import { postsStore, type PostRecord } from '../posts/store.js';
+import { addPost, type PostRecord } from '../posts/store.js';
 import { engagementStore, type EngagementKind } from './store.js';
 import { resolveActingTarget, type TargetInput, type TargetRules } from './target.js';
 
@@ -86,7 +86,7 @@ export function quotePost(workspace: Workspace, input: { destinationId: string; 
     createdAt: now,
     updatedAt: now,
   };
-  postsStore.get(workspace).posts[quote.id] = quote;
+  addPost(workspace, quote);
   return {
     postId: post.id,
     destinationId: destination.id,

@@ -24,12 +24,25 @@ const LOCAL_SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
+/** Zone names already looked up: each lookup builds an Intl.DateTimeFormat, most of the cost of scheduling a post. */
+const canonicalNames = new Map<string, string | undefined>();
+/** Names are few in practice; the bound only keeps a stream of made-up ones from growing the map for ever. */
+const MAX_REMEMBERED_ZONES = 1000;
+
 /**
  * The zone's canonical IANA name (`america/new_york` → `America/New_York`,
  * `US/Eastern` → `America/New_York`), or undefined when it is not a zone the
  * runtime's time-zone database knows.
  */
 export function canonicalZone(name: string): string | undefined {
+  if (canonicalNames.has(name)) return canonicalNames.get(name);
+  const canonical = lookUpZone(name);
+  if (canonicalNames.size >= MAX_REMEMBERED_ZONES) canonicalNames.clear();
+  canonicalNames.set(name, canonical);
+  return canonical;
+}
+
+function lookUpZone(name: string): string | undefined {
   if (!IANAZone.isValidZone(name)) return undefined;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
@@ -58,7 +71,7 @@ export function parseLocalTime(local: string): number | undefined {
  */
 export function resolveLocalTime(local: string, zone: string): ResolvedLocalTime | undefined {
   const wallMs = parseLocalTime(local);
-  if (wallMs === undefined || !IANAZone.isValidZone(zone)) return undefined;
+  if (wallMs === undefined || canonicalZone(zone) === undefined) return undefined;
   const tz = IANAZone.create(zone);
   // The offsets in force a day before and a day after: any transition near the wall time lies between them.
   const offsetBefore = tz.offset(wallMs - DAY_MS);

@@ -41,6 +41,8 @@ const DEFAULT_AUDIENCE: Audience = { impressions: 2000, growthHours: 12 };
 
 const HOUR_MS = 3_600_000;
 
+export type MetricName = keyof NormalizedMetrics;
+
 /**
  * The destination's metrics at virtual time `atMs`: null until it is published
  * (and after a remote delete); then every count grows on a saturating curve
@@ -57,28 +59,51 @@ export function metricsAt(
   const publishedMs = Date.parse(destination.publishedAt);
   if (Number.isNaN(publishedMs) || atMs < publishedMs) return null;
 
-  const totals = finalTotals(destination.metricsSeed, platform);
-  const hours = (atMs - publishedMs) / HOUR_MS;
-  const share = 1 - Math.exp(-hours / totals.growthHours);
-  const at = (total: number): number => Math.floor(total * share);
-
-  const likes = at(totals.likes);
-  const comments = at(totals.comments);
-  const shares = at(totals.shares);
-  const saves = at(totals.saves);
+  const curve = metricCurve(destination.metricsSeed, platform);
+  const share = shareAfter(curve, atMs - publishedMs);
+  const likes = Math.floor(curve.likes * share);
+  const comments = Math.floor(curve.comments * share);
+  const shares = Math.floor(curve.shares * share);
+  const saves = Math.floor(curve.saves * share);
   return {
-    impressions: at(totals.impressions),
-    reach: at(totals.reach),
+    impressions: Math.floor(curve.impressions * share),
+    reach: Math.floor(curve.reach * share),
     likes,
     comments,
     shares,
     saves,
-    plays: totals.plays === null ? null : at(totals.plays),
+    plays: curve.plays === null ? null : Math.floor(curve.plays * share),
     engagement: likes + comments + shares + saves,
   };
 }
 
-interface Totals {
+/** How far along its curve a destination is `elapsedMs` after it went out: from 0 towards (never past) 1. */
+function shareAfter(curve: MetricCurve, elapsedMs: number): number {
+  return 1 - Math.exp(-(elapsedMs / HOUR_MS) / curve.growthHours);
+}
+
+/**
+ * One metric of a published destination `elapsedMs` (≥ 0) after it went out,
+ * read off its curve: the very number `metricsAt` gives, for lists that read one
+ * metric of many destinations with their curves kept.
+ */
+export function metricOnCurve(curve: MetricCurve, name: MetricName, elapsedMs: number): number | null {
+  const share = shareAfter(curve, elapsedMs);
+  if (name === 'engagement') {
+    return Math.floor(curve.likes * share) + Math.floor(curve.comments * share) + Math.floor(curve.shares * share) + Math.floor(curve.saves * share);
+  }
+  const total = curve[name];
+  return total === null ? null : Math.floor(total * share);
+}
+
+/** The most a metric of the destination ever reaches (its curve's total; null where the network does not count it). */
+export function metricCeiling(curve: MetricCurve, name: MetricName): number | null {
+  if (name === 'engagement') return curve.likes + curve.comments + curve.shares + curve.saves;
+  return curve[name];
+}
+
+/** Where a destination's counts level off, and how fast they get there. */
+export interface MetricCurve {
   impressions: number;
   reach: number;
   likes: number;
@@ -89,8 +114,12 @@ interface Totals {
   growthHours: number;
 }
 
-/** Where the curve levels off, from the seed: ratios between the counts stay plausible (reach ≤ impressions, …). */
-function finalTotals(seed: number, platform: string): Totals {
+/**
+ * The destination's curve, from its seed and network alone: ratios between the
+ * counts stay plausible (reach ≤ impressions, …). Pure, so a caller reading many
+ * times may keep it.
+ */
+export function metricCurve(seed: number, platform: string): MetricCurve {
   const audience = AUDIENCES[platform] ?? DEFAULT_AUDIENCE;
   const next = randomStream(seed);
   // Squared draw: most posts do modestly, a few do far better.

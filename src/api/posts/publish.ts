@@ -2,10 +2,10 @@ import type { JobHandler, JobRecord } from '../../clock/scheduler.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { externalPostRef } from '../../platforms/external-ids.js';
 import { activeOutage } from '../../platforms/outages.js';
-import { reserve, settle, velocityError, velocityRefusal, type VelocityAccount } from '../../limits/velocity.js';
+import { reserve, settle, velocityError, velocityMessage, velocityRefusal, type VelocityAccount } from '../../limits/velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
-import { postsStore, type DestinationRecord, type PostRecord } from './store.js';
+import { postChanged, postsStore, type DestinationRecord, type PostRecord } from './store.js';
 import { destinationView, postView } from './views.js';
 
 /*
@@ -119,6 +119,7 @@ function publishDestination(workspace: Workspace, post: PostRecord, destination:
     destination.publishedAt = nowIso;
     destination.errorCode = null;
     destination.errorMessage = null;
+    postChanged(workspace, post);
   }
   post.updatedAt = nowIso;
   // Only a destination that went out counts toward velocity; a failed one frees its place.
@@ -178,7 +179,8 @@ function admitAtFireTime(workspace: Workspace, post: PostRecord): void {
     }
     destination.status = 'failed';
     destination.errorCode = 'VELOCITY_LIMITED';
-    destination.errorMessage = velocityError(refusal).message;
+    // The message alone: building the error for it captured a stack trace, a fifth of an advance over 10k refused posts.
+    destination.errorMessage = velocityMessage(refusal);
     workspace.events.emit('post.platform.failed', { postId: post.id, destination: destinationView(workspace, destination) });
   }
 }

@@ -1,10 +1,11 @@
 import { ApiError, notFound, validationError } from '../../http/errors.js';
-import { compareKeys, listPage, parseInclude, parseTimeRange, type Direction, type Page, type SortKey } from '../../http/lists.js';
+import { indexedListPage, parseInclude, parseTimeRange, type Direction, type Following, type Page, type SortKey, type TimeRange } from '../../http/lists.js';
 import { reserve } from '../../limits/velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
-import { metricsAt, type NormalizedMetrics } from './metrics.js';
+import { basisMs, metricOf, postIndex, type IndexedPost, type PostIndex, type TimeField } from './list-index.js';
+import type { MetricName, NormalizedMetrics } from './metrics.js';
 import { admitNow, START_DELAY_MS, scheduleStart, unschedulePost } from './publish.js';
-import { postsStore, type DestinationRecord, type PostRecord, type PostSource, type PostStatus } from './store.js';
+import { addPost, postsStore, type DestinationRecord, type PostRecord, type PostSource, type PostStatus } from './store.js';
 import { planPost, type CreatePostBody } from './validate.js';
 import { postView } from './views.js';
 import { getOwn } from '../../lib/records.js';
@@ -49,7 +50,7 @@ export function createPost(workspace: Workspace, body: CreatePostBody): PostReco
     createdAt: nowIso,
     updatedAt: nowIso,
   };
-  postsStore.get(workspace).posts[post.id] = post;
+  addPost(workspace, post);
   if (plan.schedule) {
     scheduleStart(workspace, post, plan.schedule.atMs);
     workspace.events.emit('post.scheduled', { post: postView(workspace, post) });
@@ -110,7 +111,6 @@ export function deletePost(workspace: Workspace, id: string): PostRecord {
 // ---------------------------------------------------------------------------
 
 export const METRIC_NAMES = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'plays', 'engagement'] as const satisfies ReadonlyArray<keyof NormalizedMetrics>;
-type MetricName = (typeof METRIC_NAMES)[number];
 
 export interface ListPostsQuery {
   status?: string;
@@ -131,99 +131,81 @@ export interface PostList {
   facets?: { status: Record<string, number>; platform: Record<string, number> };
 }
 
-/** When the post first went out: its earliest destination publish; null if none did. */
-function publishedMs(post: PostRecord): number | null {
-  let first: number | null = null;
-  for (const destination of post.destinations) {
-    if (destination.publishedAt === null) continue;
-    const ms = Date.parse(destination.publishedAt);
-    if (!Number.isNaN(ms) && (first === null || ms < first)) first = ms;
-  }
-  return first;
-}
-
-/** The reference's time basis of the posts list: schedule time, else publish time, else creation time. */
-function basisMs(post: PostRecord): number {
-  return post.scheduledAtMs ?? publishedMs(post) ?? Date.parse(post.createdAt);
-}
-
-/** A metric summed over the post's destinations at `atMs`; null when no destination has a reading of it. */
-function metricTotal(post: PostRecord, metric: MetricName, atMs: number): number | null {
-  let total: number | null = null;
-  for (const destination of post.destinations) {
-    const value = metricsAt(destination, destination.platform, atMs)?.[metric];
-    if (value === null || value === undefined) continue;
-    total = (total ?? 0) + value;
-  }
-  return total;
-}
-
+/** The page after a cursor in the requested order, and the key a cursor holds. */
 interface Ordering {
-  keyOf: (post: PostRecord) => SortKey;
-  direction: Direction;
+  following: Following<IndexedPost>;
+  keyOf: (entry: IndexedPost) => SortKey;
 }
 
 /** `created_*`, `published_*`, `scheduled_*`, or `metric:<name>` (highest first). Posts without the value come last. */
-function ordering(sort: string, atMs: number): Ordering {
+function ordering(index: PostIndex, sort: string, atMs: number, matches: (entry: IndexedPost) => boolean): Ordering {
   if (sort.startsWith('metric:')) {
     const name = sort.slice('metric:'.length);
     if (!(METRIC_NAMES as readonly string[]).includes(name)) {
       throw validationError('sort', `metric:${name} is not a metric; use one of ${METRIC_NAMES.map((m) => `metric:${m}`).join(', ')}.`);
     }
-    // Read once per request: the values grow with virtual time, so each page is cut at the time it is asked for.
-    const totals = new Map<string, number | null>();
+    const metric = name as MetricName;
+    // Read at the time of the request: the values grow with virtual time, so each page is cut at the time it is asked for.
     return {
-      keyOf: (post) => {
-        if (!totals.has(post.id)) totals.set(post.id, metricTotal(post, name as MetricName, atMs));
-        return [totals.get(post.id) ?? null, post.id];
-      },
-      direction: 'desc',
+      following: (after, count) => index.byMetric(metric, atMs, matches, after, count),
+      keyOf: (entry) => [metricOf(entry, metric, atMs), entry.id],
     };
   }
-  const [field, way] = sort.split('_') as [string, string];
+  const [name, way] = sort.split('_') as [string, string];
   const direction: Direction = way === 'asc' ? 'asc' : 'desc';
-  switch (field) {
-    case 'published':
-      return { keyOf: (post) => [publishedMs(post), post.id], direction };
-    case 'scheduled':
-      return { keyOf: (post) => [post.scheduledAtMs, post.id], direction };
-    default:
-      return { keyOf: (post) => [Date.parse(post.createdAt), post.id], direction };
-  }
+  const field: TimeField = name === 'published' ? 'publishedMs' : name === 'scheduled' ? 'scheduledMs' : 'createdMs';
+  return {
+    following: (after, count) => index.byTime(field, direction, matches, after, count),
+    keyOf: (entry) => [entry[field], entry.id],
+  };
 }
 
-/** GET /v1/posts: filters, time range on the reference's basis, sorts, include, shared cursor rules. */
-export function listPosts(workspace: Workspace, query: ListPostsQuery): PostList {
-  const include = parseInclude(query.include, ['total', 'facets'] as const);
-  const { sinceMs, untilMs } = parseTimeRange(query);
-  const { keyOf, direction } = ordering(query.sort ?? 'created_desc', workspace.now());
-
-  const matching = Object.values(postsStore.get(workspace).posts).filter((post) => {
+/** The list's filters as one test of a post; the time range on the reference's basis. */
+function filterOf(query: ListPostsQuery, { sinceMs, untilMs }: TimeRange): (entry: IndexedPost) => boolean {
+  return (entry) => {
+    const post = entry.post;
     if (query.status !== undefined && post.status !== query.status) return false;
     if (query.source !== undefined && post.source !== query.source) return false;
     if (query.platform !== undefined && !post.destinations.some((d) => d.platform === query.platform)) return false;
     if (query.connectionId !== undefined && !post.destinations.some((d) => d.connectionId === query.connectionId)) return false;
     if (sinceMs !== undefined || untilMs !== undefined) {
-      const at = basisMs(post);
+      const at = basisMs(entry);
       if (sinceMs !== undefined && at < sinceMs) return false;
       if (untilMs !== undefined && at >= untilMs) return false;
     }
     return true;
-  });
-  matching.sort((a, b) => compareKeys(keyOf(a), keyOf(b), direction));
+  };
+}
 
-  const page = listPage(workspace, { list: 'posts', query, sorted: matching, keyOf, direction, limit: query.limit ?? 50 });
-  const list: PostList = { page };
-  if (include.has('total')) list.total = matching.length;
-  if (include.has('facets')) {
-    const status: Record<string, number> = {};
-    const platform: Record<string, number> = {};
-    for (const post of matching) {
-      status[post.status] = (status[post.status] ?? 0) + 1;
-      // A post counts once per network it goes to.
-      for (const name of new Set(post.destinations.map((d) => d.platform))) platform[name] = (platform[name] ?? 0) + 1;
-    }
-    list.facets = { status, platform };
+/**
+ * GET /v1/posts: filters, time range on the reference's basis, sorts, include,
+ * shared cursor rules. A page walks the list's index from the cursor and tests
+ * each post against the filters until the page is full; `include=total|facets`
+ * counts every matching post, a scan.
+ */
+export function listPosts(workspace: Workspace, query: ListPostsQuery): PostList {
+  const include = parseInclude(query.include, ['total', 'facets'] as const);
+  const matches = filterOf(query, parseTimeRange(query));
+  const index = postIndex(postsStore.get(workspace).posts);
+  const { following, keyOf } = ordering(index, query.sort ?? 'created_desc', workspace.now(), matches);
+
+  const page = indexedListPage(workspace, { list: 'posts', query, following, keyOf, limit: query.limit ?? 50 });
+  const list: PostList = { page: { ...page, data: page.data.map((entry) => entry.post) } };
+  if (include.size === 0) return list;
+  let total = 0;
+  const status: Record<string, number> = {};
+  const platform: Record<string, number> = {};
+  const facets = include.has('facets');
+  for (const entry of index.all()) {
+    if (!matches(entry)) continue;
+    total++;
+    if (!facets) continue;
+    const post = entry.post;
+    status[post.status] = (status[post.status] ?? 0) + 1;
+    // A post counts once per network it goes to.
+    for (const name of new Set(post.destinations.map((d) => d.platform))) platform[name] = (platform[name] ?? 0) + 1;
   }
+  if (include.has('total')) list.total = total;
+  if (facets) list.facets = { status, platform };
   return list;
 }

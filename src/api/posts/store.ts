@@ -1,4 +1,5 @@
-import { defineStore } from '../../store/define-store.js';
+import { defineStore, type HasWorkspaceData } from '../../store/define-store.js';
+import { indexAdded, indexChanged } from './list-index.js';
 
 /** Post and destination statuses share one list (the reference's PostStatus = DestinationStatus). */
 export const POST_STATUSES = ['queued', 'processing', 'published', 'failed', 'scheduled', 'cancelled', 'deleted'] as const;
@@ -61,7 +62,26 @@ export interface PostRecord {
   updatedAt: string;
 }
 
-/** Posts of one workspace, by id. A remote delete keeps the post with status `deleted`. */
+/**
+ * Posts of one workspace, by id. A remote delete keeps the post with status
+ * `deleted`. Read-only here so that every new post goes through `addPost`, which
+ * keeps the list's indexes (list-index.ts) in step.
+ */
 export const postsStore = defineStore('posts', () => ({
-  posts: {} as Record<string, PostRecord>,
+  posts: {} as Readonly<Record<string, PostRecord>>,
 }));
+
+/** Stores a new post (from the API, a sync, a quote, a scenario or the fixtures). */
+export function addPost(workspace: HasWorkspaceData, post: PostRecord): void {
+  const store = postsStore.get(workspace);
+  (store.posts as Record<string, PostRecord>)[post.id] = post;
+  indexAdded(store.posts, post);
+}
+
+/**
+ * Call after changing what the posts list sorts on: a destination's
+ * `publishedAt`. Status and the other fields are read live by the list.
+ */
+export function postChanged(workspace: HasWorkspaceData, post: PostRecord): void {
+  indexChanged(postsStore.get(workspace).posts, post);
+}

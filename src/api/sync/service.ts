@@ -4,7 +4,7 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { getAccount } from '../accounts/service.js';
 import type { AccountRecord } from '../accounts/store.js';
 import { metricsAt } from '../posts/metrics.js';
-import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
+import { addPost, postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
 import { postView } from '../posts/views.js';
 import { textLimitFor } from '../posts/network-rules.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
@@ -177,7 +177,7 @@ function importPost(workspace: Workspace, account: AccountRecord, network: Netwo
     createdAt: nowIso,
     updatedAt: nowIso,
   };
-  postsStore.get(workspace).posts[post.id] = post;
+  addPost(workspace, post);
   workspace.events.emit('post.external.created', { post: postView(workspace, post) });
   return { post, destination };
 }
