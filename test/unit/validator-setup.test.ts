@@ -67,7 +67,7 @@ describe('tuneValidator', () => {
 
   it('finds both things it tunes in the installed express-openapi-validator', () => {
     // False here means a new version moved them: the mock still works, but starts and answers slower.
-    expect(tuned).toEqual({ routeCache: true, lazySpecValidator: true });
+    expect(tuned).toEqual({ routeCache: true, lazySpecValidator: true, routeTable: true });
   });
 
   it('answers a route compiled once with the same matcher, as path-to-regexp would', () => {
@@ -87,5 +87,72 @@ describe('tuneValidator', () => {
     const validator = new OpenAPISchemaValidator({ version: '3.0.3', validateApiSpec: true });
     expect(validator.validate({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} }).errors).toEqual([]);
     expect(validator.validate({ openapi: '3.0.3', paths: {} }).errors.length).toBeGreaterThan(0);
+  });
+});
+
+/** What a metadata middleware did with one request: what it set, or the error it threw. */
+interface Outcome {
+  openapi?: unknown;
+  params?: unknown;
+  error?: string;
+}
+
+describe('the route table lookup', () => {
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  tuneValidator();
+  const { applyOpenApiMetadata } = fromValidator('express-openapi-validator/dist/middlewares/openapi.metadata') as {
+    applyOpenApiMetadata: (context: unknown, responseApiDoc: unknown) => (req: object, res: unknown, next: () => void) => void;
+  };
+  const { OpenApiContext } = fromValidator('express-openapi-validator/dist/framework/openapi.context') as { OpenApiContext: new (...args: unknown[]) => object };
+  const { OpenApiSpecLoader } = fromValidator('express-openapi-validator/dist/framework/openapi.spec.loader') as {
+    OpenApiSpecLoader: new (options: object) => { load(): Promise<unknown> };
+  };
+  const { OpenApiValidator } = fromValidator('express-openapi-validator/dist/openapi.validator') as {
+    OpenApiValidator: { prototype: { metadataMiddleware(context: unknown, responseApiDoc: unknown): (req: object, res: unknown, next: () => void) => void } };
+  };
+
+  function run(middleware: (req: object, res: unknown, next: () => void) => void, method: string, url: string, app: Record<string, boolean>): Outcome {
+    const path = url.split('?')[0] ?? '';
+    const req: Record<string, unknown> = { method, url, originalUrl: url, baseUrl: '', path, params: {}, app: { enabled: (name: string) => app[name] === true } };
+    try {
+      middleware(req, {}, () => undefined);
+    } catch (error) {
+      return { error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
+    }
+    return { openapi: req['openapi'], params: req['params'] };
+  }
+
+  it.each(CONTRACT_FILES)('finds what the validator itself finds, request by request, in %s', async (file) => {
+    const document = loadSpec(file).document;
+    const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(requestContract(document)), validateApiSpec: false, $refParser: { mode: 'bundle' } }).load();
+    const context = new OpenApiContext(spec, undefined, true, false);
+    const original = applyOpenApiMetadata(context, undefined);
+    const tunedLookup = OpenApiValidator.prototype.metadataMiddleware(context, undefined);
+    expect(tunedLookup).not.toBe(original);
+
+    const base = file === 'openapi.yaml' ? '/v1' : '/__control';
+    const urls: Array<[string, string]> = [];
+    for (const [template, item] of Object.entries(document.paths)) {
+      const filled = template.replace(/\{[^}]+\}/g, (_m, i: number) => (i % 2 ? 'Ab%20c' : 'id_1'));
+      for (const method of ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD']) {
+        if (!(method.toLowerCase() in (item as object)) && method !== 'PUT') continue;
+        urls.push([method, filled], [method, `${filled}?limit=2`], [method, `${filled}/`], [method, filled.toUpperCase()]);
+      }
+      urls.push(['GET', template.replace(/\{[^}]+\}/g, '%E0%A4%A')], ['GET', `${filled}/extra`]);
+    }
+    urls.push(['GET', `${base}/nowhere`], ['GET', '/elsewhere'], ['GET', base]);
+
+    let found = 0;
+    const settings: Array<Record<string, boolean>> = [{}, { 'strict routing': true }, { 'case sensitive routing': true }];
+    for (const app of settings) {
+      for (const [method, url] of urls) {
+        const expected = run(original, method, url, app);
+        expect(run(tunedLookup, method, url, app), `${method} ${url} ${JSON.stringify(app)}`).toEqual(expected);
+        if (expected.openapi) found++;
+      }
+    }
+    // The comparison is about something: most of the requests name a route, and some are malformed.
+    expect(found).toBeGreaterThan(urls.length);
+    expect(urls.some(([method, url]) => run(original, method, url, {}).error?.includes('malformed'))).toBe(true);
   });
 });
