@@ -3,7 +3,10 @@
  * against an in-process mock, then its figures: requests, req/s, latency
  * percentiles, status histogram, per-operation counts, webhook deliveries received,
  * memory over time. Fails (exit 1) on any 5xx, socket error, unhandled rejection
- * or uncaught exception, or heap growth after warm-up.
+ * or uncaught exception, or memory kept outside the workspace's records. The posts and
+ * inbound records the workload creates are state and grow the heap on purpose, so the
+ * workspace is reset after a warm-up (the first quarter) and after the run, and the
+ * heap after the second reset must be within 1.2x of that after the first.
  *
  * The workload: connection, account, profile and post lists, profiles created and
  * deleted, posts created (most scheduled), clock advances that publish them and fire
@@ -11,13 +14,17 @@
  * the control plane with its contract's example.
  *
  *   SOAK_SECONDS (60)  SOAK_CONNECTIONS (100)  SOAK_SAMPLE_MS (5000)  SOAK_SEED (1)
+ *   SOAK_HEAP_SNAPSHOTS (a folder: a heap snapshot at each reset)
  *
  * Run with --expose-gc (the npm script does) so memory is sampled after a full GC.
  */
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeHeapSnapshot } from 'node:v8';
 import { loadSpec } from '../src/http/spec.js';
+import { LatencyHistogram } from './lib/stats.js';
 import { createMockServer, DEFAULT_API_KEY } from '../src/server.js';
 
 export interface SoakOptions {
@@ -25,6 +32,8 @@ export interface SoakOptions {
   connections: number;
   sampleEveryMs: number;
   seed: number;
+  /** A folder to write a heap snapshot into at each reset, to compare them in DevTools. */
+  heapSnapshots?: string;
   log: (line: string) => void;
 }
 
@@ -32,6 +41,8 @@ export interface MemorySample {
   atSeconds: number;
   rssMb: number;
   heapMb: number;
+  /** The records the server keeps, as the JSON `--data` would write (delivery log included). */
+  storedMb: number;
 }
 
 export interface SoakReport {
@@ -49,8 +60,11 @@ export interface SoakReport {
   deliveriesReceived: number;
   clockAdvances: number;
   memory: MemorySample[];
-  /** Heap at the end over heap at the end of warm-up (the first quarter). */
-  heapGrowthAfterWarmup: number;
+  /** Memory with the workspace reset to its start, after the warm-up (the first quarter) and after the run (null without --expose-gc). */
+  afterWarmUp: MemorySample | null;
+  afterRun: MemorySample | null;
+  /** Heap of afterRun over that of afterWarmUp: what the run made the server keep outside its records. */
+  heapKept: number | null;
   problems: string[];
 }
 
@@ -85,10 +99,11 @@ function prng(seed: number): () => number {
   };
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
+const SOAK_CLOCK = '2026-03-02T09:00:00Z';
+/** The share of the run that warms up, before the workspace is reset and the heap taken as the base. */
+const WARM_UP_SHARE = 0.25;
+/** Heap growth between the two resets beyond which the server kept something outside its records. */
+const HEAP_KEPT_LIMIT = 1.2;
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -113,7 +128,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
   // --rate-limit off: 600 requests a minute is a budget for one integrator, not for a
   // soak; requests are still counted and the headers still sent.
-  const mock = await createMockServer({ seed: options.seed, clock: '2026-03-02T09:00:00Z', clockFrozen: true, strictResponses: true, rateLimit: false });
+  const mock = await createMockServer({ seed: options.seed, clock: SOAK_CLOCK, clockFrozen: true, strictResponses: true, rateLimit: false });
   const base = await mock.listen(0);
   const { port } = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
@@ -144,17 +159,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     });
 
   // ---------------------------------------------------------------- the world the workload aims at
-  const accountsRes = await call('GET', '/v1/accounts?limit=100');
-  const accounts = ((accountsRes.body as { data?: Account[] }).data ?? []).filter((account) => account.status === 'active');
-  // Networks that take a text post without media.
-  const textAccount = ['bluesky', 'threads', 'linkedin', 'facebook', 'twitter'].map((platform) => accounts.find((account) => account.platform === platform)).find((account) => account !== undefined);
-  const inboxAccount = accounts.find((account) => ['instagram', 'facebook', 'bluesky'].includes(account.platform));
-  let virtualNow = Date.parse('2026-03-02T09:00:00Z');
-  let clockAdvances = 0;
-
   const events = (loadSpec('openapi.yaml').document.components?.schemas?.WebhookEventName as { enum?: string[] } | undefined)?.enum ?? ['post.published'];
-  const hook = await call('POST', '/v1/webhooks', { name: 'Soak receiver', url: receiverUrl, events });
-  if (hook.status !== 201) throw new Error(`soak: the webhook setup answered ${hook.status} ${JSON.stringify(hook.body)}`);
 
   // Inbound events: whatever /__control/inbound/* operations the control contract has, with their own examples.
   const control = loadSpec('control.yaml').document;
@@ -165,11 +170,26 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     .map(({ path, op }) => {
       const schema = op?.requestBody?.content?.['application/json']?.schema;
       const named = schema?.$ref ? (control.components?.schemas?.[schema.$ref.split('/').pop() ?? ''] as { example?: unknown } | undefined) : schema;
-      const example = { ...((named?.example ?? {}) as Record<string, unknown>) };
-      if ('accountId' in example && inboxAccount) example.accountId = inboxAccount.id;
-      return { path, example };
+      return { path, example: { ...((named?.example ?? {}) as Record<string, unknown>) } };
     });
   if (inbound.length === 0) throw new Error('soak: control.yaml has no /__control/inbound operation');
+
+  /** The accounts the workload aims at, and the webhook to the receiver: made again after a reset. */
+  const aim = async () => {
+    const accountsRes = await call('GET', '/v1/accounts?limit=100');
+    const accounts = ((accountsRes.body as { data?: Account[] }).data ?? []).filter((account) => account.status === 'active');
+    const hook = await call('POST', '/v1/webhooks', { name: 'Soak receiver', url: receiverUrl, events });
+    if (hook.status !== 201) throw new Error(`soak: the webhook setup answered ${hook.status} ${JSON.stringify(hook.body)}`);
+    return {
+      accounts,
+      // Networks that take a text post without media.
+      textAccount: ['bluesky', 'threads', 'linkedin', 'facebook', 'twitter'].map((platform) => accounts.find((account) => account.platform === platform)).find((account) => account !== undefined),
+      inboxAccount: accounts.find((account) => ['instagram', 'facebook', 'bluesky'].includes(account.platform)),
+    };
+  };
+  let targets = await aim();
+  let virtualNow = Date.parse(SOAK_CLOCK);
+  let clockAdvances = 0;
 
   const localTime = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
@@ -191,7 +211,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         return res;
       },
     },
-    { name: 'getAccount', weight: 2, run: (state) => call('GET', `/v1/accounts/${accounts[Math.floor(state.random() * accounts.length)]?.id ?? 'none'}`) },
+    { name: 'getAccount', weight: 2, run: (state) => call('GET', `/v1/accounts/${targets.accounts[Math.floor(state.random() * targets.accounts.length)]?.id ?? 'none'}`) },
     { name: 'listProfiles', weight: 2, run: () => call('GET', '/v1/profiles?limit=20') },
     {
       name: 'createProfile',
@@ -216,7 +236,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       run: (state) =>
         call('POST', '/v1/posts', {
           text: `Soak post ${state.made++}`,
-          destinations: [{ connectionId: textAccount?.id ?? 'none' }],
+          destinations: [{ connectionId: targets.textAccount?.id ?? 'none' }],
           ...(state.random() < 0.7 && { scheduledFor: localTime(virtualNow + 30 * 60_000), timezone: 'UTC' }),
         }),
     },
@@ -232,7 +252,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         return res;
       },
     },
-    ...inbound.map(({ path, example }) => ({ name: `inbound ${path.split('/').pop() ?? ''}`, weight: 0.5, run: () => call('POST', path, example) })),
+    ...inbound.map(({ path, example }) => ({
+      name: `inbound ${path.split('/').pop() ?? ''}`,
+      weight: 0.5,
+      run: () => call('POST', path, 'accountId' in example && targets.inboxAccount ? { ...example, accountId: targets.inboxAccount.id } : example),
+    })),
   ];
   const totalWeight = kinds.reduce((sum, kind) => sum + kind.weight, 0);
   const pick = (random: () => number): Kind => {
@@ -247,43 +271,79 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   // ---------------------------------------------------------------- the run
   const statuses: Record<string, number> = {};
   const operations: Record<string, number> = {};
-  const latencies: number[] = [];
-  const latenciesByKind: Record<string, number[]> = {};
+  // Histograms, not lists: the soak shares the server's heap, and a list of every request's time would grow it.
+  const latencies = new LatencyHistogram();
+  const latenciesByKind: Record<string, LatencyHistogram> = {};
+  const problems: string[] = [];
   let socketErrors = 0;
   const memory: MemorySample[] = [];
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
-  const sample = () => {
-    (globalThis as { gc?: () => void }).gc?.();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const measure = (): MemorySample => {
+    gc?.();
     const usage = process.memoryUsage();
-    memory.push({ atSeconds: Math.round((performance.now() - started) / 100) / 10, rssMb: mb(usage.rss), heapMb: mb(usage.heapUsed) });
-    const last = memory[memory.length - 1] as MemorySample;
-    options.log(`  ${last.atSeconds.toFixed(0).padStart(4)} s  rss ${last.rssMb} MB  heap ${last.heapMb} MB  requests ${latencies.length}`);
+    return { atSeconds: Math.round((performance.now() - started) / 100) / 10, rssMb: mb(usage.rss), heapMb: mb(usage.heapUsed), storedMb: mb(JSON.stringify(mock.database.data).length) };
   };
+  const line = (label: string, s: MemorySample) => `  ${label}  rss ${s.rssMb} MB  heap ${s.heapMb} MB  stored ${s.storedMb} MB  requests ${latencies.count}`;
+  const sample = () => {
+    const last = measure();
+    memory.push(last);
+    options.log(line(`${last.atSeconds.toFixed(0).padStart(4)} s`, last));
+  };
+
+  const states: ConnectionState[] = Array.from({ length: options.connections }, (_, connection) => ({ random: prng(options.seed * 1000 + connection), profiles: [], cursor: null, made: 0 }));
+  const drive = (until: number) =>
+    Promise.all(
+      states.map(async (state, connection) => {
+        while (performance.now() < until) {
+          const kind = pick(state.random);
+          const t0 = performance.now();
+          try {
+            const res = await kind.run(state, connection);
+            const took = performance.now() - t0;
+            latencies.record(took);
+            (latenciesByKind[kind.name] ??= new LatencyHistogram()).record(took);
+            statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+            operations[kind.name] = (operations[kind.name] ?? 0) + 1;
+          } catch {
+            socketErrors++;
+          }
+        }
+      }),
+    );
+
+  /**
+   * Back to the workspace's start with no request in flight, then the heap after a full
+   * collection: what it holds over the start is what the server keeps outside its
+   * records (caches, windows, listeners, timers, compiled code).
+   */
+  const resetAndMeasure = async (label: string): Promise<MemorySample | null> => {
+    const res = await call('POST', '/__control/reset');
+    if (res.status !== 200) {
+      problems.push(`the reset ${label} answered ${res.status}`);
+      return null;
+    }
+    virtualNow = Date.parse((res.body as { clock: { now: string } }).clock.now);
+    for (const state of states) state.profiles = [];
+    if (!gc) return null;
+    const kept = measure();
+    options.log(line(label, kept));
+    if (options.heapSnapshots) options.log(`  heap snapshot: ${writeHeapSnapshot(join(options.heapSnapshots, `soak-${label.replace(/\W+/g, '-')}.heapsnapshot`))}`);
+    return kept;
+  };
+
   sample();
   const sampler = setInterval(sample, options.sampleEveryMs);
-
-  const worker = async (connection: number) => {
-    const state: ConnectionState = { random: prng(options.seed * 1000 + connection), profiles: [], cursor: null, made: 0 };
-    while (performance.now() < deadline) {
-      const kind = pick(state.random);
-      const t0 = performance.now();
-      try {
-        const res = await kind.run(state, connection);
-        const took = performance.now() - t0;
-        latencies.push(took);
-        (latenciesByKind[kind.name] ??= []).push(took);
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        operations[kind.name] = (operations[kind.name] ?? 0) + 1;
-      } catch {
-        socketErrors++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: options.connections }, (_, i) => worker(i)));
+  // The warm-up runs every kind of request, so the JIT and every bounded cache are as full as they get.
+  await drive(started + options.seconds * 1000 * WARM_UP_SHARE);
+  const afterWarmUp = await resetAndMeasure('after the warm-up, reset');
+  targets = await aim();
+  await drive(deadline);
   clearInterval(sampler);
   sample();
   const elapsed = (performance.now() - started) / 1000;
+  const afterRun = await resetAndMeasure('after the run, reset');
 
   agent.destroy();
   await mock.close();
@@ -291,31 +351,26 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   process.off('unhandledRejection', onRejection);
   process.off('uncaughtException', onException);
 
-  latencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
   const slowest: SoakReport['slowest'] = {};
-  for (const [name, list] of Object.entries(latenciesByKind)) {
-    list.sort((a, b) => a - b);
-    slowest[name] = { p99: round(percentile(list, 99)), max: round(list[list.length - 1] ?? 0) };
-  }
-  const warm = memory.find((s) => s.atSeconds >= options.seconds / 4) ?? memory[0];
-  const end = memory[memory.length - 1];
-  const heapGrowthAfterWarmup = warm && end ? round(end.heapMb / warm.heapMb) : 1;
+  for (const [name, histogram] of Object.entries(latenciesByKind)) slowest[name] = { p99: round(histogram.quantile(0.99)), max: round(histogram.max) };
   const fiveXx = Object.entries(statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
-  const problems: string[] = [];
   if (fiveXx > 0) problems.push(`${fiveXx} responses were 5xx`);
   if (socketErrors > 0) problems.push(`${socketErrors} requests failed on the socket`);
   if (mock.violations.length > 0) problems.push(`${mock.violations.length} responses broke the contract`);
   problems.push(...unhandled);
-  // Only a run long enough to warm up says anything about growth.
-  if (options.seconds >= 30 && heapGrowthAfterWarmup > 1.5) problems.push(`heap grew ${heapGrowthAfterWarmup}x after warm-up`);
+  const heapKept = afterWarmUp && afterRun ? Math.round((afterRun.heapMb / afterWarmUp.heapMb) * 100) / 100 : null;
+  // Only a run long enough to warm up says anything about what is kept.
+  if (options.seconds >= 30 && heapKept !== null && heapKept > HEAP_KEPT_LIMIT) {
+    problems.push(`with the workspace reset, the heap grew ${heapKept}x from the end of the warm-up to the end of the run (${afterWarmUp?.heapMb} MB to ${afterRun?.heapMb} MB)`);
+  }
 
   return {
     seconds: round(elapsed),
     connections: options.connections,
-    requests: latencies.length,
-    requestsPerSecond: Math.round(latencies.length / elapsed),
-    latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies[latencies.length - 1] ?? 0) },
+    requests: latencies.count,
+    requestsPerSecond: Math.round(latencies.count / elapsed),
+    latencyMs: { p50: round(latencies.quantile(0.5)), p90: round(latencies.quantile(0.9)), p99: round(latencies.quantile(0.99)), max: round(latencies.max) },
     statuses,
     operations,
     slowest,
@@ -324,7 +379,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     deliveriesReceived,
     clockAdvances,
     memory,
-    heapGrowthAfterWarmup,
+    afterWarmUp,
+    afterRun,
+    heapKept,
     problems,
   };
 }
@@ -341,15 +398,17 @@ export function formatReport(report: SoakReport): string {
       .map(([name, { p99, max }]) => `${name} ${p99} / ${max}`)
       .join(', ')}`,
     `  clock advances ${report.clockAdvances}, webhook deliveries received ${report.deliveriesReceived}`,
-    `  memory (MB, after GC): ${report.memory.map((s) => `${s.atSeconds}s rss ${s.rssMb} heap ${s.heapMb}`).join(' | ')}`,
-    `  heap at the end / after warm-up: ${report.heapGrowthAfterWarmup}`,
+    `  memory (MB, after GC): ${report.memory.map((s) => `${s.atSeconds}s rss ${s.rssMb} heap ${s.heapMb} stored ${s.storedMb}`).join(' | ')}`,
+    report.heapKept === null
+      ? '  heap with the workspace reset: not measured (run with --expose-gc)'
+      : `  heap with the workspace reset: ${report.afterWarmUp?.heapMb} MB after the warm-up, ${report.afterRun?.heapMb} MB after the run (${report.heapKept}x)`,
     report.problems.length === 0 ? '  result: PASS (no 5xx, no socket error, no unhandled rejection)' : `  result: FAIL: ${report.problems.join('; ')}`,
   ].join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-  const options: SoakOptions = { seconds: env('SOAK_SECONDS', 60), connections: env('SOAK_CONNECTIONS', 100), sampleEveryMs: env('SOAK_SAMPLE_MS', 5000), seed: env('SOAK_SEED', 1), log: (line) => console.log(line) };
+  const options: SoakOptions = { seconds: env('SOAK_SECONDS', 60), connections: env('SOAK_CONNECTIONS', 100), sampleEveryMs: env('SOAK_SAMPLE_MS', 5000), seed: env('SOAK_SEED', 1), heapSnapshots: process.env.SOAK_HEAP_SNAPSHOTS, log: (line) => console.log(line) };
   console.log(`soak: ${options.connections} connections for ${options.seconds} s (seed ${options.seed})${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (run with --expose-gc for memory after GC)'}`);
   const report = await runSoak(options);
   console.log(formatReport(report));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { areaOf, inclusiveTimes, summariseProfile, type CpuProfile } from '../../bench/lib/cpuprofile.js';
 import { evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
-import { median, percentile } from '../../bench/lib/stats.js';
+import { LatencyHistogram, median, percentile } from '../../bench/lib/stats.js';
 import { destinationPairs, interleave } from '../../bench/lib/client.js';
 
 /** root → handler (ours) → stringify (express); root → (idle); root → (garbage collector). */
@@ -81,6 +81,35 @@ describe('percentile and median', () => {
     [[4, 1, 3, 2], 2.5],
   ])('median(%j) is %d', (values, expected) => {
     expect(median(values)).toBe(expected);
+  });
+});
+
+describe('LatencyHistogram', () => {
+  it('gives every quantile within 1% above the exact one, and the exact maximum', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    // Sub-millisecond to many seconds, skewed like request latencies.
+    const values = Array.from({ length: 20_000 }, () => 0.05 * Math.exp(random() * 12));
+    const histogram = new LatencyHistogram();
+    for (const value of values) histogram.record(value);
+    const sorted = [...values].sort((a, b) => a - b);
+    expect(histogram.count).toBe(values.length);
+    expect(histogram.max).toBe(sorted[sorted.length - 1]);
+    for (const q of [0.01, 0.5, 0.9, 0.99, 0.999, 1]) {
+      const exact = percentile(sorted, q);
+      const estimate = histogram.quantile(q);
+      expect(estimate).toBeGreaterThanOrEqual(exact);
+      expect(estimate).toBeLessThanOrEqual(exact * 1.01);
+    }
+  });
+
+  it('keeps values below its first bucket and above its last', () => {
+    const histogram = new LatencyHistogram();
+    expect(histogram.quantile(0.5)).toBeNaN();
+    histogram.record(0);
+    histogram.record(5e6);
+    expect(histogram.quantile(0.5)).toBeLessThanOrEqual(0.001);
+    expect(histogram.quantile(1)).toBe(5e6);
   });
 });
 
