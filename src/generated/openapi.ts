@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Quote a post
-         * @description Publishes a quote post of a published `twitter` destination, as the account that published it. The `twitter` text limit applies (`400 TEXT_TOO_LONG`). Other networks answer `400 PLATFORM_NOT_SUPPORTED`.
+         * @description Publishes a quote post of a published `twitter` destination, as the account that published it. The `twitter` text limit applies (`400 TEXT_TOO_LONG`). Other networks answer `400 PLATFORM_NOT_SUPPORTED`. The quote is a post that went out, so it counts toward the account's posting velocity (`429 VELOCITY_LIMITED` past a cap, with `Retry-After`), and it fires `post.platform.published` and `post.published` like any published post.
          */
         post: operations["quotePost"];
         delete?: never;

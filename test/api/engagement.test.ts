@@ -110,6 +110,41 @@ describe('POST /v1/quotes', () => {
     expect(quote?.destinations[0]).toMatchObject({ connectionId: destination.connectionId, status: 'published', externalPostId: res.body.externalPostId, options: { quoteMicroblogPostId: destination.externalPostId } });
   });
 
+  it('announces the quote as a published post: post.platform.published, then post.published', async () => {
+    const w = await freshWorld(mock);
+    const { destination } = w.destination('twitter');
+    const mark = w.mark();
+    const res = await mock.call('post', '/v1/quotes', w.apiKey).send({ destinationId: destination.id, text: 'Quoted.' });
+    expectStatus(res, 201);
+    const events = w.eventsSince(mark);
+    expect(events.map((event) => event.event)).toEqual(['post.platform.published', 'post.published']);
+    expect(events[0]?.data).toMatchObject({ postId: res.body.quotePostId, destination: { status: 'published', externalPostId: res.body.externalPostId } });
+    expect(events[1]?.data).toMatchObject({ post: { id: res.body.quotePostId, status: 'published', text: 'Quoted.' } });
+  });
+
+  it('counts toward the account velocity: the 25th publish of the hour is a quote, the 26th is refused', async () => {
+    const w = await freshWorld(mock);
+    const { destination } = w.destination('twitter');
+    const twitter = w.account('twitter');
+    const limits = await mock.control('get', '/__control/limits', w.apiKey);
+    const usage = (limits.body.velocity as { accountId: string; hour: { count: number }; inFlight: number }[]).find((entry) => entry.accountId === twitter.id);
+    const used = (usage?.hour.count ?? 0) + (usage?.inFlight ?? 0);
+    expectStatus(await mock.control('post', '/__control/limits', w.apiKey).send({ velocity: [{ accountId: twitter.id, published: 24 - used }] }), 200);
+    expectStatus(await mock.call('post', '/v1/quotes', w.apiKey).send({ destinationId: destination.id, text: 'The 25th.' }), 201);
+
+    const posts = Object.keys(postsStore.get(w.workspace).posts).length;
+    const mark = w.mark();
+    const refused = await mock.call('post', '/v1/quotes', w.apiKey).send({ destinationId: destination.id, text: 'The 26th.' });
+    expectApiError(refused, 429, 'VELOCITY_LIMITED');
+    expect(refused.body.error.details).toMatchObject({ accountId: twitter.id, platform: 'twitter', window: 'hour', limit: 25 });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Object.keys(postsStore.get(w.workspace).posts)).toHaveLength(posts);
+    expect(w.eventsSince(mark)).toEqual([]);
+    // The quote took the place a post would have had.
+    const post = await mock.call('post', '/v1/posts', w.apiKey).send({ text: 'Too many.', destinations: [{ connectionId: twitter.id }] });
+    expectApiError(post, 429, 'VELOCITY_LIMITED', 'destinations[0].connectionId');
+  });
+
   it('applies the twitter limit: 281 characters without a premium subscription', async () => {
     const w = await freshWorld(mock);
     const { destination } = w.destination('twitter');

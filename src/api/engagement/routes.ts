@@ -11,5 +11,5 @@ export const engagementRoutes = [
   apiRoute('bookmarkPost', ({ workspace, body }) => ({ status: 200, body: setEngagement(workspace, 'bookmark', body, true) }), TOGGLE_NOTE),
   apiRoute('removeBookmark', ({ workspace, body }) => ({ status: 200, body: setEngagement(workspace, 'bookmark', body, false) }), TOGGLE_NOTE),
   apiRoute('quotePost', ({ workspace, body }) => ({ status: 201, body: quotePost(workspace, body) }),
-    'The quote is also a post in the posts store (published at once, options.quoteMicroblogPostId set); it emits no post events. The twitter limit applies (25000 with a premium subscription).'),
+    'The quote is also a post in the posts store (published at once, options.quoteMicroblogPostId set), announced with post.platform.published and post.published, and counted toward the account\'s velocity (429 VELOCITY_LIMITED past a cap). The twitter limit applies (25000 with a premium subscription).'),
 ];

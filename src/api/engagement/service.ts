@@ -1,10 +1,12 @@
 import type { components } from '../../generated/openapi.js';
+import { settle, velocityError, velocityRefusal } from '../../limits/velocity.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { externalPostRef } from '../../platforms/external-ids.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import type { AccountRecord } from '../accounts/store.js';
-import { addPost, type PostRecord } from '../posts/store.js';
+import { addPost, type DestinationRecord, type PostRecord } from '../posts/store.js';
+import { destinationView, postView } from '../posts/views.js';
 import { engagementStore, type EngagementKind } from './store.js';
 import { resolveActingTarget, type TargetInput, type TargetRules } from './target.js';
 
@@ -50,14 +52,33 @@ export function microblogTextLimit(account: AccountRecord): number {
  * published it. The quote is a post of its own in the posts store (published at
  * once, one destination, `options.quoteMicroblogPostId` naming the quoted post), so
  * GET /v1/posts/{id} finds it and it can be commented on, liked and quoted in turn.
+ * Being a post that went out, it counts toward the account's velocity (refused with
+ * 429 VELOCITY_LIMITED past a cap) and is announced as any published post is.
  */
 export function quotePost(workspace: Workspace, input: { destinationId: string; text: string }): QuoteResult {
   const { post, destination, account } = resolveActingTarget(workspace, input, engagementRules('quote'));
   checkTextLimit(input.text, microblogTextLimit(account), account.platform);
+  const refusal = velocityRefusal(workspace, account, 1);
+  if (refusal) throw velocityError(refusal);
   const now = workspace.nowIso();
   const ref = externalPostRef(workspace, account.platform, account, { atMs: workspace.now() });
-  const quote: PostRecord = {
+  const quoteId = workspace.newId();
+  const published: DestinationRecord = {
     id: workspace.newId(),
+    connectionId: account.id,
+    platform: account.platform,
+    status: 'published',
+    externalPostId: ref.externalPostId,
+    externalUrl: ref.externalUrl,
+    errorCode: null,
+    errorMessage: null,
+    publishedAt: now,
+    text: null,
+    options: { quoteMicroblogPostId: destination.externalPostId },
+    metricsSeed: workspace.faker.number.int({ min: 1, max: 0x7fffffff }),
+  };
+  const quote: PostRecord = {
+    id: quoteId,
     text: input.text,
     mediaUrls: [],
     mediaKind: 'text',
@@ -67,26 +88,15 @@ export function quotePost(workspace: Workspace, input: { destinationId: string; 
     scheduledAtMs: null,
     source: 'api',
     thread: null,
-    destinations: [
-      {
-        id: workspace.newId(),
-        connectionId: account.id,
-        platform: account.platform,
-        status: 'published',
-        externalPostId: ref.externalPostId,
-        externalUrl: ref.externalUrl,
-        errorCode: null,
-        errorMessage: null,
-        publishedAt: now,
-        text: null,
-        options: { quoteMicroblogPostId: destination.externalPostId },
-        metricsSeed: workspace.faker.number.int({ min: 1, max: 0x7fffffff }),
-      },
-    ],
+    destinations: [published],
     createdAt: now,
     updatedAt: now,
   };
   addPost(workspace, quote);
+  // Never reserved: it went out within this request, so it counts from now on.
+  settle(workspace, account.id, published.id, true);
+  workspace.events.emit('post.platform.published', { postId: quote.id, destination: destinationView(workspace, published) });
+  workspace.events.emit('post.published', { post: postView(workspace, quote) });
   return {
     postId: post.id,
     destinationId: destination.id,
