@@ -302,6 +302,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     async close() {
       registry.stopAll();
       eventStreams.closeAll();
+      // Webhook attempts on the wire get the same grace as requests in flight, in the same
+      // time; one still out after it is attempted again at the next start with --data.
+      const attempts = registry.settleAll(httpLimits.shutdownGraceMs);
       if (server) {
         const closing = server;
         await new Promise<void>((resolve) => {
@@ -315,6 +318,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         });
         server = undefined;
       }
+      await attempts;
       await database.flush();
     },
   };

@@ -158,7 +158,7 @@ export class Scheduler<C> {
 
 
   /** Waits until no tracked I/O runs, including I/O that finishing I/O started. */
-  private async settle(): Promise<void> {
+  async settle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
   }
 

@@ -176,6 +176,24 @@ export class WorkspaceRegistry {
     for (const workspace of this.byId.values()) workspace.dispose();
   }
 
+  /**
+   * Waits for the real I/O every workspace has in flight (webhook attempts) to end,
+   * for at most `timeoutMs`; answers whether it all ended. Shutdown calls it so that
+   * what a receiver answered is recorded (and, with --data, written) before exit.
+   */
+  async settleAll(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const settled = Promise.all([...this.byId.values()].map((workspace) => workspace.scheduler.settle())).then(() => true as const);
+    try {
+      return await Promise.race([settled, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The start of a workspace: its base, the scenario's choices over it, and what was asked explicitly over those. */
   private startFrom(base: WorkspaceBase, explicit: Partial<WorkspaceBase>, scenario: ScenarioChoice | undefined): WorkspaceOrigin {
     const plain: WorkspaceBase = { plan: base.plan, seed: base.seed, clockStartMs: base.clockStartMs, clockFrozen: base.clockFrozen, fixtures: base.fixtures };

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { webhooksStore } from '../../src/api/webhooks/store.js';
 import { setDeliveryFaults } from '../../src/api/webhooks/service.js';
 import { verifyWebhookSignature } from '../../src/index.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
@@ -384,5 +385,34 @@ describe('POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
     const [delivery] = await deliveries(world, first.id);
     expectApiError(await world.call('post', `/v1/webhooks/${second.id}/deliveries/${delivery?.id}/redeliver`), 404, 'NOT_FOUND');
     expectApiError(await world.call('post', `/v1/webhooks/${first.id}/deliveries/no-such-delivery/redeliver`), 404, 'NOT_FOUND');
+  });
+});
+
+describe('shutting down', () => {
+  it('waits for an attempt on the wire to be answered, so its outcome is recorded before close() resolves', async () => {
+    const own = await startMock({ fixtures: false });
+    const world = await newWorld(own);
+    const { id } = await createHook(world);
+    // A receiver that takes a moment, as real ones do; the request is out before close() is called.
+    receiver.answer({ status: 200, afterMs: 150 });
+    world.emit('post.published');
+    await receiver.waitFor(1);
+    await own.close();
+    const [delivery] = webhooksStore.get(world.workspace).deliveries[id] ?? [];
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: [{ attempt: 1, responseStatus: 200, error: null }] });
+  });
+
+  it('waits no longer than the shutdown grace for a receiver that never answers', async () => {
+    // The attempt itself would only end at the receiver time-out, a minute away.
+    const own = await startMock({ fixtures: false, webhookTimeoutMs: 60_000, httpLimits: { shutdownGraceMs: 200 } });
+    const world = await newWorld(own);
+    const { id } = await createHook(world);
+    receiver.answerAlways('hang');
+    world.emit('post.published');
+    await receiver.waitFor(1);
+    await own.close();
+    // Still on the wire when close() resolved: the grace ended the wait, not the attempt.
+    const [delivery] = webhooksStore.get(world.workspace).deliveries[id] ?? [];
+    expect(delivery).toMatchObject({ status: 'pending', attempts: [] });
   });
 });

@@ -11,8 +11,8 @@ export interface ReceivedRequest {
   json: { id: string; event: string; createdAt: string; workspaceId: string; data: Record<string, unknown> };
 }
 
-/** How to answer: a status, or `hang` to never answer (until the receiver closes). */
-export type Answer = number | 'hang';
+/** How to answer: a status, `hang` to never answer (until the receiver closes), or a status after a real delay (a slow receiver). */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
 
 /**
  * A real HTTP server on 127.0.0.1 and a free port, standing in for an
@@ -76,8 +76,15 @@ export class WebhookReceiver {
   private receive(method: string, path: string, headers: IncomingHttpHeaders, body: string, res: ServerResponse): void {
     this.requests.push({ method, path, headers, body, json: JSON.parse(body) as ReceivedRequest['json'] });
     const answer = this.answers.shift() ?? this.defaultAnswer;
+    const reply = (status: number) => res.writeHead(status, status >= 300 && status < 400 ? { Location: 'https://elsewhere.example/hooks' } : {}).end('ok');
     if (answer === 'hang') this.hanging.add(res);
-    else res.writeHead(answer, answer >= 300 && answer < 400 ? { Location: 'https://elsewhere.example/hooks' } : {}).end('ok');
+    else if (typeof answer === 'number') reply(answer);
+    else {
+      this.hanging.add(res);
+      setTimeout(() => {
+        if (this.hanging.delete(res)) reply(answer.status);
+      }, answer.afterMs);
+    }
     for (const waiter of [...this.waiters]) {
       if (this.requests.length < waiter.count) continue;
       this.waiters.splice(this.waiters.indexOf(waiter), 1);
