@@ -1,8 +1,8 @@
 import { accountView, scheduleTokenExpiry } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
+import { mediaProblem, networkPostRules, POST_TEXT_MAX } from '../api/posts/network-rules.js';
 import { addPost, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
-import { MEDIA_REQUIRED } from '../fixtures/populate.js';
-import { isKnownPlatform, platformFacts } from '../platforms/catalog.js';
+import { platformFacts } from '../platforms/catalog.js';
 import { externalPostRef } from '../platforms/external-ids.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { resolveMoment } from './moments.js';
@@ -60,12 +60,14 @@ export function changeWorldAccount(workspace: Workspace, spec: WorldAccountSpec,
 export function addWorldPosts(workspace: Workspace, spec: WorldPostSpec, loadedAtMs: number, fail: (field: string | number, reason: string) => never): void {
   const accounts = spec.to.map((ref, i) => resolveAccount(workspace, ref, (reason) => fail(i, reason)));
   accounts.forEach((account, i) => {
-    const needs = isKnownPlatform(account.platform) ? MEDIA_REQUIRED[account.platform] : undefined;
-    if (needs && (!spec.media || !needs.includes(spec.media))) fail(i, `${account.platform} needs media of kind ${needs.join(' or ')}: add "media: ${needs.includes('image') ? 'image' : 'video'}"`);
+    const problem = mediaProblem(account.platform, spec.media ?? 'text', spec.media ? 1 : 0);
+    if (!problem) return;
+    if (spec.media) fail(i, problem);
+    fail(i, `${problem}: add "media: ${networkPostRules(account.platform).mediaKinds.includes('image') ? 'image' : 'video'}"`);
   });
   const firstMs = resolveMoment(spec.when, loadedAtMs);
   if (firstMs + (spec.count - 1) * spec.spacingMs > loadedAtMs) fail('count', 'the last of these posts would go out after the scenario starts; start earlier or space them closer');
-  const limit = Math.min(5000, ...accounts.map((account) => platformFacts(account.platform)?.textLimit ?? 5000));
+  const limit = Math.min(POST_TEXT_MAX, ...accounts.map((account) => platformFacts(account.platform)?.textLimit ?? POST_TEXT_MAX));
   for (let n = 0; n < spec.count; n++) {
     const atMs = firstMs + n * spec.spacingMs;
     const at = new Date(atMs).toISOString();

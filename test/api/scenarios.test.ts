@@ -158,7 +158,7 @@ describe('the world a scenario sets up', () => {
   it('refuses a post a network could never have taken, naming its line', async () => {
     const res = await mock.control('post', '/__control/workspaces').send({ scenario: 'posts:\n  - { to: [twitter, youtube], at: -PT1H }\n' });
     expectApiError(res, 400, 'INVALID_SCENARIO', 'scenario');
-    expect(res.body.error.message).toBe('<inline>:2:21: posts[0].to[1]: youtube needs media of kind video: add "media: video"');
+    expect(res.body.error.message).toBe('<inline>:2:21: posts[0].to[1]: youtube needs media of kind video (the post has text): add "media: video"');
   });
 });
 

@@ -341,6 +341,9 @@ accounts:
     ['an unknown platform', minimal.replace('platform: twitter', 'platform: myspace'), /accounts\[0\]\.platform: expected one of/],
     ['a post to an unknown account', `${minimal}posts: [ { status: published, ageHours: 1, to: [bluesky] } ]\n`, /posts\[0\]\.to\[0\]: no account has the key "bluesky"/],
     ['a scheduled post without a schedule', `${minimal}posts: [ { status: scheduled, ageHours: 1, to: [twitter] } ]\n`, /posts\[0\]: a scheduled post needs a "schedule"/],
+    ['a text post to a network that needs media', minimal.replace('platform: twitter', 'platform: youtube').concat('posts: [ { status: published, ageHours: 1, to: [youtube] } ]\n'), /posts\[0\]\.to\[0\]: youtube needs media of kind video \(the post has text\)/],
+    ['stories on a network without them', `${minimal}posts: [ { status: published, ageHours: 1, to: [twitter], media: { kind: stories } } ]\n`, /posts\[0\]\.to\[0\]: twitter has no stories/],
+    ['more images than the network takes', `${minimal}posts: [ { status: published, ageHours: 1, to: [twitter], media: { kind: multi-image, count: 5 } } ]\n`, /posts\[0\]\.to\[0\]: twitter takes at most 4 images in a post \(the post has 5\)/],
     ['broken YAML', 'version: [1', /mini\.yaml:\d+:\d+: not valid YAML/],
   ])('refuses %s, naming the place', (_label, source, message) => {
     expect(() => parseFixture(source, 'mini.yaml')).toThrow(FixtureError);

@@ -23,7 +23,7 @@ type MessageButton = components['schemas']['MessageButton'];
  * (only within 24 hours of the person's last message), and where people reply to
  * stories.
  */
-const RICH_MESSAGE_PLATFORMS: ReadonlySet<string> = new Set(['instagram', 'facebook']);
+export const RICH_MESSAGE_PLATFORMS: ReadonlySet<string> = new Set(['instagram', 'facebook']);
 
 /** The inbox text limit of a network; null where it has no inbox. */
 export function inboxTextLimit(platform: string): number | null {

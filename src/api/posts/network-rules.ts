@@ -73,6 +73,22 @@ export function networkPostRules(platform: string): NetworkPostRules {
   return Object.hasOwn(RULES, platform) ? (RULES[platform] as NetworkPostRules) : DEFAULT_RULES;
 }
 
+/**
+ * Why a network cannot carry a post of this media kind and count (undefined: it can).
+ * The fixture world and scenario worlds use it, so what they place on a network is
+ * what the create-post body would have accepted there.
+ */
+export function mediaProblem(platform: string, kind: MediaKind, count: number): string | undefined {
+  const rules = networkPostRules(platform);
+  if (!rules.mediaKinds.includes(kind)) {
+    if (kind === 'stories') return `${platform} has no stories`;
+    const kinds = rules.mediaKinds.join(' or ');
+    return rules.mediaKinds.includes('text') ? `${platform} does not publish ${kind} posts (it takes ${kinds})` : `${platform} needs media of kind ${kinds} (the post has ${kind})`;
+  }
+  if (kind === 'multi-image' && count > rules.maxImages) return `${platform} takes at most ${rules.maxImages} images in a post (the post has ${count})`;
+  return undefined;
+}
+
 /** The networks a field belongs to, for the message that refuses it elsewhere. */
 export function networksWithField(field: DestinationField): string[] {
   return Object.keys(RULES).filter((platform) => RULES[platform]?.fields.includes(field));
