@@ -1,16 +1,8 @@
-import type { EventSubscriber } from '../events/bus.js';
 import { EVENT_NAMES } from '../events/catalog.js';
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import type { OpenApiDocument } from '../http/spec.js';
 import type { ScenarioObserver } from '../scenarios/load.js';
 import type { Workspace } from '../workspaces/workspace.js';
-
-/**
- * Where the webhook-event counts come from. Until the webhook dispatcher reports its
- * successful deliveries, the events emitted on the workspaces' buses stand in for
- * them (every emitted event is what a subscribed webhook would receive).
- */
-export type WebhookCountBasis = 'emitted' | 'delivered';
 
 /** One answered (or dropped) request, as coverage counts it. */
 export interface CoveredResponse {
@@ -70,7 +62,8 @@ export interface CoverageReport {
   operations: CoverageRatio;
   statuses: CoverageRatio;
   errorCodes: CoverageRatio;
-  webhookEvents: CoverageRatio & { basis: WebhookCountBasis; events: Array<{ event: string; count: number }> };
+  /** Successful webhook deliveries, per event. */
+  webhookEvents: CoverageRatio & { events: Array<{ event: string; count: number }> };
   rules: Array<{ workspaceId: string; scenario: string; ruleId: string; fired: number }>;
   byOperation: OperationCoverage[];
   workspaces: Array<{ workspaceId: string; calls: number; operationsExercised: number }>;
@@ -97,10 +90,7 @@ export class CoverageTracker implements ScenarioObserver {
   private readonly unauthenticated = emptyWorkspace();
   private readonly rules = new Map<string, RuleTally>();
 
-  constructor(
-    document: OpenApiDocument,
-    readonly webhookBasis: WebhookCountBasis = 'emitted',
-  ) {
+  constructor(document: OpenApiDocument) {
     this.declared = declaredOperations(document);
   }
 
@@ -117,15 +107,11 @@ export class CoverageTracker implements ScenarioObserver {
     if (response.errorCode !== null) operation.codes.set(response.errorCode, (operation.codes.get(response.errorCode) ?? 0) + 1);
   }
 
-  recordWebhookEvent(workspaceId: string, event: string): void {
+  /** A webhook receiver took a delivery of `event` (the dispatcher reports each success). */
+  recordWebhookDelivery(workspaceId: string, event: string): void {
     const tally = this.tallyOf(workspaceId);
     tally.events.set(event, (tally.events.get(event) ?? 0) + 1);
   }
-
-  /** The event-bus subscriber that counts emitted events (basis `emitted`). */
-  readonly countEmittedEvents: EventSubscriber<Workspace> = (workspace, event) => {
-    if (this.webhookBasis === 'emitted') this.recordWebhookEvent(workspace.id, event.event);
-  };
 
   scenarioLoaded(workspace: Workspace, scenario: { name: string; rules: Array<{ id: string }> }): void {
     for (const rule of scenario.rules) this.ruleTally(workspace.id, scenario.name, rule.id);
@@ -191,7 +177,6 @@ export class CoverageTracker implements ScenarioObserver {
       statuses: ratio(statusSeen, statusTotal),
       errorCodes: ratio(codeSeen, codeTotal),
       webhookEvents: {
-        basis: this.webhookBasis,
         ...ratio(EVENT_NAMES.filter((event) => (events.get(event) ?? 0) > 0).length, EVENT_NAMES.length),
         events: EVENT_NAMES.map((event) => ({ event, count: events.get(event) ?? 0 })),
       },
@@ -247,7 +232,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     row('Operations', report.operations),
     row('Status codes (per operation)', report.statuses),
     row('Error codes (per operation)', report.errorCodes),
-    row(`Webhook events (${report.webhookEvents.basis})`, report.webhookEvents),
+    row('Webhook events (delivered)', report.webhookEvents),
     '',
     '## Operations',
     '',
@@ -260,7 +245,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     const codes = counted(operation.errorCodes.map((c) => ({ label: c.code, count: c.count, declared: c.declared })));
     lines.push(`| ${operation.exercised ? '' : '✗ '}\`${operation.operationId}\` | \`${operation.method} ${operation.path}\` | ${operation.calls} | ${cell(statuses + noAnswer)} | ${operation.missingStatuses.join(', ')} | ${cell(codes)} |`);
   }
-  lines.push('', `## Webhook events (${report.webhookEvents.basis === 'emitted' ? 'counted as emitted, standing in for deliveries' : 'delivered'})`, '', '| Event | Count |', '|---|---:|');
+  lines.push('', '## Webhook events delivered', '', '| Event | Deliveries |', '|---|---:|');
   for (const { event, count } of report.webhookEvents.events) lines.push(`| \`${event}\` | ${count} |`);
   lines.push('', '## Scenario rules', '');
   if (report.rules.length === 0) lines.push('No scenario rules were loaded.');

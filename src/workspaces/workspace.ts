@@ -34,6 +34,8 @@ export interface WorkspaceRuntime {
   onJobError: (workspace: Workspace, jobKind: string, error: unknown) => void;
   /** How long a webhook receiver has to answer, in real milliseconds (default 10 000). */
   webhookTimeoutMs?: number;
+  /** A webhook receiver took a delivery of this event (contract coverage counts them). */
+  onWebhookDelivered?: (workspace: Workspace, event: string) => void;
 }
 
 /**
@@ -119,6 +121,11 @@ export class Workspace implements HasWorkspaceData {
   /** Notes that the workspace's data changed (persists it with --data). */
   changed(): void {
     this.runtime.onChange();
+  }
+
+  /** Called by the webhook dispatcher for every delivery a receiver took. */
+  webhookDelivered(event: string): void {
+    this.runtime.onWebhookDelivered?.(this, event);
   }
 
   dispose(): void {

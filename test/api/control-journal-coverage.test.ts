@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { advance, workspaceWith } from '../helpers/scenarios.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -78,7 +79,7 @@ describe('GET /__control/coverage', () => {
     expect((await mock.control('get', '/__control/coverage?format=table')).text).toBe(res.text);
   });
 
-  it('counts per workspace, with the rules that fired (and those that did not) and the events emitted', async () => {
+  it('counts per workspace, with the rules that fired (and those that did not) and the events delivered', async () => {
     const yaml = [
       'rules:',
       '  - { id: slow, match: { operationId: listProfiles, every: 2 }, then: { latencyMs: 1 } }',
@@ -90,26 +91,38 @@ describe('GET /__control/coverage', () => {
       '  - { at: PT3M, do: account.expire, account: twitter }',
     ].join('\n');
     const { key, id } = await workspaceWith(mock, yaml);
+    // Only what a receiver took counts: account.expired is delivered, webhook.test emitted to nobody
+    // until the test endpoint sends one, post events go to a receiver that always fails.
+    const receiver = await WebhookReceiver.start();
+    const failing = await WebhookReceiver.start();
+    failing.answerAlways(500);
+    const hook = await mock.call('post', '/v1/webhooks', key).send({ name: 'CI', url: receiver.url, events: ['account.expired'] });
+    expectStatus(hook, 201);
+    expectStatus(await mock.call('post', '/v1/webhooks', key).send({ name: 'Broken', url: failing.url, events: ['post.published', 'post.platform.published'] }), 201);
+    expectStatus(await mock.call('post', `/v1/webhooks/${hook.body.id}/test`, key), 200);
     for (let i = 0; i < 4; i++) await mock.call('get', '/v1/profiles', key);
     await expect(mock.call('get', '/v1/accounts/any', key)).rejects.toThrow();
     await advance(mock, key, 'PT5M');
 
     await expect.poll(async () => operation((await mock.control('get', '/__control/coverage?scope=workspace', key)).body, 'getAccount')?.noResponse).toBe(1);
     const { body } = await mock.control('get', '/__control/coverage?scope=workspace', key);
-    expect(body).toMatchObject({ scope: 'workspace', workspaceId: id, operations: { exercised: 1 } });
+    expect(body).toMatchObject({ scope: 'workspace', workspaceId: id, operations: { exercised: 3 } });
     expect(operation(body, 'getAccount')).toMatchObject({ calls: 1, noResponse: 1, exercised: false, statuses: [] });
     expect(body.rules).toEqual([
       { workspaceId: id, scenario: 'inline', ruleId: 'gone', fired: 1 },
       { workspaceId: id, scenario: 'inline', ruleId: 'never', fired: 0 },
       { workspaceId: id, scenario: 'inline', ruleId: 'slow', fired: 2 },
     ]);
-    // The fixture world's own posts publish meanwhile; only the scenario's events are asserted.
-    expect(body.webhookEvents).toMatchObject({ basis: 'emitted', total: 22 });
-    expect(body.webhookEvents.events.filter((e: { event: string; count: number }) => e.count > 0 && !e.event.startsWith('post.'))).toEqual([
+    expect(body.webhookEvents).toMatchObject({ exercised: 2, total: 22 });
+    expect(body.webhookEvents.events.filter((e: { event: string; count: number }) => e.count > 0)).toEqual([
       { event: 'account.expired', count: 1 },
-      { event: 'webhook.test', count: 2 },
+      { event: 'webhook.test', count: 1 },
     ]);
-    expect(body.workspaces).toEqual([{ workspaceId: id, calls: 5, operationsExercised: 1 }]);
+    expect(receiver.events()).toEqual(['webhook.test', 'account.expired']);
+    expect(failing.requests.length).toBeGreaterThan(0);
+    await receiver.close();
+    await failing.close();
+    expect(body.workspaces).toEqual([{ workspaceId: id, calls: 8, operationsExercised: 3 }]);
 
     // Coverage describes the traffic over the server's life: a reset does not undo it.
     await mock.control('post', '/__control/reset', key);

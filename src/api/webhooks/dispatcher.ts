@@ -230,6 +230,7 @@ function settle(workspace: Workspace, webhook: WebhookRecord, delivery: Delivery
   // The webhook may have been deleted while the request was out.
   const current = webhooksStore.get(workspace).webhooks[webhook.id];
   if (ok) {
+    workspace.webhookDelivered(delivery.event);
     delivery.status = 'succeeded';
     delivery.nextAttemptAt = null;
     cancelDeliveryJobs(workspace, delivery.id);
