@@ -17,7 +17,7 @@ import { cors } from './http/cors.js';
 import { toApiError } from './http/error-mapping.js';
 import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
-import { ApiError } from './http/errors.js';
+import { noRoute } from './http/errors.js';
 import { OperationIndex } from './http/operations.js';
 import { Responder } from './http/respond.js';
 import type { RouteDefinition } from './http/route.js';
@@ -273,7 +273,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     }),
   );
   app.use((req: Request) => {
-    throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}.`);
+    throw noRoute(req.method, req.originalUrl);
   });
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Workspace } from '../workspaces/workspace.js';
-import { ApiError } from './errors.js';
+import { ApiError, noRoute } from './errors.js';
 import type { OperationIndex } from './operations.js';
 import type { RouteDefinition } from './route.js';
 import type { Responder } from './respond.js';
@@ -144,11 +144,11 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     if (req.ctx.operation) return next();
     const allowed = req.ctx.allowedMethods;
     if (allowed) {
-      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allowed.join(', ')}.`, {
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.originalUrl.split('?', 1)[0]}; use ${allowed.join(', ')}.`, {
         headers: { Allow: allowed.join(', ') },
       });
     }
-    throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}.`);
+    throw noRoute(req.method, req.originalUrl);
   });
 
   // Only an operation that takes a body has one read: a body sent along with a GET (or

@@ -44,3 +44,8 @@ export function validationError(param: string, message: string): ApiError {
 export function notFound(what: string, id: string): ApiError {
   return new ApiError(404, 'NOT_FOUND', `${what} '${id}' was not found in this workspace.`);
 }
+
+/** 404 for a path no route serves, naming the path as the client sent it (not as a mounted router sees it). */
+export function noRoute(method: string, originalUrl: string): ApiError {
+  return new ApiError(404, 'NOT_FOUND', `No route for ${method} ${originalUrl.split('?', 1)[0]}.`);
+}

@@ -71,6 +71,13 @@ describe('errors outside the handlers', () => {
     expectApiError(await mock.call('get', '/elsewhere'), 404, 'NOT_FOUND');
   });
 
+  it('names the path as the client sent it, mounted or not, without its query', async () => {
+    expect((await mock.call('get', '/v1')).body.error.message).toBe('No route for GET /v1.');
+    expect((await mock.call('get', '/v1/nothing-here?x=1')).body.error.message).toBe('No route for GET /v1/nothing-here.');
+    expect((await mock.control('get', '/__control')).body.error.message).toBe('No route for GET /__control.');
+    expect((await mock.call('put', '/v1/connections?limit=5')).body.error.message).toBe('PUT is not allowed on /v1/connections; use GET.');
+  });
+
   it('answers a wrong method with 405 and an Allow header', async () => {
     const res = await mock.call('put', '/v1/connections');
     expectApiError(res, 405, 'METHOD_NOT_ALLOWED');
