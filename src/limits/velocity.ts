@@ -46,20 +46,31 @@ function startOfUtcDay(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
-function ledger(workspace: Workspace) {
-  const store = velocityStore.get(workspace);
-  if (!store.initialized) {
-    // Posts published before the ledger existed (the fixture world, an older data file) count too.
-    for (const post of Object.values(postsStore.get(workspace).posts)) {
-      for (const destination of post.destinations) {
-        if (destination.publishedAt === null) continue;
-        (store.published[destination.connectionId] ??= []).push(Date.parse(destination.publishedAt));
-      }
+type Ledger = ReturnType<typeof velocityStore.get>;
+
+/** Fills a ledger from the posts already published (the fixture world, an older data file). */
+function fillFromPosts(workspace: Workspace, store: Ledger): Ledger {
+  for (const post of Object.values(postsStore.get(workspace).posts)) {
+    for (const destination of post.destinations) {
+      if (destination.publishedAt === null) continue;
+      (store.published[destination.connectionId] ??= []).push(Date.parse(destination.publishedAt));
     }
-    for (const times of Object.values(store.published)) times.sort((a, b) => a - b);
-    store.initialized = true;
   }
+  for (const times of Object.values(store.published)) times.sort((a, b) => a - b);
+  store.initialized = true;
   return store;
+}
+
+/** The ledger to write to: stored, and filled once. */
+function ledger(workspace: Workspace): Ledger {
+  const store = velocityStore.get(workspace);
+  return store.initialized ? store : fillFromPosts(workspace, store);
+}
+
+/** The ledger to read: a read (a check, GET /__control/limits) never creates or fills the stored one. */
+function readLedger(workspace: Workspace): Ledger {
+  const store = velocityStore.read(workspace);
+  return store.initialized ? store : fillFromPosts(workspace, structuredClone(store));
 }
 
 function prune(times: number[], nowMs: number): number[] {
@@ -71,10 +82,9 @@ function prune(times: number[], nowMs: number): number[] {
 
 /** The account's usage now: published in the rolling hour and the UTC day, and in flight. */
 export function velocityUsage(workspace: Workspace, accountId: string) {
-  const store = ledger(workspace);
+  const store = readLedger(workspace);
   const now = workspace.now();
   const times = prune(store.published[accountId] ?? [], now);
-  store.published[accountId] = times;
   const hourStart = now - HOUR_MS;
   const dayStart = startOfUtcDay(now);
   return {
@@ -130,12 +140,17 @@ export function settle(workspace: Workspace, accountId: string, destinationId: s
   const inFlight = store.inFlight[accountId] ?? [];
   const index = inFlight.indexOf(destinationId);
   if (index >= 0) inFlight.splice(index, 1);
-  if (published) (store.published[accountId] ??= []).push(workspace.now());
+  if (published) record(store, accountId, workspace.now(), 1);
+}
+
+/** Adds publishes to an account's times, dropping those no window reads any more. */
+function record(store: Ledger, accountId: string, nowMs: number, count: number): void {
+  const times = prune(store.published[accountId] ?? [], nowMs);
+  for (let i = 0; i < count; i++) times.push(nowMs);
+  store.published[accountId] = times;
 }
 
 /** The control plane's pre-load: `count` publishes at the current virtual time. */
 export function preload(workspace: Workspace, accountId: string, count: number): void {
-  const store = ledger(workspace);
-  const times = (store.published[accountId] ??= []);
-  for (let i = 0; i < count; i++) times.push(workspace.now());
+  record(ledger(workspace), accountId, workspace.now(), count);
 }

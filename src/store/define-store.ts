@@ -11,6 +11,8 @@ export interface StoreDefinition<T> {
   get(workspace: HasWorkspaceData): T;
   /** The area's state if it exists, without creating it: for read paths that must not change the data. */
   peek(workspace: HasWorkspaceData): T | undefined;
+  /** The area's state for reading: the stored one, or a fresh initial state that is not stored. */
+  read(workspace: HasWorkspaceData): T;
 }
 
 /** Every store's initial state by name: a store that still equals it holds nothing yet. */
@@ -36,6 +38,9 @@ export function defineStore<T extends object>(name: string, init: () => T): Stor
     },
     peek(workspace) {
       return workspace.data.stores[name] as T | undefined;
+    },
+    read(workspace) {
+      return (workspace.data.stores[name] as T | undefined) ?? init();
     },
   };
 }

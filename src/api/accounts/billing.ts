@@ -24,7 +24,7 @@ export interface WalletView {
 }
 
 export function walletView(workspace: Workspace): WalletView {
-  const wallet = walletStore.get(workspace);
+  const wallet = walletStore.read(workspace);
   return {
     plan: workspace.data.plan,
     currency: CURRENCY,

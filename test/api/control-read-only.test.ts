@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/http/spec.js';
+import { takeSnapshot } from '../../src/workspaces/snapshot.js';
+import type { Workspace } from '../../src/workspaces/workspace.js';
+import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { advance, workspaceWith } from '../helpers/scenarios.js';
+import { SseClient } from '../helpers/sse-client.js';
+
+/*
+ * The control plane's inspection endpoints must never change what they inspect
+ * (STYLE.md, issue 8). Every GET of control.yaml is read from the contract, so an
+ * inspection endpoint added later is held to it with no list to update.
+ */
+
+let mock: TestMock;
+let baseUrl: string;
+beforeAll(async () => {
+  mock = await startMock();
+  baseUrl = await mock.server.listen(0);
+});
+afterAll(() => mock.close());
+
+interface Read {
+  operationId: string;
+  path: string;
+  /** Answers a Server-Sent Events stream, which never ends by itself. */
+  streams: boolean;
+}
+
+const control = loadSpec('control.yaml').document;
+const reads: Read[] = Object.entries(control.paths).flatMap(([path, item]) => {
+  const get = item.get as { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> } | undefined;
+  if (!get?.operationId) return [];
+  return [{ operationId: get.operationId, path, streams: 'text/event-stream' in (get.responses?.['200']?.content ?? {}) }];
+});
+
+/** Rules with counters, a timeline half played, jobs pending, a journal, events: something to disturb. */
+const SCENARIO = [
+  'states: [calm, storm]',
+  'rules:',
+  '  - { id: every-other, match: { operationId: listProfiles, every: 2 }, then: { latencyMs: 1 } }',
+  '  - { id: once, match: { operationId: listConnections }, then: { error: { status: 400, code: VALIDATION_ERROR } }, times: 1 }',
+  'timeline:',
+  '  - { at: PT1H, do: emit, event: webhook.test, data: { note: one } }',
+  '  - { at: PT2H, do: state, to: storm }',
+  '  - { at: PT5H, do: account.expire, account: twitter }',
+].join('\n');
+
+/** Everything a workspace holds that a request could change, as text. */
+function stateOf(workspace: Workspace): string {
+  return JSON.stringify({
+    snapshot: takeSnapshot(workspace),
+    pending: workspace.scheduler.pending(),
+    journal: workspace.journal.size,
+    events: workspace.events.recent().length,
+  });
+}
+
+async function read(key: string, { path, streams }: Read): Promise<void> {
+  if (!streams) {
+    expectStatus(await mock.control('get', path, key), 200);
+    return;
+  }
+  // A stream is read until its first message (the replayed events, or the comment that opens it).
+  const client = await SseClient.open(`${baseUrl}${path}?replay=true`, { 'x-api-key': key });
+  try {
+    expect(client.response.statusCode).toBe(200);
+    await client.waitFor(1);
+  } finally {
+    client.close();
+  }
+}
+
+describe('the control plane’s GET operations', () => {
+  it('are read from the contract, the event stream among them', () => {
+    expect(reads.length).toBeGreaterThanOrEqual(8);
+    expect(reads.filter((entry) => entry.streams).map((entry) => entry.operationId)).toHaveLength(1);
+  });
+
+  it.each(reads)('$operationId ($path) leaves the workspace exactly as it was', async (entry) => {
+    const { key } = await workspaceWith(mock, SCENARIO);
+    for (let i = 0; i < 3; i++) await mock.call('get', '/v1/profiles', key);
+    await mock.call('get', '/v1/connections', key);
+    await advance(mock, key, 'PT90M');
+    const workspace = mock.server.registry.byApiKey(key) as Workspace;
+    const before = stateOf(workspace);
+
+    await read(key, entry);
+    await read(key, entry);
+
+    expect(stateOf(workspace)).toBe(before);
+  });
+});
