@@ -221,8 +221,12 @@ describe('every operation that takes an id in its path', () => {
       expectApiError(asB, 404, 'NOT_FOUND');
       expect(unchangedSince(beforeA, workspaceA), 'workspace A changed').toEqual({ same: true });
       expect(unchangedSince(beforeB, workspaceB), `workspace B changed by ${op.operationId}`).toEqual({ same: true });
-      // The ids are real: A itself finds them (reads only, so the walk leaves A as it was).
-      if (op.method === 'GET') expect((await mock.call('get', path, keyA)).status, `${path} as A`).not.toBe(404);
+      // The ids are real: A itself finds them, and its own read changes nothing of A either.
+      if (op.method === 'GET') {
+        const beforeRead = snapshot(workspaceA);
+        expect((await mock.call('get', path, keyA)).status, `${path} as A`).not.toBe(404);
+        expect(unchangedSince(beforeRead, workspaceA), `${op.operationId} changed the workspace it read`).toEqual({ same: true });
+      }
     });
   });
 });

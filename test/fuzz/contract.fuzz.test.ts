@@ -204,8 +204,9 @@ describe.each(operations.map((op, index) => [`${op.contract === 'api' ? '' : 'co
         checkExchange(op, request, wire, verdict, res);
         const context = `${op.operationId} [${request.mutations.join(' + ') || 'valid'}] → ${res.status} ${res.text.slice(0, 300)}`;
         expect(mock.server.violations.slice(violations), `responses off the contract: ${context}`).toEqual([]);
-        // A refused request changes nothing: not this workspace, not another.
+        // A refused request changes nothing: not this workspace, not another. Nor does any read, answered or not.
         if (res.status >= 400 && res.status < 500) expect(unchangedSince(before, workspace, idempotencyKey), `a ${res.status} changed the workspace: ${context}`).toEqual({ same: true });
+        if (wire.method === 'GET' || wire.method === 'HEAD') expect(unchangedSince(before, workspace), `a ${wire.method} changed the workspace: ${context}`).toEqual({ same: true });
         expect(snapshot(foreign) === foreignSnapshot, `another workspace changed: ${context}`).toBe(true);
         if (res.status < 300) ownIds = idsOf(workspace);
         // Nothing reached Object.prototype, whatever the body, query or keys held.
