@@ -50,7 +50,7 @@ type Ledger = ReturnType<typeof velocityStore.get>;
 
 /** Fills a ledger from the posts already published (the fixture world, an older data file). */
 function fillFromPosts(workspace: Workspace, store: Ledger): Ledger {
-  for (const post of Object.values(postsStore.get(workspace).posts)) {
+  for (const post of Object.values(postsStore.read(workspace).posts)) {
     for (const destination of post.destinations) {
       if (destination.publishedAt === null) continue;
       (store.published[destination.connectionId] ??= []).push(Date.parse(destination.publishedAt));

@@ -34,7 +34,7 @@ const reads: Read[] = Object.entries(control.paths).flatMap(([path, item]) => {
   return [{ operationId: get.operationId, path, streams: 'text/event-stream' in (get.responses?.['200']?.content ?? {}) }];
 });
 
-/** Rules with counters, a timeline half played, jobs pending, a journal, events: something to disturb. */
+/** Rules with counters, a timeline with a step to come, states: something to disturb. */
 const SCENARIO = [
   'states: [calm, storm]',
   'rules:',
@@ -77,17 +77,38 @@ describe('the control plane’s GET operations', () => {
     expect(reads.filter((entry) => entry.streams).map((entry) => entry.operationId)).toHaveLength(1);
   });
 
-  it.each(reads)('$operationId ($path) leaves the workspace exactly as it was', async (entry) => {
-    const { key } = await workspaceWith(mock, SCENARIO);
-    for (let i = 0; i < 3; i++) await mock.call('get', '/v1/profiles', key);
-    await mock.call('get', '/v1/connections', key);
-    await advance(mock, key, 'PT90M');
-    const workspace = mock.server.registry.byApiKey(key) as Workspace;
-    const before = stateOf(workspace);
+  /** A world mid-scenario (rules with counters, a timeline half played, jobs, a journal, events), and one with nothing in it yet. */
+  const worlds: Array<[string, () => Promise<string>]> = [
+    [
+      'the fixture world mid-scenario',
+      async () => {
+        const { key } = await workspaceWith(mock, SCENARIO);
+        for (let i = 0; i < 3; i++) await mock.call('get', '/v1/profiles', key);
+        await mock.call('get', '/v1/connections', key);
+        await advance(mock, key, 'PT90M');
+        return key;
+      },
+    ],
+    [
+      'an empty workspace',
+      async () => {
+        const res = await mock.control('post', '/__control/workspaces').send({ fixtures: false });
+        expectStatus(res, 201);
+        return res.body.apiKey as string;
+      },
+    ],
+  ];
 
-    await read(key, entry);
-    await read(key, entry);
+  describe.each(worlds)('in %s', (_name, makeWorld) => {
+    it.each(reads)('$operationId ($path) leaves the workspace exactly as it was', async (entry) => {
+      const key = await makeWorld();
+      const workspace = mock.server.registry.byApiKey(key) as Workspace;
+      const before = stateOf(workspace);
 
-    expect(stateOf(workspace)).toBe(before);
+      await read(key, entry);
+      await read(key, entry);
+
+      expect(stateOf(workspace)).toBe(before);
+    });
   });
 });

@@ -31,7 +31,7 @@ export function walletView(workspace: Workspace): WalletView {
     balanceCents: wallet.balanceCents,
     pricePerAccountCents: wallet.pricePerAccountCents,
     accountsBilled: wallet.accountsBilled,
-    connectedAccounts: Object.keys(accountsStore.get(workspace).accounts).length,
+    connectedAccounts: Object.keys(accountsStore.read(workspace).accounts).length,
     accountSlots: workspace.data.plan === 'free' ? FREE_PLAN_ACCOUNT_SLOTS : null,
   };
 }
@@ -57,13 +57,13 @@ export function assertCanAddAccount(workspace: Workspace): void {
 /** The 402 a new account would get, or undefined when it can be added (the sign-in page needs the code without throwing). */
 export function addAccountRefusal(workspace: Workspace): ApiError | undefined {
   if (workspace.data.plan === 'free') {
-    const connected = Object.keys(accountsStore.get(workspace).accounts).length;
+    const connected = Object.keys(accountsStore.read(workspace).accounts).length;
     if (connected < FREE_PLAN_ACCOUNT_SLOTS) return undefined;
     return new ApiError(402, 'PLAN_LIMIT_REACHED', `The free plan connects at most ${FREE_PLAN_ACCOUNT_SLOTS} accounts and all are in use; disconnect one, reconnect an existing one, or move to pay as you go.`, {
       details: { plan: 'free', slots: FREE_PLAN_ACCOUNT_SLOTS, connected },
     });
   }
-  const wallet = walletStore.get(workspace);
+  const wallet = walletStore.read(workspace);
   if (wallet.balanceCents >= wallet.pricePerAccountCents) return undefined;
   return new ApiError(402, 'INSUFFICIENT_WALLET', `The workspace wallet holds ${formatCents(wallet.balanceCents)} and a new account costs ${formatCents(wallet.pricePerAccountCents)}; top it up to connect another account.`, {
     details: { balanceCents: wallet.balanceCents, priceCents: wallet.pricePerAccountCents, currency: CURRENCY },

@@ -54,7 +54,7 @@ export function accountView(workspace: Workspace, account: AccountRecord) {
 }
 
 export function allAccounts(workspace: Workspace): AccountRecord[] {
-  return Object.values(accountsStore.get(workspace).accounts);
+  return Object.values(accountsStore.read(workspace).accounts);
 }
 
 /** An account of this workspace, or 404: ids of other workspaces are never found. */
