@@ -296,7 +296,7 @@ export function workspaceIdOfSession(sessionId: string): string | undefined {
 }
 
 export function findSession(workspace: Workspace, sessionId: string): ConnectSessionRecord | undefined {
-  return getOwn(connectSessionsStore.get(workspace).sessions, sessionId);
+  return getOwn(connectSessionsStore.read(workspace).sessions, sessionId);
 }
 
 /** Something the sign-in page cannot do with this session; the page shows it with this HTTP status. */
@@ -342,7 +342,7 @@ export function finishSignIn(workspace: Workspace, sessionId: string, decision: 
   if (activeOutage(workspace, session.platform)) return fail('failed', 'PLATFORM_ERROR');
 
   if (session.mode === 'reconnect') {
-    const account = session.accountId !== null ? getOwn(accountsStore.get(workspace).accounts, session.accountId) : undefined;
+    const account = session.accountId !== null ? getOwn(accountsStore.read(workspace).accounts, session.accountId) : undefined;
     if (!account) return fail('failed', 'ACCOUNT_DISCONNECTED');
     reactivateAccount(workspace, account);
     session.candidates = [{
@@ -412,7 +412,7 @@ export function candidatesOf(workspace: Workspace, sessionId: string): Candidate
 }
 
 export function pendingAccountsOf(workspace: Workspace, tempToken: string): CandidateRecord[] {
-  const store = connectSessionsStore.get(workspace);
+  const store = connectSessionsStore.read(workspace);
   const sessionId = getOwn(store.tempTokens, tempToken);
   return openSession(workspace, sessionId === undefined ? undefined : getOwn(store.sessions, sessionId), 'tempToken', tempToken).candidates;
 }
@@ -441,7 +441,7 @@ function connectCandidate(workspace: Workspace, platform: string, choice: Candid
   if (!candidate) {
     throw validationError('candidateId', `candidateId '${choice.candidateId}' was not offered in this session; offered: ${session.candidates.map((item) => item.id).join(', ')}.`);
   }
-  if (candidate.accountId !== null && getOwn(accountsStore.get(workspace).accounts, candidate.accountId)) {
+  if (candidate.accountId !== null && getOwn(accountsStore.read(workspace).accounts, candidate.accountId)) {
     throw new ApiError(409, 'CONFLICT', `Candidate '${candidate.id}' is already connected as account ${candidate.accountId}.`, {
       param: 'candidateId',
       details: { accountId: candidate.accountId },
@@ -483,7 +483,7 @@ export function pendingAccountView(candidate: CandidateRecord) {
 
 /** What the sign-in page shows about a session. */
 export function describeSession(workspace: Workspace, session: ConnectSessionRecord) {
-  const account = session.accountId !== null ? getOwn(accountsStore.get(workspace).accounts, session.accountId) : undefined;
+  const account = session.accountId !== null ? getOwn(accountsStore.read(workspace).accounts, session.accountId) : undefined;
   const facts = platformFacts(session.platform);
   return {
     networkLabel: facts?.label ?? session.platform,

@@ -13,7 +13,7 @@ const HOUR_MS = 3_600_000;
 
 /** The list-and-connect shape of the reference ("Connection"). */
 export function connectionView(workspace: Workspace, account: AccountRecord) {
-  const profileName = account.profileId ? getOwn(profilesStore.get(workspace).profiles, account.profileId)?.name : undefined;
+  const profileName = account.profileId ? getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name : undefined;
   return {
     id: account.id,
     platform: account.platform,
@@ -33,7 +33,7 @@ export function connectionView(workspace: Workspace, account: AccountRecord) {
 
 /** The single-account shape of the reference ("Account"). */
 export function accountView(workspace: Workspace, account: AccountRecord) {
-  const profile = account.profileId ? (getOwn(profilesStore.get(workspace).profiles, account.profileId)?.name ?? null) : null;
+  const profile = account.profileId ? (getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name ?? null) : null;
   return {
     id: account.id,
     platform: account.platform,
@@ -59,7 +59,7 @@ export function allAccounts(workspace: Workspace): AccountRecord[] {
 
 /** An account of this workspace, or 404: ids of other workspaces are never found. */
 export function getAccount(workspace: Workspace, id: string): AccountRecord {
-  const account = getOwn(accountsStore.get(workspace).accounts, id);
+  const account = getOwn(accountsStore.read(workspace).accounts, id);
   if (!account) throw notFound('Account', id);
   return account;
 }
@@ -157,7 +157,7 @@ export function reactivateAccount(workspace: Workspace, account: AccountRecord):
 /** Disconnects: the account is gone (404 everywhere after) and `account.disconnected` carries what it was. */
 export function disconnectAccount(workspace: Workspace, id: string): void {
   const account = getAccount(workspace, id);
-  const profile = account.profileId ? (profilesStore.get(workspace).profiles[account.profileId]?.name ?? null) : null;
+  const profile = account.profileId ? (profilesStore.read(workspace).profiles[account.profileId]?.name ?? null) : null;
   cancelTokenJobs(workspace, account.id);
   delete accountsStore.get(workspace).accounts[account.id];
   workspace.events.emit('account.disconnected', {
@@ -210,7 +210,7 @@ export function scheduleAllTokenExpiries(workspace: Workspace): void {
  */
 export function handleTokenExpiry(workspace: Workspace, job: JobRecord): void {
   const accountId = job.data.accountId;
-  const account = typeof accountId === 'string' ? getOwn(accountsStore.get(workspace).accounts, accountId) : undefined;
+  const account = typeof accountId === 'string' ? getOwn(accountsStore.read(workspace).accounts, accountId) : undefined;
   // Disconnected, reconnected or changed since the job was made: a newer job (or none) stands.
   if (!account || account.status !== 'active' || account.tokenExpiresAt !== job.data.tokenExpiresAt) return;
   if (account.canAutoRenew) {

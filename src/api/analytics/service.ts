@@ -33,7 +33,7 @@ function platformNotSupported(param: string, platform: string): ApiError {
 /** GET /v1/posts/{id}/analytics/timeline: the post's daily points, summed over its destinations that have timelines. */
 export function postTimeline(workspace: Workspace, postId: string, query: { since?: string; until?: string }): DayRange & { points: TimelinePoint[] } {
   const range = resolveTimelineRange(parseTimeRange(query), workspace.now());
-  const post = getOwn(postsStore.get(workspace).posts, postId);
+  const post = getOwn(postsStore.read(workspace).posts, postId);
   if (!post) throw notFound('Post', postId);
   const withTimeline = post.destinations.filter((destination) => !NO_TIMELINE_PLATFORMS.has(destination.platform));
   const first = post.destinations[0];
@@ -45,7 +45,7 @@ export function postTimeline(workspace: Workspace, postId: string, query: { sinc
 export function workspaceTimeline(workspace: Workspace, query: { since?: string; until?: string } & DestinationFilter): DayRange & { points: TimelinePoint[] } {
   const range = resolveTimelineRange(parseTimeRange(query), workspace.now());
   if (query.platform !== undefined && NO_TIMELINE_PLATFORMS.has(query.platform)) throw platformNotSupported('platform', query.platform);
-  const account = query.connectionId === undefined ? undefined : getOwn(accountsStore.get(workspace).accounts, query.connectionId);
+  const account = query.connectionId === undefined ? undefined : getOwn(accountsStore.read(workspace).accounts, query.connectionId);
   if (account && NO_TIMELINE_PLATFORMS.has(account.platform)) throw platformNotSupported('connectionId', account.platform);
   const destinations: ReadableDestination[] = [];
   for (const { post, destination } of destinationsMatching(workspace, query)) {
@@ -78,7 +78,7 @@ export function analyticsSortKey({ destination }: PostDestination): SortKey {
 }
 
 function* destinationsMatching(workspace: Workspace, filter: DestinationFilter): Generator<PostDestination> {
-  for (const post of Object.values(postsStore.get(workspace).posts)) {
+  for (const post of Object.values(postsStore.read(workspace).posts)) {
     for (const destination of post.destinations) {
       if (filter.platform !== undefined && destination.platform !== filter.platform) continue;
       if (filter.connectionId !== undefined && destination.connectionId !== filter.connectionId) continue;

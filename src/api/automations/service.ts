@@ -71,21 +71,21 @@ function checkMessage(account: AccountRecord | undefined, message: string): void
 }
 
 export function getAutomation(workspace: Workspace, id: string): AutomationRecord {
-  const automation = getOwn(automationsStore.get(workspace).automations, id);
+  const automation = getOwn(automationsStore.read(workspace).automations, id);
   if (!automation) throw notFound('Automation', id);
   return automation;
 }
 
 /** GET /v1/automations: newest first; an unknown accountId simply matches nothing. */
 export function listAutomations(workspace: Workspace, query: { accountId?: string; limit?: number; cursor?: string }): Page<AutomationView> {
-  const automations = Object.values(automationsStore.get(workspace).automations).filter((a) => query.accountId === undefined || a.accountId === query.accountId);
+  const automations = Object.values(automationsStore.read(workspace).automations).filter((a) => query.accountId === undefined || a.accountId === query.accountId);
   automations.sort((a, b) => compareKeys([a.createdAt, a.id], [b.createdAt, b.id], 'desc'));
   const page = listPage(workspace, { list: 'automations', query, sorted: automations, keyOf: (a) => [a.createdAt, a.id], direction: 'desc', limit: query.limit ?? 50 });
   return { ...page, data: page.data.map(automationView) };
 }
 
 export function createAutomation(workspace: Workspace, body: CreateAutomationBody): AutomationRecord {
-  const account = getOwn(accountsStore.get(workspace).accounts, body.accountId);
+  const account = getOwn(accountsStore.read(workspace).accounts, body.accountId);
   if (!account) throw new ApiError(404, 'NOT_FOUND', `Account '${body.accountId}' was not found in this workspace.`, { param: 'accountId' });
   checkKindOnNetwork(account, body.kind);
   const excludeKeywords = body.excludeKeywords ?? [];
@@ -118,7 +118,7 @@ export function updateAutomation(workspace: Workspace, id: string, body: UpdateA
   const keywords = body.keywords ?? automation.keywords;
   const excludeKeywords = body.excludeKeywords ?? automation.excludeKeywords;
   checkKeywords(keywords, excludeKeywords, { keywords: body.keywords !== undefined, excludeKeywords: body.excludeKeywords !== undefined });
-  if (body.message !== undefined) checkMessage(accountsStore.get(workspace).accounts[automation.accountId], body.message);
+  if (body.message !== undefined) checkMessage(accountsStore.read(workspace).accounts[automation.accountId], body.message);
   if (body.name !== undefined) automation.name = body.name;
   if (body.keywords !== undefined) automation.keywords = [...body.keywords];
   if (body.excludeKeywords !== undefined) automation.excludeKeywords = [...body.excludeKeywords];

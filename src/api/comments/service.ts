@@ -71,7 +71,7 @@ export function createdCommentView(comment: CommentRecord): CreatedCommentView {
 }
 
 function commentsOf(workspace: Workspace, destinationId: string): CommentRecord[] {
-  return Object.values(commentsStore.get(workspace).comments).filter((comment) => comment.destinationId === destinationId);
+  return Object.values(commentsStore.read(workspace).comments).filter((comment) => comment.destinationId === destinationId);
 }
 
 function newestFirst(a: CommentRecord, b: CommentRecord): number {
@@ -178,9 +178,9 @@ export function createComment(workspace: Workspace, input: CreateCommentInput): 
  * account that published the post, within the network's own limit.
  */
 export function replyToComment(workspace: Workspace, commentId: string, text: string): CommentRecord {
-  const parent = getOwn(commentsStore.get(workspace).comments, commentId);
+  const parent = getOwn(commentsStore.read(workspace).comments, commentId);
   if (!parent) throw notFound('Comment', commentId);
-  const found = findDestination(postsStore.get(workspace).posts, parent.destinationId);
+  const found = findDestination(postsStore.read(workspace).posts, parent.destinationId);
   if (!found) throw new ApiError(404, 'NOT_FOUND', `The post comment '${commentId}' was on is no longer in this workspace.`, { param: 'id' });
   const target: Target = { ...found, via: 'id' };
   const replyRules = rules('reply to a comment on');
@@ -227,11 +227,11 @@ export interface InboundCommentInput extends TargetInput {
  */
 function inboundTarget(workspace: Workspace, input: InboundCommentInput): Target {
   if (input.destinationId !== undefined || input.post !== undefined) return findTarget(workspace, input);
-  if (input.accountId !== undefined && !getOwn(accountsStore.get(workspace).accounts, input.accountId)) {
+  if (input.accountId !== undefined && !getOwn(accountsStore.read(workspace).accounts, input.accountId)) {
     throw new ApiError(404, 'NOT_FOUND', `Account '${input.accountId}' was not found in this workspace.`, { param: 'accountId' });
   }
   let newest: { post: PostRecord; destination: DestinationRecord } | undefined;
-  for (const post of Object.values(postsStore.get(workspace).posts)) {
+  for (const post of Object.values(postsStore.read(workspace).posts)) {
     for (const destination of post.destinations) {
       if (destination.status !== 'published' || destination.publishedAt === null) continue;
       if (input.accountId !== undefined ? destination.connectionId !== input.accountId : commentLimit(destination.platform) === null) continue;

@@ -50,7 +50,7 @@ export interface TargetRules {
 
 /** Finds the destination a request names, without judging its state. */
 export function findTarget(workspace: Workspace, input: TargetInput): Target {
-  const { posts } = postsStore.get(workspace);
+  const { posts } = postsStore.read(workspace);
   if (input.destinationId !== undefined) {
     const found = findDestination(posts, input.destinationId);
     if (!found) throw new ApiError(404, 'NOT_FOUND', `Destination '${input.destinationId}' was not found in this workspace.`, { param: 'destinationId' });
@@ -87,7 +87,7 @@ export function findTarget(workspace: Workspace, input: TargetInput): Target {
   if (input.accountId === undefined) {
     throw validationError('accountId', `'${input.post}' is not a post id of this workspace; a network-native post id needs accountId (the account that published it).`);
   }
-  if (!getOwn(accountsStore.get(workspace).accounts, input.accountId)) {
+  if (!getOwn(accountsStore.read(workspace).accounts, input.accountId)) {
     throw new ApiError(404, 'NOT_FOUND', `Account '${input.accountId}' was not found in this workspace.`, { param: 'accountId' });
   }
   for (const candidate of Object.values(posts)) {
@@ -120,7 +120,7 @@ export function requirePublished(target: Target, rules: TargetRules): void {
  * gone (404), one that is not `active` needs a reconnect first, as for publishing.
  */
 export function publisherOf(workspace: Workspace, destination: DestinationRecord): AccountRecord {
-  const account = accountsStore.get(workspace).accounts[destination.connectionId];
+  const account = accountsStore.read(workspace).accounts[destination.connectionId];
   if (!account) {
     throw new ApiError(404, 'NOT_FOUND', `Account '${destination.connectionId}', which published destination '${destination.id}', is no longer connected.`);
   }

@@ -36,7 +36,7 @@ export function supportsStoryReplies(platform: string): boolean {
 
 /** An account of this workspace with an inbox: 404 naming `param` when unknown, 400 PLATFORM_NOT_SUPPORTED without an inbox. */
 export function inboxAccount(workspace: Workspace, accountId: string, param: string): AccountRecord {
-  const account = getOwn(accountsStore.get(workspace).accounts, accountId);
+  const account = getOwn(accountsStore.read(workspace).accounts, accountId);
   if (!account) throw new ApiError(404, 'NOT_FOUND', `Account '${accountId}' was not found in this workspace.`, { param });
   if (inboxTextLimit(account.platform) === null) {
     throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${account.platform} has no inbox; direct messages work on bluesky, instagram and facebook.`, {
@@ -309,7 +309,7 @@ export interface InboundResult {
 
 /** The oldest connected account that passes `accepts`: the default when an inbound call names none. */
 function defaultAccount(workspace: Workspace, accepts: (account: AccountRecord) => boolean, what: string): AccountRecord {
-  const candidates = Object.values(accountsStore.get(workspace).accounts).filter(accepts);
+  const candidates = Object.values(accountsStore.read(workspace).accounts).filter(accepts);
   candidates.sort((a, b) => compareKeys([a.createdAt, a.id], [b.createdAt, b.id], 'asc'));
   const first = candidates[0];
   if (!first) throw validationError('accountId', `This workspace has no account with ${what}; connect one or name accountId.`);
@@ -427,7 +427,7 @@ export function checkInboundStoryReply(workspace: Workspace, input: InboundStory
     if (!isLiveStory(workspace, target.post, target.destination)) {
       throw validationError(target.via, `Destination '${target.destination.id}' is not a live story (a published stories post of the last 24 hours).`);
     }
-    const owner = accountsStore.get(workspace).accounts[target.destination.connectionId];
+    const owner = accountsStore.read(workspace).accounts[target.destination.connectionId];
     if (!owner) throw new ApiError(404, 'NOT_FOUND', `The account that published destination '${target.destination.id}' is no longer connected.`, { param: target.via });
     account = owner;
     story = { postId: target.post.id, destinationId: target.destination.id };

@@ -163,7 +163,7 @@ export function readMedia(registry: WorkspaceRegistry, key: string): { record: M
 /** Uploaded media (MediaAssets), newest upload first. */
 export function uploadedMedia(workspace: Workspace): MediaRecord[] {
   const bytes = mediaBytes(workspace);
-  return Object.values(mediaStore.get(workspace).media)
+  return Object.values(mediaStore.read(workspace).media)
     .filter((record) => record.uploadedAt !== null && bytes.has(record.key))
     .sort((a, b) => compareKeys(mediaSortKey(a), mediaSortKey(b), 'desc'));
 }

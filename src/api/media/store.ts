@@ -44,7 +44,7 @@ export function mediaBytes(workspace: Workspace): Map<string, Buffer> {
   if (!bytes) {
     bytes = new Map();
     bytesByWorkspace.set(workspace.data, bytes);
-    const { media } = mediaStore.get(workspace);
+    const media = mediaStore.peek(workspace)?.media ?? {};
     let dropped = false;
     for (const [key, record] of Object.entries(media)) {
       if (record.uploadedAt === null) continue;

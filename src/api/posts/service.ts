@@ -64,7 +64,7 @@ export function createPost(workspace: Workspace, body: CreatePostBody): PostReco
 
 /** A post of this workspace, or 404: ids of other workspaces are never found. */
 export function getPost(workspace: Workspace, id: string): PostRecord {
-  const posts = postsStore.get(workspace).posts;
+  const posts = postsStore.read(workspace).posts;
   const post = getOwn(posts, id);
   if (!post) throw notFound('Post', id);
   return post;
@@ -186,7 +186,7 @@ function filterOf(query: ListPostsQuery, { sinceMs, untilMs }: TimeRange): (entr
 export function listPosts(workspace: Workspace, query: ListPostsQuery): PostList {
   const include = parseInclude(query.include, ['total', 'facets'] as const);
   const matches = filterOf(query, parseTimeRange(query));
-  const index = postIndex(postsStore.get(workspace).posts);
+  const index = postIndex(postsStore.read(workspace).posts);
   const { following, keyOf } = ordering(index, query.sort ?? 'created_desc', workspace.now(), matches);
 
   const page = indexedListPage(workspace, { list: 'posts', query, following, keyOf, limit: query.limit ?? 50 });

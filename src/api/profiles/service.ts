@@ -13,7 +13,7 @@ export interface ProfileView {
 }
 
 export function profileView(workspace: Workspace, profile: ProfileRecord): ProfileView {
-  const accounts = Object.values(accountsStore.get(workspace).accounts);
+  const accounts = Object.values(accountsStore.read(workspace).accounts);
   return {
     id: profile.id,
     name: profile.name,
@@ -24,7 +24,7 @@ export function profileView(workspace: Workspace, profile: ProfileRecord): Profi
 }
 
 export function listProfiles(workspace: Workspace): ProfileRecord[] {
-  return Object.values(profilesStore.get(workspace).profiles);
+  return Object.values(profilesStore.read(workspace).profiles);
 }
 
 export function findProfileByName(workspace: Workspace, name: string): ProfileRecord | undefined {
@@ -50,7 +50,7 @@ export function deleteProfile(workspace: Workspace, id: string): void {
   // New connections are filed under the default profile; without it they would have nowhere to go.
   if (profile.isDefault) throw new ApiError(409, 'CONFLICT', 'The default profile cannot be deleted.', { param: 'id' });
   const now = workspace.nowIso();
-  for (const account of Object.values(accountsStore.get(workspace).accounts)) {
+  for (const account of Object.values(accountsStore.read(workspace).accounts)) {
     if (account.profileId !== id) continue;
     account.profileId = null;
     account.updatedAt = now;

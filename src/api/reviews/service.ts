@@ -16,7 +16,7 @@ function hasReviews(platform: string): boolean {
 }
 
 function reviewAccount(workspace: Workspace, accountId: string, param: string): AccountRecord {
-  const account = getOwn(accountsStore.get(workspace).accounts, accountId);
+  const account = getOwn(accountsStore.read(workspace).accounts, accountId);
   if (!account) throw new ApiError(404, 'NOT_FOUND', `Account '${accountId}' was not found in this workspace.`, { param });
   if (!hasReviews(account.platform)) {
     throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${account.platform} has no page reviews; they exist on facebook pages.`, { param, details: { platform: account.platform } });
@@ -62,7 +62,7 @@ export function checkInboundReview(workspace: Workspace, input: InboundReviewInp
   if (input.accountId !== undefined) {
     account = reviewAccount(workspace, input.accountId, 'accountId');
   } else {
-    const pages = Object.values(accountsStore.get(workspace).accounts).filter((a) => hasReviews(a.platform));
+    const pages = Object.values(accountsStore.read(workspace).accounts).filter((a) => hasReviews(a.platform));
     pages.sort((a, b) => compareKeys([a.createdAt, a.id], [b.createdAt, b.id], 'asc'));
     const first = pages[0];
     if (!first) throw validationError('accountId', 'This workspace has no facebook page to review; connect one or name accountId.');

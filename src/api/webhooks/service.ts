@@ -38,7 +38,7 @@ export function deliveryView(delivery: DeliveryRecord) {
 }
 
 export function allWebhooks(workspace: Workspace): WebhookRecord[] {
-  return Object.values(webhooksStore.get(workspace).webhooks);
+  return Object.values(webhooksStore.read(workspace).webhooks);
 }
 
 /** A webhook of this workspace, or 404: ids of other workspaces are never found. */
@@ -50,7 +50,7 @@ export function getWebhook(workspace: Workspace, id: string): WebhookRecord {
 
 /** The delivery log of a webhook, oldest first (the list reads it backwards). */
 export function deliveriesOf(workspace: Workspace, webhook: WebhookRecord): readonly DeliveryRecord[] {
-  return webhooksStore.get(workspace).deliveries[webhook.id] ?? [];
+  return webhooksStore.read(workspace).deliveries[webhook.id] ?? [];
 }
 
 export interface CreateWebhookInput {

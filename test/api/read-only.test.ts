@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
+import { operationModels, type OperationModel } from '../fuzz/operations.js';
 import { takeSnapshot } from '../../src/workspaces/snapshot.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
@@ -7,9 +8,10 @@ import { advance, workspaceWith } from '../helpers/scenarios.js';
 import { SseClient } from '../helpers/sse-client.js';
 
 /*
- * The control plane's inspection endpoints must never change what they inspect
- * (STYLE.md, issue 8). Every GET of control.yaml is read from the contract, so an
- * inspection endpoint added later is held to it with no list to update.
+ * Reads never change what they read: the control plane's inspection endpoints
+ * (STYLE.md, issue 8) and the API's GETs. Every GET is read from the contracts, so
+ * one added later is held to it with no list to update. (The isolation walk and the
+ * fuzz check API reads on the fixture world too.)
  */
 
 let mock: TestMock;
@@ -110,5 +112,40 @@ describe('the control plane’s GET operations', () => {
 
       expect(stateOf(workspace)).toBe(before);
     });
+  });
+});
+
+/** A value for a required query parameter: the schema's example or first allowed value, else something of its type. */
+function sampleValue(schema: { example?: unknown; enum?: unknown[]; type?: string; minimum?: number }): string {
+  if (schema.example !== undefined) return String(schema.example);
+  if (schema.enum?.[0] !== undefined) return String(schema.enum[0]);
+  if (schema.type === 'integer' || schema.type === 'number') return String(Math.max(schema.minimum ?? 1, 1));
+  return 'none';
+}
+
+/** The operation's path with every path parameter naming nothing, and its required query parameters filled. */
+function targetOf(op: OperationModel): string {
+  const path = op.path.replace(/\{(\w+)\}/g, (_match, name: string) => (name === 'platform' ? 'bluesky' : 'nothing-here'));
+  const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(sampleValue(p.schema as never))}`);
+  return query.length > 0 ? `${path}?${query.join('&')}` : path;
+}
+
+describe('the API’s GET operations, on a workspace that holds nothing', () => {
+  const gets = operationModels(loadSpec('openapi.yaml').document, 'api').filter((op) => op.method === 'GET');
+
+  it('are read from the contract', () => {
+    expect(gets.length).toBeGreaterThan(20);
+  });
+
+  it.each(gets.map((op) => [op.operationId, op] as const))('%s creates nothing, whatever it answers', async (_id, op) => {
+    const created = await mock.control('post', '/__control/workspaces').send({ fixtures: false });
+    expectStatus(created, 201);
+    const key = created.body.apiKey as string;
+    const workspace = mock.server.registry.byApiKey(key) as Workspace;
+    // The journal records API requests, reads too, by design: what is compared is the world itself.
+    const before = JSON.stringify(takeSnapshot(workspace));
+    const res = await mock.call('get', targetOf(op), key);
+    expect(res.status, `${targetOf(op)}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+    expect(JSON.stringify(takeSnapshot(workspace))).toBe(before);
   });
 });
