@@ -2,6 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/http/spec.js';
+import { operationModels } from '../fuzz/operations.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { accountOn, advance, journalOf, scenarioJobs, scenarioSteps, workspaceWith } from '../helpers/scenarios.js';
 
@@ -66,6 +68,47 @@ describe('PUT /__control/state', () => {
     expect(restored.body).toMatchObject({ plan: 'payg', scenario: null, clock: { now: START } });
     expect(await answers(key)).toEqual(before);
     expect((await mock.control('get', '/__control/state', key)).body).toEqual(snapshot);
+  });
+
+  it('restores what every read of the API answers, caches and indexes included', async () => {
+    const key = await newWorkspace();
+    const hook = await mock.call('post', '/v1/webhooks', key).send({ name: 'Before', url: 'http://127.0.0.1:9/hook', events: ['post.published'] });
+    expectStatus(hook, 201);
+    const world = (await mock.control('get', '/__control/state', key)).body.workspace.stores;
+    const accounts = Object.values(world.accounts.accounts as Record<string, { id: string; platform: string }>);
+    const instagram = accounts.find((account) => account.platform === 'instagram')?.id as string;
+    // Each path id is a record of the kind the segment before it names; required query ids are accounts.
+    const ids: Record<string, string> = {
+      accounts: instagram,
+      connections: instagram,
+      posts: Object.keys(world.posts.posts as Record<string, unknown>)[0] as string,
+      automations: Object.keys(world.automations.automations as Record<string, unknown>)[0] as string,
+      webhooks: hook.body.id as string,
+    };
+    const reads = operationModels(loadSpec('openapi.yaml').document, 'api')
+      .filter((op) => op.method === 'GET')
+      .map((op) => {
+        const segments = op.path.split('/');
+        const path = segments.map((segment, i) => (segment === '{platform}' ? 'instagram' : /^\{\w+\}$/.test(segment) ? (ids[segments[i - 1] ?? ''] ?? segment) : segment)).join('/');
+        const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${p.name === 'accountId' ? instagram : ''}`);
+        return query.length > 0 ? `${path}?${query.join('&')}` : path;
+      })
+      .filter((path) => !path.includes('{'));
+    expect(reads.length).toBeGreaterThan(20);
+    const answersNow = () => Promise.all(reads.map(async (path) => `${path} ${(await mock.call('get', path, key)).text}`));
+
+    const snapshot = (await mock.control('get', '/__control/state', key)).body;
+    const before = await answersNow();
+    // Writes that reach the posts index, the velocity ledger, the media store, webhooks and the clock.
+    const bluesky = accounts.find((account) => account.platform === 'bluesky')?.id;
+    expectStatus(await mock.call('post', '/v1/posts', key).send({ text: 'After the snapshot', destinations: [{ connectionId: bluesky }] }), 201);
+    expectStatus(await mock.call('post', '/v1/media/presign', key).send({ filename: 'a.jpg', contentType: 'image/jpeg' }), 200);
+    expectStatus(await mock.call('post', '/v1/webhooks', key).send({ name: 'After', url: 'http://127.0.0.1:9/hook', events: ['post.published'] }), 201);
+    await advance(mock, key, 'PT3H');
+    expect(await answersNow()).not.toEqual(before);
+
+    expectStatus(await mock.control('put', '/__control/state', key).send(snapshot), 200);
+    expect(await answersNow()).toEqual(before);
   });
 
   it('repeats the same writes after each restore (same ids, same answers)', async () => {
