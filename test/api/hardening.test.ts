@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { parseFixture } from '../../src/fixtures/populate.js';
+import { parseFixture } from '../../src/fixtures/fixture-file.js';
 import { CONTROL_BODY_LIMIT_BYTES } from '../../src/server.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { rawExchange } from '../helpers/raw-http.js';
