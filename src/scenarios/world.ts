@@ -1,6 +1,6 @@
 import { accountView, scheduleTokenExpiry } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
-import { mediaProblem, networkPostRules, POST_TEXT_MAX } from '../api/posts/network-rules.js';
+import { describeMediaProblem, mediaProblem, POST_TEXT_MAX } from '../api/posts/network-rules.js';
 import { addPost, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
 import { platformFacts } from '../platforms/catalog.js';
 import { externalPostRef } from '../platforms/external-ids.js';
@@ -62,8 +62,8 @@ export function addWorldPosts(workspace: Workspace, spec: WorldPostSpec, loadedA
   accounts.forEach((account, i) => {
     const problem = mediaProblem(account.platform, spec.media ?? 'text', spec.media ? 1 : 0);
     if (!problem) return;
-    if (spec.media) fail(i, problem);
-    fail(i, `${problem}: add "media: ${networkPostRules(account.platform).mediaKinds.includes('image') ? 'image' : 'video'}"`);
+    const reason = describeMediaProblem(account.platform, problem);
+    fail(i, problem.problem === 'needs-media' ? `${reason}: add "media: ${problem.takes.includes('image') ? 'image' : 'video'}"` : reason);
   });
   const firstMs = resolveMoment(spec.when, loadedAtMs);
   if (firstMs + (spec.count - 1) * spec.spacingMs > loadedAtMs) fail('count', 'the last of these posts would go out after the scenario starts; start earlier or space them closer');

@@ -73,20 +73,34 @@ export function networkPostRules(platform: string): NetworkPostRules {
   return Object.hasOwn(RULES, platform) ? (RULES[platform] as NetworkPostRules) : DEFAULT_RULES;
 }
 
+/** Why a network cannot carry a post's media: nothing to show, a kind it does not publish, or too many images. */
+export type MediaProblem =
+  | { problem: 'needs-media'; takes: readonly MediaKind[] }
+  | { problem: 'kind'; kind: MediaKind; takes: readonly MediaKind[] }
+  | { problem: 'too-many-images'; limit: number; count: number };
+
 /**
- * Why a network cannot carry a post of this media kind and count (undefined: it can).
- * The fixture world and scenario worlds use it, so what they place on a network is
- * what the create-post body would have accepted there.
+ * Whether a network carries a post of this media kind with `count` media URLs
+ * (undefined: it does). The create-post body answers each problem with its own
+ * error; the fixture world and scenario worlds refuse to hold such a post.
  */
-export function mediaProblem(platform: string, kind: MediaKind, count: number): string | undefined {
+export function mediaProblem(platform: string, kind: MediaKind, count: number): MediaProblem | undefined {
   const rules = networkPostRules(platform);
-  if (!rules.mediaKinds.includes(kind)) {
-    if (kind === 'stories') return `${platform} has no stories`;
-    const kinds = rules.mediaKinds.join(' or ');
-    return rules.mediaKinds.includes('text') ? `${platform} does not publish ${kind} posts (it takes ${kinds})` : `${platform} needs media of kind ${kinds} (the post has ${kind})`;
-  }
-  if (kind === 'multi-image' && count > rules.maxImages) return `${platform} takes at most ${rules.maxImages} images in a post (the post has ${count})`;
+  if (!rules.mediaKinds.includes(kind)) return kind === 'text' ? { problem: 'needs-media', takes: rules.mediaKinds } : { problem: 'kind', kind, takes: rules.mediaKinds };
+  if (kind === 'multi-image' && count > rules.maxImages) return { problem: 'too-many-images', limit: rules.maxImages, count };
   return undefined;
+}
+
+/** A media problem as a world file's error says it. */
+export function describeMediaProblem(platform: string, found: MediaProblem): string {
+  switch (found.problem) {
+    case 'needs-media':
+      return `${platform} needs media of kind ${found.takes.join(' or ')} (the post has text)`;
+    case 'kind':
+      return found.kind === 'stories' ? `${platform} has no stories` : `${platform} does not publish ${found.kind} posts (it takes ${found.takes.join(' or ')})`;
+    case 'too-many-images':
+      return `${platform} takes at most ${found.limit} images in a post (the post has ${found.count})`;
+  }
 }
 
 /** The networks a field belongs to, for the message that refuses it elsewhere. */

@@ -3,7 +3,7 @@ import { ApiError, validationError } from '../../http/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { canonicalZone, resolveLocalTime } from './local-time.js';
-import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, networkPostRules, networksWithField, textLimitFor } from './network-rules.js';
+import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, mediaProblem, networkPostRules, networksWithField, textLimitFor } from './network-rules.js';
 import type { MediaKind } from './store.js';
 import { getOwn } from '../../lib/records.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
@@ -146,17 +146,17 @@ function checkDestination(input: DestinationInput, at: string, account: AccountR
   }
 
   const { mediaKind, mediaUrls } = content;
-  if (!rules.mediaKinds.includes(mediaKind)) {
-    const takes = rules.mediaKinds.join(', ');
-    if (mediaKind === 'text') {
-      throw new ApiError(400, 'VALIDATION_ERROR', `${platform} (${at}) cannot publish a post without media; it takes ${takes}.`, { param: 'mediaUrls', details: { platform } });
-    }
-    throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${platform} (${at}) does not publish ${mediaKind} posts; it takes ${takes}.`, { param: 'mediaKind', details: { platform } });
+  const media = mediaProblem(platform, mediaKind, mediaUrls.length);
+  if (media?.problem === 'needs-media') {
+    throw new ApiError(400, 'VALIDATION_ERROR', `${platform} (${at}) cannot publish a post without media; it takes ${media.takes.join(', ')}.`, { param: 'mediaUrls', details: { platform } });
   }
-  if (mediaKind === 'multi-image' && mediaUrls.length > rules.maxImages) {
-    throw new ApiError(400, 'VALIDATION_ERROR', `${platform} (${at}) takes at most ${rules.maxImages} images in one post; mediaUrls has ${mediaUrls.length}.`, {
+  if (media?.problem === 'kind') {
+    throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${platform} (${at}) does not publish ${mediaKind} posts; it takes ${media.takes.join(', ')}.`, { param: 'mediaKind', details: { platform } });
+  }
+  if (media?.problem === 'too-many-images') {
+    throw new ApiError(400, 'VALIDATION_ERROR', `${platform} (${at}) takes at most ${media.limit} images in one post; mediaUrls has ${media.count}.`, {
       param: 'mediaUrls',
-      details: { platform, limit: rules.maxImages },
+      details: { platform, limit: media.limit },
     });
   }
 
