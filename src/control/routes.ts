@@ -8,7 +8,7 @@ import type { RanJob } from '../clock/scheduler.js';
 import { setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
 import { sseMessage, type EventStreams } from '../events/streams.js';
 import { BUDGET_NAMES, budgetWindows, budgetLimit, describeBudget, type BudgetName } from '../limits/request-budget.js';
-import { dailyCap, HOURLY_CAP, preload, velocityUsage } from '../limits/velocity.js';
+import { dailyCap, HOURLY_CAP, recordPublishes, velocityUsage } from '../limits/velocity.js';
 import { coverageMarkdown, type CoverageTracker } from '../coverage/coverage.js';
 import { ApiError, validationError } from '../http/errors.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
@@ -244,7 +244,7 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
     route<never, never, { plan?: PlanName; drain?: BudgetName[]; refill?: BudgetName[]; velocity?: Array<{ accountId: string; published: number }> }>('updateLimits', ({ workspace, body }) => {
       // Every named account must exist before anything changes.
       for (const entry of body.velocity ?? []) getAccount(workspace, entry.accountId);
-      for (const entry of body.velocity ?? []) preload(workspace, entry.accountId, entry.published);
+      for (const entry of body.velocity ?? []) recordPublishes(workspace, entry.accountId, entry.published);
       if (body.plan) workspace.data.plan = body.plan;
       const windows = budgetWindows(workspace);
       for (const name of body.refill ?? []) windows[name].clear();

@@ -150,7 +150,10 @@ function record(store: Ledger, accountId: string, nowMs: number, count: number):
   store.published[accountId] = times;
 }
 
-/** The control plane's pre-load: `count` publishes at the current virtual time. */
-export function preload(workspace: Workspace, accountId: string, count: number): void {
+/**
+ * `count` publishes at the current virtual time that were never reserved: a quote,
+ * which goes out within its own request, or the control plane's pre-load.
+ */
+export function recordPublishes(workspace: Workspace, accountId: string, count: number): void {
   record(ledger(workspace), accountId, workspace.now(), count);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { preload, reserve, settle, velocityRefusal, velocityUsage } from '../../src/limits/velocity.js';
+import { recordPublishes, reserve, settle, velocityRefusal, velocityUsage } from '../../src/limits/velocity.js';
 import { WorkspaceRegistry } from '../../src/workspaces/registry.js';
 
 async function workspace(startIso: string) {
@@ -48,7 +48,7 @@ describe('posting velocity', () => {
 
   it('frees the place of a destination that failed: failures do not count', async () => {
     const ws = await workspace('2026-03-02T10:00:00Z');
-    preload(ws, twitter.id, 24);
+    recordPublishes(ws, twitter.id, 24);
     reserve(ws, twitter.id, ['a']);
     expect(velocityRefusal(ws, twitter, 1)).toBeDefined();
     settle(ws, twitter.id, 'a', false);
@@ -58,7 +58,7 @@ describe('posting velocity', () => {
 
   it('counts a request with several destinations on one account once per destination', async () => {
     const ws = await workspace('2026-03-02T10:00:00Z');
-    preload(ws, twitter.id, 20);
+    recordPublishes(ws, twitter.id, 20);
     expect(velocityRefusal(ws, twitter, 5)).toBeUndefined();
     expect(velocityRefusal(ws, twitter, 6)).toMatchObject({ window: 'hour' });
   });
@@ -76,7 +76,7 @@ describe('posting velocity', () => {
     const account = { id: `acct-${platform}`, platform };
     // At most 25 an hour, so the hourly pace never binds first; even 250 fit in the day.
     for (let published = 0; published < cap; published += 25) {
-      preload(ws, account.id, Math.min(25, cap - published));
+      recordPublishes(ws, account.id, Math.min(25, cap - published));
       await ws.scheduler.advanceTo(ws.now() + 3600_001);
     }
     const refusal = velocityRefusal(ws, account, 1);

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import { settle, velocityError, velocityRefusal } from '../../limits/velocity.js';
+import { recordPublishes, velocityError, velocityRefusal } from '../../limits/velocity.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { externalPostRef } from '../../platforms/external-ids.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
@@ -93,8 +93,7 @@ export function quotePost(workspace: Workspace, input: { destinationId: string; 
     updatedAt: now,
   };
   addPost(workspace, quote);
-  // Never reserved: it went out within this request, so it counts from now on.
-  settle(workspace, account.id, published.id, true);
+  recordPublishes(workspace, account.id, 1);
   workspace.events.emit('post.platform.published', { postId: quote.id, destination: destinationView(workspace, published) });
   workspace.events.emit('post.published', { post: postView(workspace, quote) });
   return {
