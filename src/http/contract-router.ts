@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Workspace } from '../workspaces/workspace.js';
-import { ApiError, noRoute } from './errors.js';
+import { ApiError, noRoute, requestPath } from './errors.js';
 import type { OperationIndex } from './operations.js';
 import type { RouteDefinition } from './route.js';
 import type { Responder } from './respond.js';
@@ -144,7 +144,7 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     if (req.ctx.operation) return next();
     const allowed = req.ctx.allowedMethods;
     if (allowed) {
-      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.originalUrl.split('?', 1)[0]}; use ${allowed.join(', ')}.`, {
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${requestPath(req.originalUrl)}; use ${allowed.join(', ')}.`, {
         headers: { Allow: allowed.join(', ') },
       });
     }

@@ -45,7 +45,12 @@ export function notFound(what: string, id: string): ApiError {
   return new ApiError(404, 'NOT_FOUND', `${what} '${id}' was not found in this workspace.`);
 }
 
-/** 404 for a path no route serves, naming the path as the client sent it (not as a mounted router sees it). */
+/** The path as the client sent it, without its query (a mounted router sees only the part below its mount). */
+export function requestPath(originalUrl: string): string {
+  return originalUrl.split('?', 1)[0] ?? originalUrl;
+}
+
+/** 404 for a path no route serves. */
 export function noRoute(method: string, originalUrl: string): ApiError {
-  return new ApiError(404, 'NOT_FOUND', `No route for ${method} ${originalUrl.split('?', 1)[0]}.`);
+  return new ApiError(404, 'NOT_FOUND', `No route for ${method} ${requestPath(originalUrl)}.`);
 }

@@ -178,17 +178,16 @@ export class WorkspaceRegistry {
 
   /**
    * Waits for the real I/O every workspace has in flight (webhook attempts) to end,
-   * for at most `timeoutMs`; answers whether it all ended. Shutdown calls it so that
-   * what a receiver answered is recorded (and, with --data, written) before exit.
+   * for at most `timeoutMs`. Shutdown calls it so that what a receiver answered is
+   * recorded (and, with --data, written) before exit.
    */
-  async settleAll(timeoutMs: number): Promise<boolean> {
+  async settleAll(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
     });
-    const settled = Promise.all([...this.byId.values()].map((workspace) => workspace.scheduler.settle())).then(() => true as const);
     try {
-      return await Promise.race([settled, timedOut]);
+      await Promise.race([Promise.all([...this.byId.values()].map((workspace) => workspace.scheduler.settle())), timedOut]);
     } finally {
       clearTimeout(timer);
     }
