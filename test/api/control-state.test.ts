@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
-import { operationModels } from '../fuzz/operations.js';
+import { operationModels, requestTarget } from '../fuzz/operations.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { accountOn, advance, journalOf, scenarioJobs, scenarioSteps, workspaceWith } from '../helpers/scenarios.js';
 
@@ -87,13 +87,7 @@ describe('PUT /__control/state', () => {
     };
     const reads = operationModels(loadSpec('openapi.yaml').document, 'api')
       .filter((op) => op.method === 'GET')
-      .map((op) => {
-        const segments = op.path.split('/');
-        const path = segments.map((segment, i) => (segment === '{platform}' ? 'instagram' : /^\{\w+\}$/.test(segment) ? (ids[segments[i - 1] ?? ''] ?? segment) : segment)).join('/');
-        const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${p.name === 'accountId' ? instagram : ''}`);
-        return query.length > 0 ? `${path}?${query.join('&')}` : path;
-      })
-      .filter((path) => !path.includes('{'));
+      .flatMap((op) => requestTarget(op, (param, kind) => (param === 'platform' ? 'instagram' : ids[kind]), (p) => (p.name === 'accountId' ? instagram : '')) ?? []);
     expect(reads.length).toBeGreaterThan(20);
     const answersNow = () => Promise.all(reads.map(async (path) => `${path} ${(await mock.call('get', path, key)).text}`));
 

@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { operationModels, type OperationModel } from '../fuzz/operations.js';
+import { operationModels, requestTarget, type OperationModel } from '../fuzz/operations.js';
 import { SchemaArbitraries } from '../fuzz/schema-arbitraries.js';
 import { snapshot, unchangedSince } from '../fuzz/state.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
@@ -125,21 +125,12 @@ function validBody(op: OperationModel): unknown {
 /** A's ids for the operation's path, preferring an account on the network the path names. */
 function pathFor(op: OperationModel): string | undefined {
   const segments = op.path.split('/');
-  let path = op.path;
-  for (const [i, segment] of segments.entries()) {
-    const param = /^\{(\w+)\}$/.exec(segment)?.[1];
-    if (!param) continue;
-    if (param === 'platform') {
-      path = path.replace('{platform}', 'instagram');
-      continue;
-    }
-    const kind = KIND_OF_SEGMENT[segments[i - 1] ?? ''];
+  return requestTarget(op, (param, segment) => {
+    if (param === 'platform') return 'instagram';
+    const kind = KIND_OF_SEGMENT[segment];
     const rows = kind ? (idsOfA.get(kind) ?? []) : [];
-    const row = rows.find((candidate) => candidate.platform !== undefined && segments.includes(candidate.platform)) ?? rows[0];
-    if (!row) return undefined;
-    path = path.replace(`{${param}}`, encodeURIComponent(row.id));
-  }
-  return path;
+    return (rows.find((candidate) => candidate.platform !== undefined && segments.includes(candidate.platform)) ?? rows[0])?.id;
+  });
 }
 
 beforeAll(async () => {

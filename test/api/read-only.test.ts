@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
-import { operationModels, type OperationModel } from '../fuzz/operations.js';
+import { operationModels, requestTarget, type OperationModel } from '../fuzz/operations.js';
 import { takeSnapshot } from '../../src/workspaces/snapshot.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
@@ -30,11 +30,12 @@ interface Read {
 }
 
 const control = loadSpec('control.yaml').document;
-const reads: Read[] = Object.entries(control.paths).flatMap(([path, item]) => {
-  const get = item.get as { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> } | undefined;
-  if (!get?.operationId) return [];
-  return [{ operationId: get.operationId, path, streams: 'text/event-stream' in (get.responses?.['200']?.content ?? {}) }];
-});
+const reads: Read[] = operationModels(control, 'control')
+  .filter((op) => op.method === 'GET')
+  .map((op) => {
+    const responses = (control.paths[op.path]?.get as { responses?: Record<string, { content?: Record<string, unknown> }> }).responses;
+    return { operationId: op.operationId, path: op.path, streams: 'text/event-stream' in (responses?.['200']?.content ?? {}) };
+  });
 
 /** Rules with counters, a timeline with a step to come, states: something to disturb. */
 const SCENARIO = [
@@ -125,9 +126,7 @@ function sampleValue(schema: { example?: unknown; enum?: unknown[]; type?: strin
 
 /** The operation's path with every path parameter naming nothing, and its required query parameters filled. */
 function targetOf(op: OperationModel): string {
-  const path = op.path.replace(/\{(\w+)\}/g, (_match, name: string) => (name === 'platform' ? 'bluesky' : 'nothing-here'));
-  const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(sampleValue(p.schema as never))}`);
-  return query.length > 0 ? `${path}?${query.join('&')}` : path;
+  return requestTarget(op, (param) => (param === 'platform' ? 'bluesky' : 'nothing-here'), (p) => sampleValue(p.schema as never)) as string;
 }
 
 describe('the API’s GET operations, on a workspace that holds nothing', () => {

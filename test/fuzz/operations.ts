@@ -73,3 +73,26 @@ export function knownErrorCodes(document: OpenApiDocument): Set<string> {
   const flat = schemas.RateLimitError?.properties?.code?.enum ?? [];
   return new Set([...nested, ...flat].map(String));
 }
+
+/**
+ * A request target for the operation: each `{param}` of its path replaced by
+ * `pathValue(param, segment before it)` (the segment names the kind of record:
+ * `posts`, `accounts`), and, when `queryValue` is given, its required query parameters.
+ * Undefined when a path parameter has no value.
+ */
+export function requestTarget(op: OperationModel, pathValue: (param: string, kind: string) => string | undefined, queryValue?: (param: ParameterModel) => string): string | undefined {
+  const segments = op.path.split('/');
+  const filled: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+    if (param === undefined) {
+      filled.push(segment);
+      continue;
+    }
+    const value = pathValue(param, segments[i - 1] ?? '');
+    if (value === undefined) return undefined;
+    filled.push(encodeURIComponent(value));
+  }
+  const query = queryValue ? op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(queryValue(p))}`) : [];
+  return query.length > 0 ? `${filled.join('/')}?${query.join('&')}` : filled.join('/');
+}
