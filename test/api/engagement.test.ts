@@ -140,6 +140,10 @@ describe('POST /v1/quotes', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Object.keys(postsStore.get(w.workspace).posts)).toHaveLength(posts);
     expect(w.eventsSince(mark)).toEqual([]);
+    // Only what went out counts (the reference): the refused quote left the hour at 25.
+    const after = await mock.control('get', '/__control/limits', w.apiKey);
+    const twitterAfter = (after.body.velocity as { accountId: string; hour: { count: number }; inFlight: number }[]).find((entry) => entry.accountId === twitter.id);
+    expect((twitterAfter?.hour.count ?? 0) + (twitterAfter?.inFlight ?? 0)).toBe(25);
     // The quote took the place a post would have had.
     const post = await mock.call('post', '/v1/posts', w.apiKey).send({ text: 'Too many.', destinations: [{ connectionId: twitter.id }] });
     expectApiError(post, 429, 'VELOCITY_LIMITED', 'destinations[0].connectionId');
