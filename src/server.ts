@@ -9,6 +9,7 @@ import { controlRoutes } from './control/routes.js';
 import { EventStreams } from './events/streams.js';
 import { CoverageTracker } from './coverage/coverage.js';
 import { docsRouter } from './docs/docs-page.js';
+import { indexPage } from './docs/index-page.js';
 import { populateWorkspace } from './fixtures/populate.js';
 import { authenticateApi, authenticateControl } from './http/authenticate.js';
 import { ContractChecker, type ContractViolation } from './http/contract.js';
@@ -249,6 +250,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     }),
   );
 
+  app.get('/', indexPage(VERSION));
   app.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(api.text);
   });

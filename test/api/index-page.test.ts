@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/version.js';
+import { startMock, type TestMock } from '../helpers/mock.js';
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+describe('GET /', () => {
+  describe('when the client names no preference', () => {
+    it('answers the index as JSON, with absolute URLs on the host it called', async () => {
+      const res = await mock.call('get', '/', null).set('Host', 'mock.example.test:4011');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toEqual({
+        name: 'social-gateway-mock',
+        version: VERSION,
+        api: 'http://mock.example.test:4011/v1',
+        docs: 'http://mock.example.test:4011/docs',
+        openapi: 'http://mock.example.test:4011/openapi.yaml',
+        control: 'http://mock.example.test:4011/__control',
+        controlContract: 'http://mock.example.test:4011/control.yaml',
+        health: 'http://mock.example.test:4011/__control/health',
+      });
+    });
+  });
+
+  describe('when the client asks for JSON', () => {
+    it('answers JSON', async () => {
+      const res = await mock.call('get', '/', null).set('Accept', 'application/json');
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    });
+  });
+
+  describe('when the client prefers HTML (a browser)', () => {
+    it('answers a page linking to the docs, both contracts and the health check', async () => {
+      const res = await mock.call('get', '/', null).set('Accept', BROWSER_ACCEPT);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['vary']).toMatch(/Accept/);
+      for (const href of ['/docs', '/openapi.yaml', '/control.yaml', '/__control/health']) {
+        expect(res.text).toContain(`href="${href}"`);
+      }
+      expect(res.text).toContain(VERSION);
+    });
+
+    it('escapes the host it shows', async () => {
+      const res = await mock.call('get', '/', null).set('Accept', BROWSER_ACCEPT).set('Host', 'a"><script>x</script>');
+      expect(res.text).not.toContain('<script>');
+      expect(res.text).toContain('&#60;script&#62;');
+    });
+
+    it('leads to pages that answer', async () => {
+      for (const path of ['/docs', '/openapi.yaml', '/control.yaml', '/__control/health']) {
+        expect((await mock.call('get', path, null)).status, path).toBe(200);
+      }
+    });
+  });
+
+  describe('as a request outside both contracts', () => {
+    it('counts in no coverage and no journal', async () => {
+      const coverage = async () => (await mock.control('get', '/__control/coverage')).body as { byOperation: Array<{ path: string; calls: number }> };
+      const journal = async () => (await mock.control('get', '/__control/journal')).body as unknown;
+      const [coverageBefore, journalBefore] = [await coverage(), await journal()];
+      await mock.call('get', '/');
+      await mock.call('get', '/', null).set('Accept', BROWSER_ACCEPT);
+      const coverageAfter = await coverage();
+      expect(coverageAfter).toEqual(coverageBefore);
+      expect(coverageAfter.byOperation.map((operation) => operation.path)).not.toContain('/');
+      expect(await journal()).toEqual(journalBefore);
+    });
+  });
+});
