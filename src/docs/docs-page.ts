@@ -1,20 +1,52 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import express, { type Router } from 'express';
+import { packagePath } from '../lib/package-root.js';
 
 const require = createRequire(import.meta.url);
 
-/** The reference page: Swagger UI served from the installed package (no CDN: users may be offline). */
-export function docsRouter(): Router {
-  const router = express.Router();
-  // Only the folder is needed: requiring the package itself evaluates its 1.5 MB browser
-  // bundle, which was about a tenth of the mock's start-up (docs/performance.md).
-  const assets = dirname(require.resolve('swagger-ui-dist/package.json'));
-  const page = `<!doctype html>
+/** The files of Swagger UI the page loads. */
+export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
+/** Swagger UI's licence texts, shipped beside the files they cover (Apache-2.0 asks for LICENSE and NOTICE). */
+export const DOCS_LICENSE_FILES = ['LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt'] as const;
+/**
+ * Where `npm run build` copies them (scripts/copy-docs-assets.ts). swagger-ui-dist is a dev
+ * dependency only: it depends on an analytics package whose install script phones home, and
+ * nothing an integrator installs may do that (docs/decisions/0011-packaging.md).
+ */
+export const BUILT_DOCS_ASSETS = packagePath('dist', 'docs-assets');
+
+const SERVED_FILES: ReadonlySet<string> = new Set([...DOCS_ASSET_FILES, ...DOCS_LICENSE_FILES]);
+
+function holdsAssets(dir: string): boolean {
+  return DOCS_ASSET_FILES.every((file) => existsSync(join(dir, file)));
+}
+
+/**
+ * The folder to serve Swagger UI from: the built copy, else the dev dependency (running from
+ * source under tsx or vitest, before any build), else null when neither is there.
+ */
+export function findDocsAssets(): string | null {
+  if (holdsAssets(BUILT_DOCS_ASSETS)) return BUILT_DOCS_ASSETS;
+  try {
+    // Only the folder is needed: requiring the package itself evaluates its 1.5 MB browser
+    // bundle, which was about a tenth of the mock's start-up (docs/performance.md).
+    const installed = dirname(require.resolve('swagger-ui-dist/package.json'));
+    if (holdsAssets(installed)) return installed;
+  } catch {
+    // Not installed: a source checkout installed with --omit=dev. The page below says so.
+  }
+  return null;
+}
+
+const TITLE = 'Social Publishing Gateway API (social-gateway-mock)';
+
+const page = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
-  <title>Social Publishing Gateway API (social-gateway-mock)</title>
+  <title>${TITLE}</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
@@ -23,13 +55,48 @@ export function docsRouter(): Router {
   <script src="/docs/init.js"></script>
 </body>
 </html>`;
-  const init = `window.ui = SwaggerUIBundle({ urls: [{ url: '/openapi.yaml', name: 'API' }, { url: '/control.yaml', name: 'Control plane' }], dom_id: '#docs', deepLinking: true, layout: 'BaseLayout' });`;
+
+// Answered instead of a 500 or a blank page, so whoever opens /docs learns why and still
+// reaches the contracts the page would have rendered.
+const pageWithoutAssets = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>${TITLE}</title>
+</head>
+<body>
+  <h1>${TITLE}</h1>
+  <p>The reference page needs Swagger UI's files, and this copy of social-gateway-mock has none:
+  it runs from source without <code>npm run build</code> and without its dev dependencies.
+  Run <code>npm install</code> (or <code>npm run build</code>) and restart it.</p>
+  <p>The contracts themselves: <a href="/openapi.yaml">/openapi.yaml</a> (the API) and
+  <a href="/control.yaml">/control.yaml</a> (the control plane).</p>
+</body>
+</html>`;
+
+const init = `window.ui = SwaggerUIBundle({ urls: [{ url: '/openapi.yaml', name: 'API' }, { url: '/control.yaml', name: 'Control plane' }], dom_id: '#docs', deepLinking: true, layout: 'BaseLayout' });`;
+
+/**
+ * The reference page: Swagger UI served from the package itself (no CDN: users may be offline).
+ * `assets` is the folder to serve from; tests pass null to see the page a bare checkout gets.
+ */
+export function docsRouter(assets: string | null = findDocsAssets()): Router {
+  const router = express.Router();
   router.get('/', (_req, res) => {
-    res.type('html').send(page);
+    res.type('html').send(assets ? page : pageWithoutAssets);
   });
   router.get('/init.js', (_req, res) => {
     res.type('application/javascript').send(init);
   });
-  router.use('/assets', express.static(assets, { index: false, fallthrough: false }));
+  if (assets) {
+    // Only the listed files, so the built copy and the dev dependency's folder answer alike.
+    router.get('/assets/:file', (req, res, next) => {
+      const file = req.params.file;
+      if (!SERVED_FILES.has(file)) return next();
+      // LICENSE and NOTICE have no extension to take a type from: they are text to read.
+      if (!file.includes('.')) res.type('text/plain; charset=utf-8');
+      res.sendFile(join(assets, file), { dotfiles: 'deny' });
+    });
+  }
   return router;
 }

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packagePath } from '../../src/lib/package-root.js';
+
+/** What `npm pack` would put in the tarball, listed without building (--ignore-scripts). */
+interface PackListing {
+  files: Array<{ path: string }>;
+}
+
+interface LockEntry {
+  dev?: boolean;
+  devOptional?: boolean;
+  hasInstallScript?: boolean;
+}
+
+/** The packages an integrator's `npm install` gets from us that run a script at install time. */
+function productionInstallScripts(lock: { packages: Record<string, LockEntry> }): string[] {
+  return Object.entries(lock.packages)
+    .filter(([path, entry]) => path !== '' && !entry.dev && !entry.devOptional && entry.hasInstallScript === true)
+    .map(([path]) => path);
+}
+
+let files: string[];
+beforeAll(async () => {
+  const { stdout } = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packagePath() });
+  files = (JSON.parse(stdout) as PackListing[])[0]!.files.map((file) => file.path);
+});
+
+describe('npm pack', () => {
+  it.each(['LICENSE', 'README.md', 'package.json', 'openapi.yaml', 'control.yaml', 'scenarios/scenario.schema.json', 'fixtures/default.yaml'])('ships %s', (path) => {
+    expect(files).toContain(path);
+  });
+
+  it('ships the ready-made scenarios and the docs', () => {
+    expect(files.filter((path) => /^scenarios\/[\w-]+\.yaml$/.test(path)).length).toBeGreaterThan(0);
+    for (const doc of ['docs/scenarios.md', 'docs/webhooks.md', 'docs/coverage.md', 'docs/decisions/0011-packaging.md']) {
+      expect(files).toContain(doc);
+    }
+  });
+
+  it('ships neither the tests, the benchmarks, the scripts nor the TypeScript sources', () => {
+    expect(files.filter((path) => /^(test|bench|scripts|src)\//.test(path))).toEqual([]);
+  });
+
+  // The build turns them off (tsconfig.build.json) and `files` leaves out any stale one: a map
+  // would point at src/*.ts, which does not ship (docs/decisions/0011-packaging.md).
+  it('ships no source map', () => {
+    expect(files.filter((path) => path.endsWith('.map'))).toEqual([]);
+  });
+});
+
+describe('package.json', () => {
+  const manifest = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as Record<string, unknown>;
+
+  it('says where the project lives', () => {
+    expect(manifest['repository']).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/) });
+    expect(manifest['homepage']).toMatch(/^https:\/\//);
+    expect(manifest['bugs']).toEqual({ url: expect.stringMatching(/^https:\/\/.+\/issues$/) });
+    expect(manifest['license']).toBe('MIT');
+  });
+
+  it('has keywords to be found by', () => {
+    expect(manifest['keywords']).toEqual(expect.arrayContaining(['mock', 'openapi', 'contract-testing']));
+  });
+
+  it('copies the docs page assets in its build', () => {
+    expect((manifest['scripts'] as Record<string, string>)['build']).toContain('scripts/copy-docs-assets.ts');
+    expect(manifest['files']).toContain('dist/docs-assets');
+  });
+});
+
+describe('installing the package', () => {
+  it('runs no install script of any production dependency', () => {
+    const lock = JSON.parse(readFileSync(packagePath('package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+    expect(productionInstallScripts(lock)).toEqual([]);
+  });
+
+  it.each([
+    [{ 'node_modules/@scarf/scarf': { hasInstallScript: true } }, ['node_modules/@scarf/scarf']],
+    [{ 'node_modules/@scarf/scarf': { hasInstallScript: true, dev: true } }, []],
+    [{ 'node_modules/esbuild': { hasInstallScript: true, devOptional: true } }, []],
+    [{ '': { hasInstallScript: true }, 'node_modules/express': {} }, []],
+  ])('the lockfile walk finds %j as %j', (packages, expected) => {
+    expect(productionInstallScripts({ packages })).toEqual(expected);
+  });
+});
