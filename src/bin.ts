@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { main } from './cli.js';
+import { main } from './cli/main.js';
+import { watchProcess } from './cli/lifecycle.js';
 
 const io = {
   out: (line: string) => console.log(line),
@@ -8,24 +9,23 @@ const io = {
   cwd: process.cwd(),
 };
 
-const result = await main(process.argv.slice(2), io);
+// Watching starts before the server does: a Ctrl-C during the start is not lost.
+const watch = watchProcess();
+const result = await main(process.argv.slice(2), io, watch);
 if (result.exitCode !== undefined) {
+  watch.dispose();
   process.exitCode = result.exitCode;
 } else {
-  // Graceful shutdown: stop accepting, flush --data, then leave.
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    io.err(`social-gateway-mock: ${signal} received, shutting down`);
-    result.stop().then(
+  const { stop } = result;
+  // Graceful shutdown: stop accepting, finish requests and webhook attempts, write --data and coverage, leave.
+  watch.onShutdown((reason) => {
+    io.err(`social-gateway-mock: ${reason}, shutting down`);
+    stop().then(
       (code) => process.exit(code),
       (error: unknown) => {
         io.err(`social-gateway-mock: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       },
     );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  });
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo, type CliResult } from '../src/cli.js';
+import { main, type CliIo, type CliResult } from '../src/cli/main.js';
 
 function io(cwd = mkdtempSync(join(tmpdir(), 'sgw-exposure-'))) {
   const out: string[] = [];

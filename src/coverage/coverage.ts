@@ -57,6 +57,8 @@ export interface OperationCoverage {
 
 export interface CoverageReport {
   scope: 'server' | 'workspace';
+  /** The operations the report is limited to (a client's own subset, `--coverage-ops`); absent when it counts every operation. */
+  limitedTo?: string[];
   /** The workspace of a workspace-scoped report; null for the whole server. */
   workspaceId: string | null;
   operations: CoverageRatio;
@@ -121,7 +123,17 @@ export class CoverageTracker implements ScenarioObserver {
     this.ruleTally(workspace.id, scenario.name, ruleId).fired++;
   }
 
-  report(workspaceId?: string): CoverageReport {
+  /** The contract's operations, in document order. */
+  operations(): Array<{ operationId: string; method: string; path: string }> {
+    return [...this.declared.values()].map(({ operationId, method, path }) => ({ operationId, method, path }));
+  }
+
+  /**
+   * The report for the server, or one workspace; `limitedTo` counts only those operations
+   * (a client that uses a fraction of the API is measured against what it uses).
+   */
+  report(workspaceId?: string, limitedTo?: readonly string[]): CoverageReport {
+    const only = limitedTo === undefined ? undefined : new Set(limitedTo);
     const tallies = workspaceId === undefined ? [...this.workspaces.values(), this.unauthenticated] : [this.workspaces.get(workspaceId) ?? emptyWorkspace()];
     const byOperation: OperationCoverage[] = [];
     let statusTotal = 0;
@@ -129,6 +141,7 @@ export class CoverageTracker implements ScenarioObserver {
     let codeTotal = 0;
     let codeSeen = 0;
     for (const declared of this.declared.values()) {
+      if (only && !only.has(declared.operationId)) continue;
       const merged: OperationTally = { calls: 0, noResponse: 0, statuses: new Map(), codes: new Map() };
       for (const tally of tallies) {
         const own = tally.operations.get(declared.operationId);
@@ -168,11 +181,12 @@ export class CoverageTracker implements ScenarioObserver {
       .map(([id, tally]) => ({
         workspaceId: id,
         calls: [...tally.operations.values()].reduce((sum, operation) => sum + operation.calls, 0),
-        operationsExercised: [...tally.operations.entries()].filter(([operationId, operation]) => [...operation.statuses.keys()].some((status) => this.declared.get(operationId)?.statuses.has(status))).length,
+        operationsExercised: [...tally.operations.entries()].filter(([operationId, operation]) => (!only || only.has(operationId)) && [...operation.statuses.keys()].some((status) => this.declared.get(operationId)?.statuses.has(status))).length,
       }));
     return {
       scope: workspaceId === undefined ? 'server' : 'workspace',
       workspaceId: workspaceId ?? null,
+      ...(only && { limitedTo: byOperation.map((operation) => operation.operationId) }),
       operations: ratio(byOperation.filter((operation) => operation.exercised).length, byOperation.length),
       statuses: ratio(statusSeen, statusTotal),
       errorCodes: ratio(codeSeen, codeTotal),
@@ -226,6 +240,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     '# Contract coverage',
     '',
     report.scope === 'server' ? `Whole server (${report.workspaces.length} workspace${report.workspaces.length === 1 ? '' : 's'} with traffic).` : `Workspace \`${report.workspaceId}\`.`,
+    ...(report.limitedTo ? ['', `Limited to the ${report.limitedTo.length} operation${report.limitedTo.length === 1 ? '' : 's'} the client uses.`] : []),
     '',
     '| | Exercised | Declared | Coverage |',
     '|---|---:|---:|---:|',
@@ -236,14 +251,14 @@ export function coverageMarkdown(report: CoverageReport): string {
     '',
     '## Operations',
     '',
-    '| Operation | Method and path | Calls | Statuses seen | Declared, not seen | Error codes seen |',
-    '|---|---|---:|---|---|---|',
+    '| Operation | Method and path | Calls | Statuses seen | Declared, not seen | Error codes seen | Error codes not seen |',
+    '|---|---|---:|---|---|---|---|',
   ];
   for (const operation of report.byOperation) {
     const statuses = counted(operation.statuses.map((s) => ({ label: String(s.status), count: s.count, declared: s.declared })));
     const noAnswer = operation.noResponse > 0 ? `${statuses ? ', ' : ''}no answer ×${operation.noResponse}` : '';
     const codes = counted(operation.errorCodes.map((c) => ({ label: c.code, count: c.count, declared: c.declared })));
-    lines.push(`| ${operation.exercised ? '' : '✗ '}\`${operation.operationId}\` | \`${operation.method} ${operation.path}\` | ${operation.calls} | ${cell(statuses + noAnswer)} | ${operation.missingStatuses.join(', ')} | ${cell(codes)} |`);
+    lines.push(`| ${operation.exercised ? '' : '✗ '}\`${operation.operationId}\` | \`${operation.method} ${operation.path}\` | ${operation.calls} | ${cell(statuses + noAnswer)} | ${operation.missingStatuses.join(', ')} | ${cell(codes)} | ${operation.missingErrorCodes.join(', ')} |`);
   }
   lines.push('', '## Webhook events delivered', '', '| Event | Deliveries |', '|---|---:|');
   for (const { event, count } of report.webhookEvents.events) lines.push(`| \`${event}\` | ${count} |`);

@@ -4,7 +4,7 @@ import { RETRY_DELAYS_MS } from '../../src/api/webhooks/dispatcher.js';
 import { signWebhookBody, verifyWebhookSignature } from '../../src/api/webhooks/signature.js';
 import { sendWebhookRequest } from '../../src/api/webhooks/sender.js';
 import type { DeliveryRecord, DeliveryStatus } from '../../src/api/webhooks/store.js';
-import { resolveOptions } from '../../src/cli.js';
+import { resolveOptions } from '../../src/cli/main.js';
 import { toApiError } from '../../src/http/error-mapping.js';
 
 const MINUTE = 60_000;

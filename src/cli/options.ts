@@ -1,21 +1,20 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { coverageMarkdown } from './coverage/coverage.js';
-import { ScenarioError } from './scenarios/parse.js';
-import { DataFileError } from './store/database.js';
-import { createMockServer, DEFAULT_API_KEY, type MockServer, type MockServerOptions } from './server.js';
-import { isPlanName, PLAN_NAMES } from './workspaces/plans.js';
-import { VERSION } from './version.js';
+import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
+import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
 
 export const CONFIG_FILE = 'social-gateway-mock.config.yaml';
-const ENV_PREFIX = 'SOCIAL_GATEWAY_MOCK_';
+export const ENV_PREFIX = 'SOCIAL_GATEWAY_MOCK_';
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Every flag, its type and its help line. The config file and the environment use the same names. */
-const FLAGS = {
+/**
+ * Every flag of the server, its type and its help line: `serve` and `run` share them,
+ * and the config file and the environment use the same names.
+ */
+export const FLAGS = {
   host: { type: 'string', help: 'Address to bind (default 127.0.0.1; anything else is reachable from the network).' },
   port: { type: 'string', help: 'Port to listen on (default 4010; 0 picks a free one).' },
   'api-key': { type: 'string', help: `Key of the default workspace (default ${DEFAULT_API_KEY}).` },
@@ -30,6 +29,9 @@ const FLAGS = {
   scenario: { type: 'string', help: 'Load a scenario into the default workspace: a YAML file, or the name of one in scenarios/.' },
   'coverage-report': { type: 'string', help: 'On shutdown, write contract coverage to this file (Markdown when it ends in .md, JSON otherwise).' },
   'coverage-min': { type: 'string', help: 'On shutdown, exit 1 when fewer than this percent of operations were exercised (0 to 100).' },
+  'coverage-ops': { type: 'string', help: 'Limit coverage and its gate to these operationIds: a comma-separated list, or a file of them.' },
+  'coverage-from': { type: 'string', help: "Limit coverage and its gate to the operations of this OpenAPI file (your client's subset)." },
+  'ready-file': { type: 'string', help: 'Write this file (JSON: url, apiKey, controlUrl, pid) once the server answers; removed at shutdown.' },
   'control-token': { type: 'string', help: 'Require this x-control-token header on /__control.' },
   cors: { type: 'string', help: "Allow browser apps from these origins (comma-separated, or '*')." },
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
@@ -50,25 +52,13 @@ export interface CliIo {
   cwd: string;
 }
 
-/** `stop` shuts the server down, writes --coverage-report, and answers the exit code (1 when under --coverage-min). */
-export type CliResult = { exitCode: number } | { exitCode?: undefined; server: MockServer; url: string; stop: () => Promise<number> };
-
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export function helpText(): string {
-  const lines = Object.entries(FLAGS).map(([name, flag]) => `  --${name}${flag.type === 'string' ? ' <value>' : ''}`.padEnd(30) + flag.help);
-  return [
-    `social-gateway-mock ${VERSION}: a stateful mock of the Social Publishing Gateway API`,
-    '',
-    'Usage: social-gateway-mock [options]',
-    '',
-    ...lines,
-    '',
-    `Every option can also come from ${ENV_PREFIX}<NAME> (SOCIAL_GATEWAY_MOCK_PORT=4011) or from the config file`,
-    '(same names as keys). Flags win over the environment, which wins over the file.',
-  ].join('\n');
+/** The flags' help lines, from the table that parses them. */
+export function flagHelp(): string[] {
+  return Object.entries(FLAGS).map(([name, flag]) => `  --${name}${flag.type === 'string' ? ' <value>' : ''}`.padEnd(30) + flag.help);
 }
 
 function readConfigFile(path: string): FlagValues {
@@ -113,6 +103,9 @@ function text(raw: string | boolean | undefined): string | undefined {
   return typeof raw === 'string' ? raw : undefined;
 }
 
+/** Which operations the coverage gate counts: a list, a file of operationIds, or a client's own OpenAPI file. */
+export type CoverageScope = { kind: 'list'; operationIds: string[] } | { kind: 'file'; path: string } | { kind: 'openapi'; path: string };
+
 export interface ResolvedCli {
   host: string;
   port: number;
@@ -122,6 +115,9 @@ export interface ResolvedCli {
   /** Absolute path of --coverage-report. */
   coverageReport: string | undefined;
   coverageMin: number | undefined;
+  coverageScope: CoverageScope | undefined;
+  /** Absolute path of --ready-file. */
+  readyFile: string | undefined;
 }
 
 /** Flags, then environment, then config file, then defaults; every value checked. */
@@ -167,7 +163,10 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     }
   }
   const coverageReport = text(value('coverage-report'));
+  const coverageScope = resolveCoverageScope(text(value('coverage-ops')), text(value('coverage-from')), io.cwd);
+  const readyFile = text(value('ready-file'));
   const scenario = text(value('scenario'));
+  const data = text(value('data'));
 
   const seed = integer('seed', value('seed'), 0, 2_147_483_647);
   const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
@@ -182,7 +181,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...(scenario !== undefined && { scenario, cwd: io.cwd }),
     strictResponses: value('strict-responses') === true,
     ...(rateLimit !== undefined && { rateLimit: rateLimit === 'on' }),
-    ...(text(value('data')) !== undefined && { dataFile: text(value('data')) }),
+    ...(data !== undefined && { dataFile: resolvePath(io.cwd, data) }),
     ...(journalSize !== undefined && { journalSize }),
     ...(text(value('control-token')) !== undefined && { controlToken: text(value('control-token')) }),
     ...(bodyLimit !== undefined && { bodyLimit }),
@@ -196,93 +195,23 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     server,
     coverageReport: coverageReport === undefined ? undefined : resolvePath(io.cwd, coverageReport),
     coverageMin,
+    coverageScope,
+    readyFile: readyFile === undefined ? undefined : resolvePath(io.cwd, readyFile),
   };
 }
 
-function isLoopback(host: string): boolean {
+/** `--coverage-ops a,b` or `--coverage-ops FILE` (an existing file wins), or `--coverage-from FILE`: never both. */
+function resolveCoverageScope(ops: string | undefined, from: string | undefined, cwd: string): CoverageScope | undefined {
+  if (ops !== undefined && from !== undefined) throw new UsageError('--coverage-ops and --coverage-from both limit coverage; give one of them');
+  if (from !== undefined) return { kind: 'openapi', path: resolvePath(cwd, from) };
+  if (ops === undefined) return undefined;
+  const asFile = resolvePath(cwd, ops);
+  if (existsSync(asFile)) return { kind: 'file', path: asFile };
+  const operationIds = ops.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  if (operationIds.length === 0) throw new UsageError(`--coverage-ops needs operationIds (createPost,listPosts) or a file of them; got '${ops}'`);
+  return { kind: 'list', operationIds };
+}
+
+export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
-
-/**
- * Starts the mock as the command line asked. Returns an exit code for --help,
- * --version and bad input (2), or the running server.
- */
-export async function main(argv: string[], io: CliIo): Promise<CliResult> {
-  let resolved: ReturnType<typeof resolveOptions>;
-  try {
-    resolved = resolveOptions(argv, io);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`social-gateway-mock: ${error.message}`);
-    io.err('Run with --help to see the options.');
-    return { exitCode: 2 };
-  }
-  if (resolved === 'help') {
-    io.out(helpText());
-    return { exitCode: 0 };
-  }
-  if (resolved === 'version') {
-    io.out(VERSION);
-    return { exitCode: 0 };
-  }
-
-  let server: MockServer;
-  try {
-    server = await createMockServer({ ...resolved.server, ...(resolved.cors && { cors: resolved.cors }), logRequests: resolved.logLevel === 'debug' ? io.err : undefined });
-  } catch (error) {
-    if (!(error instanceof DataFileError) && !(error instanceof ScenarioError)) throw error;
-    io.err(`social-gateway-mock: ${error.message}`);
-    return { exitCode: 2 };
-  }
-  let url: string;
-  try {
-    url = await server.listen(resolved.port, resolved.host);
-  } catch (error) {
-    await server.close();
-    io.err(`social-gateway-mock: cannot listen on ${resolved.host}:${resolved.port}: ${error instanceof Error ? error.message : String(error)}`);
-    return { exitCode: 2 };
-  }
-  if (!isLoopback(resolved.host)) {
-    io.err(`social-gateway-mock: warning: listening on ${resolved.host}, reachable from other machines.${resolved.server.controlToken ? '' : ' Use --control-token to protect the control plane.'}`);
-  }
-  if (resolved.logLevel !== 'error' && resolved.logLevel !== 'warn') {
-    io.out(
-      [
-        `social-gateway-mock ${VERSION} is listening`,
-        `  API        ${url}/v1`,
-        `  API key    ${resolved.server.apiKey ?? DEFAULT_API_KEY}   (send as x-api-key, or Authorization: Bearer)`,
-        `  Control    ${url}/__control`,
-        `  Docs       ${url}/docs`,
-        `  Contract   ${url}/openapi.yaml`,
-        resolved.server.dataFile ? `  Data       ${resolved.server.dataFile}` : '  Data       in memory (fixtures, seed ' + String(resolved.server.seed ?? 1) + ')',
-      ].join('\n'),
-    );
-  }
-  const stop = async (): Promise<number> => {
-    await server.close();
-    return finishCoverage(server, resolved, io);
-  };
-  return { server, url, stop };
-}
-
-/** Writes --coverage-report and checks --coverage-min, after the last request; answers the exit code. */
-function finishCoverage(server: MockServer, resolved: ResolvedCli, io: CliIo): number {
-  if (resolved.coverageReport === undefined && resolved.coverageMin === undefined) return 0;
-  const report = server.coverage.report();
-  if (resolved.coverageReport !== undefined) {
-    const body = resolved.coverageReport.endsWith('.md') ? coverageMarkdown(report) : `${JSON.stringify(report, null, 2)}\n`;
-    try {
-      writeFileSync(resolved.coverageReport, body);
-      io.err(`social-gateway-mock: coverage report written to ${resolved.coverageReport}`);
-    } catch (error) {
-      io.err(`social-gateway-mock: cannot write the coverage report ${resolved.coverageReport}: ${error instanceof Error ? error.message : String(error)}`);
-      return 1;
-    }
-  }
-  const { percent, exercised, total } = report.operations;
-  if (resolved.coverageMin !== undefined && percent < resolved.coverageMin) {
-    io.err(`social-gateway-mock: contract coverage ${percent}% (${exercised} of ${total} operations) is below --coverage-min ${resolved.coverageMin}%`);
-    return 1;
-  }
-  return 0;
 }

@@ -1,0 +1,59 @@
+import { VERSION } from '../version.js';
+import type { ShutdownSource } from './lifecycle.js';
+import { CONFIG_FILE, ENV_PREFIX, flagHelp, resolveOptions, UsageError, type CliIo } from './options.js';
+import { runCommand } from './run.js';
+import { startServer, type RunningServer } from './serve.js';
+
+export { resolveOptions, type CliIo } from './options.js';
+
+/** An exit code (help, version, bad input, a finished `run`), or the server `serve` started. */
+export type CliResult = { exitCode: number } | ({ exitCode?: undefined } & RunningServer);
+
+/** Nothing asks to stop: for callers that stop the server themselves. */
+const NEVER: ShutdownSource = { onShutdown: () => () => undefined };
+
+export function helpText(): string {
+  return [
+    `social-gateway-mock ${VERSION}: a stateful mock of the Social Publishing Gateway API`,
+    '',
+    'Usage: social-gateway-mock [serve] [options]            serve until stopped (Ctrl-C, SIGTERM)',
+    '       social-gateway-mock run [options] -- <command…>   serve while a command runs, exit with its status',
+    '',
+    ...flagHelp(),
+    '',
+    `Every option can also come from ${ENV_PREFIX}<NAME> (SOCIAL_GATEWAY_MOCK_PORT=4011) or from the config file`,
+    `(${CONFIG_FILE}, same names as keys). Flags win over the environment, which wins over the file.`,
+    "`social-gateway-mock run --help` tells what the command's environment holds.",
+  ].join('\n');
+}
+
+function usageFailure(error: unknown, io: CliIo): { exitCode: number } {
+  if (!(error instanceof UsageError)) throw error;
+  io.err(`social-gateway-mock: ${error.message}`);
+  io.err('Run with --help to see the options.');
+  return { exitCode: 2 };
+}
+
+/**
+ * The command line: `serve` (the default) or `run`. Answers an exit code, or, for
+ * `serve`, the running server, whose `stop` the caller calls at the shutdown it chooses.
+ * `shutdown` tells `run` when to stop its command early.
+ */
+export async function main(argv: string[], io: CliIo, shutdown: ShutdownSource = NEVER): Promise<CliResult> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === 'run') return { exitCode: await runCommand(rest, io, shutdown) };
+    const resolved = resolveOptions(first === 'serve' ? rest : argv, io);
+    if (resolved === 'help') {
+      io.out(helpText());
+      return { exitCode: 0 };
+    }
+    if (resolved === 'version') {
+      io.out(VERSION);
+      return { exitCode: 0 };
+    }
+    return await startServer(resolved, io, io.out);
+  } catch (error) {
+    return usageFailure(error, io);
+  }
+}

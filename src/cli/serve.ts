@@ -1,0 +1,115 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { ScenarioError } from '../scenarios/parse.js';
+import { DataFileError } from '../store/database.js';
+import { createMockServer, DEFAULT_API_KEY, type MockServer } from '../server.js';
+import { VERSION } from '../version.js';
+import { finishCoverage, scopedOperations } from './coverage-gate.js';
+import { isLoopback, UsageError, type CliIo, type ResolvedCli } from './options.js';
+
+/** A server the command line started. */
+export interface RunningServer {
+  server: MockServer;
+  /** The server's root, `http://127.0.0.1:4010`. */
+  url: string;
+  /** The default workspace's key. */
+  apiKey: string;
+  /** Shuts down, writes --coverage-report and answers the exit code (1 when under --coverage-min). */
+  stop(): Promise<number>;
+}
+
+/** What the banner says of the default workspace's world. */
+function worldLines(server: MockServer, resolved: ResolvedCli): string[] {
+  const workspace = server.registry.defaultWorkspace;
+  const scenario = workspace.data.origin?.scenario?.name;
+  return [
+    `  Scenario   ${scenario ?? 'none'}`,
+    `  World      seed ${workspace.data.seed}, plan ${workspace.data.plan}`,
+    `  Clock      ${workspace.nowIso()} (${workspace.clock.frozen ? 'frozen: only the control plane moves it' : 'running'})`,
+    resolved.server.dataFile ? `  Data       ${resolved.server.dataFile}` : '  Data       in memory',
+  ];
+}
+
+/** Written at a temporary name, then renamed: a tool that waits for the file never reads half of it. */
+function writeReadyFile(path: string, content: object): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`);
+  renameSync(temporary, path);
+}
+
+/** Fails unless the server answers its health check: what "ready" promises to anyone waiting. */
+async function checkAnswers(url: string, controlToken: string | undefined): Promise<void> {
+  const response = await fetch(`${url}/__control/health`, { headers: controlToken === undefined ? {} : { 'x-control-token': controlToken } });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`GET ${url}/__control/health answered ${response.status}`);
+}
+
+/**
+ * Starts the server as the options ask, prints the banner to `banner`, and answers the
+ * running server; or an exit code (2) when the options, the data file, the scenario or
+ * the port do not allow a start.
+ */
+export async function startServer(resolved: ResolvedCli, io: CliIo, banner: (line: string) => void): Promise<RunningServer | { exitCode: number }> {
+  let server: MockServer;
+  try {
+    server = await createMockServer({ ...resolved.server, ...(resolved.cors && { cors: resolved.cors }), logRequests: resolved.logLevel === 'debug' ? io.err : undefined });
+  } catch (error) {
+    if (!(error instanceof DataFileError) && !(error instanceof ScenarioError)) throw error;
+    io.err(`social-gateway-mock: ${error.message}`);
+    return { exitCode: 2 };
+  }
+  let limitedTo: string[] | undefined;
+  try {
+    // Checked before listening: a typo in the list fails the job now, not after the suite.
+    limitedTo = resolved.coverageScope && scopedOperations(resolved.coverageScope, server.coverage);
+  } catch (error) {
+    await server.close();
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`social-gateway-mock: ${error.message}`);
+    return { exitCode: 2 };
+  }
+  const { readyFile } = resolved;
+  // A file left by an earlier run must not announce this one before it answers.
+  if (readyFile !== undefined) rmSync(readyFile, { force: true });
+
+  let url: string;
+  try {
+    url = await server.listen(resolved.port, resolved.host);
+    await checkAnswers(url, resolved.server.controlToken);
+  } catch (error) {
+    await server.close();
+    io.err(`social-gateway-mock: cannot listen on ${resolved.host}:${resolved.port}: ${error instanceof Error ? error.message : String(error)}`);
+    return { exitCode: 2 };
+  }
+  if (!isLoopback(resolved.host)) {
+    io.err(`social-gateway-mock: warning: listening on ${resolved.host}, reachable from other machines.${resolved.server.controlToken ? '' : ' Use --control-token to protect the control plane.'}`);
+  }
+  const apiKey = resolved.server.apiKey ?? DEFAULT_API_KEY;
+  if (resolved.logLevel !== 'error' && resolved.logLevel !== 'warn') {
+    banner(
+      [
+        `social-gateway-mock ${VERSION} is listening`,
+        `  API        ${url}/v1`,
+        `  API key    ${apiKey}   (send as x-api-key, or Authorization: Bearer)`,
+        `  Control    ${url}/__control`,
+        `  Docs       ${url}/docs`,
+        `  Contract   ${url}/openapi.yaml`,
+        ...worldLines(server, resolved),
+      ].join('\n'),
+    );
+  }
+  if (readyFile !== undefined) {
+    try {
+      writeReadyFile(readyFile, { url, apiUrl: `${url}/v1`, apiKey, controlUrl: `${url}/__control`, pid: process.pid });
+    } catch (error) {
+      await server.close();
+      io.err(`social-gateway-mock: cannot write --ready-file ${readyFile}: ${error instanceof Error ? error.message : String(error)}`);
+      return { exitCode: 2 };
+    }
+  }
+  const stop = async (): Promise<number> => {
+    await server.close();
+    if (readyFile !== undefined) rmSync(readyFile, { force: true });
+    return finishCoverage(server.coverage, resolved, limitedTo, io);
+  };
+  return { server, url, apiKey, stop };
+}

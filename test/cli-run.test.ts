@@ -1,0 +1,215 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ShutdownSource } from '../src/cli/lifecycle.js';
+import { main, type CliIo } from '../src/cli/main.js';
+
+function io(cwd = mkdtempSync(join(tmpdir(), 'sgw-run-')), env: NodeJS.ProcessEnv = { PATH: process.env.PATH }) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env, cwd };
+  return { streams, out, err, cwd };
+}
+
+/** A shutdown the test triggers, as a signal or a lost parent would. */
+function manualShutdown(): ShutdownSource & { request(reason: string): void } {
+  const listeners = new Set<(reason: string) => void>();
+  return {
+    onShutdown(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    request(reason) {
+      for (const listener of listeners) listener(reason);
+    },
+  };
+}
+
+/** A node one-liner as the command `run` starts. */
+function node(script: string): string[] {
+  return [process.execPath, '-e', script];
+}
+
+/** Whether something still listens at the URL's port. */
+function portInUse(url: string): Promise<boolean> {
+  const port = Number(new URL(url).port);
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(true));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+}
+
+const listConnections = `
+  const res = await fetch(process.env.SOCIAL_GATEWAY_MOCK_URL + '/v1/connections', { headers: { 'x-api-key': process.env.SOCIAL_GATEWAY_MOCK_API_KEY } });
+  const health = await fetch(process.env.SOCIAL_GATEWAY_MOCK_CONTROL_URL + '/health');
+  console.log(JSON.stringify({ connections: res.status, health: health.status, url: process.env.SOCIAL_GATEWAY_MOCK_URL }));
+`;
+
+describe('social-gateway-mock run -- <command>', { timeout: 60_000 }, () => {
+  it("runs the command against the server, with the server's URL, key and control URL in its environment, and exits 0 when it does", async () => {
+    const { streams, err, cwd } = io();
+    const output = join(cwd, 'out.json');
+    const script = `${listConnections.replace('console.log(', `require('node:fs').writeFileSync(${JSON.stringify(output)}, `)}`;
+    const result = await main(['run', '--port', '0', '--', ...node(`(async () => { ${script} })()`)], streams);
+    expect(result, err.join('\n')).toEqual({ exitCode: 0 });
+    const seen = JSON.parse(readFileSync(output, 'utf8')) as { connections: number; health: number; url: string };
+    expect(seen).toMatchObject({ connections: 200, health: 200 });
+    expect(seen.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // The banner went to stderr: the command owns stdout.
+    expect(err.join('\n')).toContain(`${seen.url}/v1`);
+    expect(await portInUse(seen.url)).toBe(false);
+  });
+
+  it("exits with the command's status when it fails", async () => {
+    const { streams } = io();
+    expect(await main(['run', '--port', '0', '--', ...node('process.exit(3)')], streams)).toEqual({ exitCode: 3 });
+  });
+
+  it('writes the coverage report after the command, counting its requests', async () => {
+    const { streams, cwd } = io();
+    const result = await main(['run', '--port', '0', '--coverage-report', 'coverage.json', '--', ...node(`(async () => { ${listConnections} })()`)], streams);
+    expect(result).toEqual({ exitCode: 0 });
+    const report = JSON.parse(readFileSync(join(cwd, 'coverage.json'), 'utf8')) as { byOperation: Array<{ operationId: string; calls: number }> };
+    expect(report.byOperation.find((operation) => operation.operationId === 'listConnections')?.calls).toBe(1);
+  });
+
+  it("exits 1 when the command passed but coverage is under --coverage-min, and with the command's status when it failed", async () => {
+    const passed = io();
+    expect(await main(['run', '--port', '0', '--coverage-min', '50', '--', ...node('')], passed.streams)).toEqual({ exitCode: 1 });
+    expect(passed.err.join('\n')).toMatch(/below --coverage-min 50%/);
+    const failed = io();
+    expect(await main(['run', '--port', '0', '--coverage-min', '50', '--', ...node('process.exit(4)')], failed.streams)).toEqual({ exitCode: 4 });
+  });
+
+  it('exits 127 naming a command that does not exist, and stops the server', async () => {
+    const { streams, err } = io();
+    expect(await main(['run', '--port', '0', '--', 'no-such-command-sgw'], streams)).toEqual({ exitCode: 127 });
+    expect(err.join('\n')).toMatch(/cannot run no-such-command-sgw: command not found/);
+  });
+
+  it('passes a shutdown on to the command as SIGTERM, then stops the server and writes coverage', async () => {
+    const { streams, err, cwd } = io();
+    const shutdown = manualShutdown();
+    const readyFile = join(cwd, 'ready.json');
+    // The command tells it started by a file, then waits to be stopped.
+    const started = join(cwd, 'started');
+    const running = main(['run', '--port', '0', '--ready-file', readyFile, '--coverage-report', 'coverage.md', '--', ...node(`require('node:fs').writeFileSync(${JSON.stringify(started)}, ''); setInterval(() => {}, 1000);`)], streams, shutdown);
+    await expect.poll(() => existsSync(started), { timeout: 30_000, interval: 50 }).toBe(true);
+    const { url } = JSON.parse(readFileSync(readyFile, 'utf8')) as { url: string };
+    shutdown.request('SIGTERM received');
+    expect(await running).toEqual({ exitCode: 143 });
+    expect(err.join('\n')).toContain('SIGTERM received, stopping the command');
+    expect(readFileSync(join(cwd, 'coverage.md'), 'utf8')).toContain('# Contract coverage');
+    expect(existsSync(readyFile)).toBe(false);
+    expect(await portInUse(url)).toBe(false);
+  });
+
+  it.each([
+    [['run', '--port', '0'], /run needs the command after --/],
+    [['run', '--bogus', '--', 'true'], /bogus/],
+  ])('exits 2 for %j', async (argv, message) => {
+    const { streams, err } = io();
+    expect(await main(argv, streams)).toEqual({ exitCode: 2 });
+    expect(err.join('\n')).toMatch(message);
+  });
+
+  it('prints its own help, naming the environment it gives the command', async () => {
+    const { streams, out } = io();
+    expect(await main(['run', '--help'], streams)).toEqual({ exitCode: 0 });
+    for (const name of ['SOCIAL_GATEWAY_MOCK_URL', 'SOCIAL_GATEWAY_MOCK_API_KEY', 'SOCIAL_GATEWAY_MOCK_CONTROL_URL', '--coverage-min']) expect(out.join('\n')).toContain(name);
+  });
+});
+
+describe('--ready-file', () => {
+  it('is written once the server answers, with its URL, key and control URL, and removed at shutdown', async () => {
+    const { streams, cwd } = io();
+    const readyFile = join(cwd, 'ready.json');
+    writeFileSync(readyFile, '{"stale": true}');
+    const result = await main(['--port', '0', '--ready-file', 'ready.json', '--api-key', 'sgw_ready_key'], streams);
+    if (result.exitCode !== undefined) throw new Error('expected a running server');
+    try {
+      const ready = JSON.parse(readFileSync(readyFile, 'utf8')) as Record<string, unknown>;
+      expect(ready).toEqual({ url: result.url, apiUrl: `${result.url}/v1`, apiKey: 'sgw_ready_key', controlUrl: `${result.url}/__control`, pid: process.pid });
+    } finally {
+      await result.stop();
+    }
+    expect(existsSync(readyFile)).toBe(false);
+  });
+});
+
+describe('the banner', () => {
+  it('names the scenario, seed, plan, clock (and that it is frozen), data and docs', async () => {
+    const { streams, out, cwd } = io();
+    const result = await main(['--port', '0', '--scenario', 'network-outage', '--seed', '7', '--plan', 'free', '--clock', '2026-05-01T10:00:00Z', '--clock-frozen', '--data', 'state.json'], streams);
+    if (result.exitCode !== undefined) throw new Error('expected a running server');
+    try {
+      const banner = out.join('\n');
+      expect(banner).toMatch(/Scenario\s+network-outage/);
+      expect(banner).toMatch(/World\s+seed 7, plan free/);
+      expect(banner).toMatch(/Clock\s+2026-05-01T10:00:00\.000Z \(frozen/);
+      expect(banner).toContain(join(cwd, 'state.json').replace(cwd, '').slice(1));
+      expect(banner).toContain(`${result.url}/docs`);
+    } finally {
+      await result.stop();
+    }
+  });
+});
+
+describe('coverage limited to what the client uses', () => {
+  async function serve(argv: string[], cwd?: string) {
+    const context = io(cwd);
+    const result = await main(['--port', '0', '--coverage-report', 'coverage.json', ...argv], context.streams);
+    if (result.exitCode !== undefined) throw new Error(`expected a running server: ${context.err.join('\n')}`);
+    await fetch(`${result.url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } });
+    const exitCode = await result.stop();
+    const report = JSON.parse(readFileSync(join(context.cwd, 'coverage.json'), 'utf8')) as {
+      limitedTo?: string[];
+      operations: { exercised: number; total: number; percent: number };
+      byOperation: Array<{ operationId: string; missingStatuses: number[] }>;
+    };
+    return { exitCode, report, err: context.err };
+  }
+
+  it('--coverage-ops counts only the listed operations, gates on them, and says what each never saw', async () => {
+    const { exitCode, report, err } = await serve(['--coverage-ops', 'listConnections,createPost', '--coverage-min', '50']);
+    expect(exitCode).toBe(0);
+    expect(report.limitedTo).toEqual(['listConnections', 'createPost']);
+    expect(report.operations).toEqual({ exercised: 1, total: 2, percent: 50 });
+    expect(report.byOperation.map((operation) => operation.operationId)).toEqual(['listConnections', 'createPost']);
+    const lines = err.join('\n');
+    expect(lines).toMatch(/coverage: createPost was never called with a declared status; never saw status .*429.*; never saw error code .*VELOCITY_LIMITED/);
+    expect(lines).toMatch(/coverage: listConnections never saw status 400, 401/);
+  });
+
+  it('--coverage-ops reads a file of operationIds, with comments', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sgw-run-'));
+    writeFileSync(join(cwd, 'ops.txt'), '# what our client calls\nlistConnections\nlistPosts, getPost\n');
+    const { exitCode, report } = await serve(['--coverage-ops', 'ops.txt', '--coverage-min', '40'], cwd);
+    expect(report.limitedTo).toEqual(['listConnections', 'listPosts', 'getPost']);
+    expect(report.operations.percent).toBe(33.3);
+    expect(exitCode).toBe(1);
+  });
+
+  it("--coverage-from reads the client's own OpenAPI subset, by operationId or by method and path", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sgw-run-'));
+    writeFileSync(
+      join(cwd, 'client.yaml'),
+      ['openapi: 3.0.3', 'info: { title: client, version: "1" }', 'paths:', '  /v1/connections:', '    get: { operationId: fetchConnections }', '  /v1/posts/{postId}:', '    get: {}', ''].join('\n'),
+    );
+    const { report } = await serve(['--coverage-from', 'client.yaml'], cwd);
+    expect(report.limitedTo).toEqual(['listConnections', 'getPost']);
+  });
+
+  it.each([
+    [['--coverage-ops', 'listConnections,noSuchOperation'], /--coverage-ops: not operationIds of openapi.yaml: noSuchOperation/],
+    [['--coverage-ops', 'listConnections', '--coverage-from', 'x.yaml'], /give one of them/],
+    [['--coverage-from', 'missing.yaml'], /cannot read the OpenAPI file/],
+  ])('exits 2 at start for %j', async (argv, message) => {
+    const { streams, err } = io();
+    expect(await main(['--port', '0', ...argv], streams)).toEqual({ exitCode: 2 });
+    expect(err.join('\n')).toMatch(message);
+  });
+});
