@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { packagePath } from '../src/lib/package-root.js';
-import { renderGeneratedTypes } from './generated-types.js';
+import { renderGeneratedFiles } from './generated-types.js';
 
-writeFileSync(packagePath('src', 'generated', 'openapi.ts'), await renderGeneratedTypes());
-console.log('wrote src/generated/openapi.ts');
+for (const file of await renderGeneratedFiles()) {
+  writeFileSync(packagePath(...file.path.split('/')), file.text);
+  console.log(`wrote ${file.path}`);
+}

@@ -2841,11 +2841,11 @@ export interface components {
         CreatePostBody: {
             destinations: components["schemas"]["PostDestinationInput"][];
             /** @default  */
-            text: string;
+            text?: string;
             /** @description A thread of posts, on networks that support threads. */
             thread?: string[];
             /** @default [] */
-            mediaUrls: string[];
+            mediaUrls?: string[];
             mediaKind?: components["schemas"]["MediaKind"];
             /** @description Timezone-naive local date-time in `timezone` (YYYY-MM-DDTHH:MM:SS); omit to publish now. */
             scheduledFor?: string;
@@ -3045,7 +3045,7 @@ export interface components {
             /** @description Signs every request (`X-Gateway-Signature`); never returned. */
             secret?: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
         };
         /**
          * @description All optional; only sent fields change.
@@ -3090,7 +3090,7 @@ export interface components {
             excludeKeywords?: string[];
             message: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
         };
         /**
          * @description All optional, at least one; only sent fields change.

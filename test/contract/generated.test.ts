@@ -1,11 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/lib/package-root.js';
-import { renderGeneratedTypes } from '../../scripts/generated-types.js';
+import { renderGeneratedFiles } from '../../scripts/generated-types.js';
 
-describe('src/generated/openapi.ts', () => {
-  it('is what npm run generate produces from the current openapi.yaml', async () => {
-    const committed = readFileSync(packagePath('src', 'generated', 'openapi.ts'), 'utf8');
-    expect(committed === (await renderGeneratedTypes()), 'src/generated/openapi.ts is stale: run npm run generate').toBe(true);
+const files = await renderGeneratedFiles();
+
+describe('src/generated/', () => {
+  it.each(files.map((file) => [file.path, file.text]))('%s is what npm run generate produces from the current contracts', (path, text) => {
+    const committed = readFileSync(packagePath(...path.split('/')), 'utf8');
+    expect(committed === text, `${path} is stale: run npm run generate`).toBe(true);
+  });
+
+  it('holds nothing the generator does not write', () => {
+    // A file left behind by an older generator would never be checked again.
+    expect(readdirSync(packagePath('src', 'generated')).sort()).toEqual(files.map((file) => file.path.split('/').pop()).sort());
   });
 });

@@ -1,0 +1,1928 @@
+/* eslint-disable */
+// Generated from control.yaml by `npm run generate` (openapi-typescript). Do not edit by hand.
+
+export interface paths {
+    "/__control/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tell whether the server is up */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an isolated workspace and its API key
+         * @description A fresh world with its own data, key, plan, virtual clock, scheduler and journal.
+         *     Parallel test workers each create one on a shared server. By default it holds
+         *     the fixture world generated from its seed; `fixtures: false` starts it empty.
+         *     `scenario` (the name of a ready-made scenario, or a whole scenario as YAML)
+         *     sets up its world, rules and timeline; the body's own `plan`, `seed`, `fixtures`
+         *     and `clock` win over the scenario's. A scenario that cannot be used answers
+         *     `400 INVALID_SCENARIO` with `file:line:column` in the message and in `details`,
+         *     and no workspace is made.
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the workspace's virtual clock */
+        get: operations["getClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move virtual time forward, running everything that falls due
+         * @description Moves the clock forward by `by` (an ISO 8601 duration such as `PT2H`; years and
+         *     months are refused, having no fixed length) or `ms`, exactly one of them. Every
+         *     job due on the way runs in time order, the clock standing at each job's instant
+         *     while it runs; the answer lists what ran. It also waits for the webhook requests
+         *     under way (those already in flight and those it starts), so retries they schedule
+         *     run in the same advance and `{ "ms": 0 }` simply waits for deliveries in flight.
+         */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/clock/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move virtual time to an instant (forward only) */
+        post: operations["setClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/clock/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop virtual time; only advance and set move it */
+        post: operations["freezeClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/clock/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let virtual time run with the wall clock again */
+        post: operations["resumeClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace's recent requests, oldest first
+         * @description The journal is a bounded ring (`--journal-size`, default 1000 per workspace): once
+         *     full, each new request replaces the oldest. Control calls are not recorded.
+         */
+        get: operations["getJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint another API key for the workspace
+         * @description Keys draw boundaries (one per tenant, a read-only key for a status page) but add no
+         *     throughput: every key of a workspace shares its one request budget.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace's budget windows
+         * @description Each window's count, limit, remaining calls and reset time, as the X-RateLimit headers would tell them now.
+         */
+        get: operations["getLimits"];
+        put?: never;
+        /**
+         * Switch the plan, drain or refill a budget, pre-load velocity
+         * @description `velocity` adds publishes at the current virtual time to accounts' velocity windows (an
+         *     unknown account is 404), so the next publish meets the hourly or daily cap.
+         *     `plan` switches the workspace's plan (the new budgets apply at once). `drain` fills the
+         *     named windows to their limit at the current virtual time, so the next call is refused;
+         *     `refill` empties them. Lets a test reach a limit in one call instead of hundreds.
+         */
+        post: operations["updateLimits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the workspace's events as Server-Sent Events
+         * @description Keeps the response open and writes every event the workspace emits, the
+         *     moment it is emitted, whether or not a webhook subscribes to it. Each message
+         *     has `id` (the event id), `event` (its name) and `data` (the same JSON body a
+         *     webhook receives). A comment line (`: connected`) is written first, so a
+         *     client knows the stream is live. With `replay=true` the events the workspace
+         *     still keeps (its last 1000) come first. The stream ends when the client
+         *     disconnects or the server closes; there are no keep-alive messages.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/webhooks/{id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a webhook's delivery faults
+         * @description Replaces the webhook's delivery faults with the ones sent (`{}` switches them
+         *     all off). They change how the mock sends, never what the API answers:
+         *     `duplicate` sends every attempt that is sent twice (same event id and attempt
+         *     number); `outOfOrder` holds each new event back until the next one has been
+         *     sent (or for 60 s of virtual time); `delayMs` postpones each new event's
+         *     first attempt by that much virtual time; `failStatus` fails attempts with that
+         *     status without sending them (the next `failCount` attempts, or all of them),
+         *     so retries and disabling run as if the receiver answered it. A delivery held
+         *     back goes out as soon as `outOfOrder` is switched off.
+         */
+        post: operations["setWebhookFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/inbound/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone comments on a published post
+         * @description Adds a comment from a person to a published destination and emits `comment.received`
+         *     (which runs the account's `comment_to_dm` automations). The destination is named as in
+         *     `POST /v1/comments` (`destinationId` alone, or `post` with `accountId` for a network-native
+         *     id); with `accountId` alone it is that account's newest published post; with nothing, the
+         *     workspace's newest published post on a network with comments. `parentCommentId` (a network
+         *     comment id on the same post) makes it a reply. The network's comment limit applies
+         *     (`400 TEXT_TOO_LONG`); a network without comments answers `400 PLATFORM_NOT_SUPPORTED`.
+         */
+        post: operations["receiveInboundComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/inbound/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone writes a direct message to an account
+         * @description A person writes into `conversationId`, into their conversation with the account
+         *     (`senderId`), or opens a new conversation (a new person when `senderId` is left out).
+         *     Emits `conversation.started` for a new conversation, then `message.received`; the message
+         *     that opens a conversation runs the account's `welcome_dm` automations. The account defaults
+         *     to the oldest account with an inbox (`bluesky`, `instagram`, `facebook`). `text: null` with
+         *     `attachmentUrl` sends an attachment alone (`instagram` and `facebook` only). The network's
+         *     inbox limit applies (`400 TEXT_TOO_LONG`). The message also opens the 24-hour messaging
+         *     window of that conversation.
+         */
+        post: operations["receiveInboundMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/inbound/story-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone replies to an account's story
+         * @description On `instagram` and `facebook` a story reply arrives as a direct message in the person's
+         *     conversation (opened when needed). The story is the destination named (`destinationId`, or
+         *     `post` as for comments: a published `stories` post of the last 24 hours), else the account's
+         *     newest live story, else one published outside the service. Emits `conversation.started`
+         *     when new and `message.received`, and runs the account's `story_reply` automations (only
+         *     those, even when the reply opens the conversation).
+         */
+        post: operations["receiveInboundStoryReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/inbound/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone reviews a page
+         * @description Adds a review to a `facebook` page (the oldest one when `accountId` is left out) and emits
+         *     `review.new`. A review has a `recommendation` or, as older reviews do, a star `rating`, not
+         *     both; with neither, a recommendation is drawn from the seed.
+         */
+        post: operations["receiveInboundReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/accounts/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a connected account of the workspace. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an account's status as the network would
+         * @description Moves a connected account to `active`, `expired`, `revoked` or `error`, as if the network had
+         *     changed it. `expired` sends `account.expired` (the token is taken to have run out now unless
+         *     `tokenExpiresAt` says otherwise); `active` from another status sends `account.reconnected`
+         *     (a token that had run out becomes a fresh one); `revoked` and `error` send no event (the
+         *     catalog has none for them). `authHealth` defaults to `healthy` for `active` and
+         *     `action_required` otherwise. The token's expiry job follows: an active account whose token
+         *     expires expires (or renews, with `canAutoRenew`) on the virtual clock.
+         */
+        post: operations["setAccountStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace wallet
+         * @description A `payg` workspace pays each new connected account from its wallet (50.00 USD and 5.00 per
+         *     account to start); too little credit makes a connect answer `402 INSUFFICIENT_WALLET`. A
+         *     `free` workspace does not use the wallet: it has `accountSlots` accounts at most
+         *     (`402 PLAN_LIMIT_REACHED` beyond). Reconnects never bill.
+         */
+        get: operations["getWallet"];
+        put?: never;
+        /** Set the wallet's balance or price per account */
+        post: operations["setWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring the workspace back to its start
+         * @description Clears the workspace back to how it was made: its fixtures, its scenario (the one
+         *     given at creation, by `--scenario` or loaded last with `POST /__control/scenarios`),
+         *     its clock start, an empty scheduler and journal. Its id and keys stay.
+         */
+        post: operations["resetWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Take a snapshot of the workspace's whole world
+         * @description Everything the workspace holds, as JSON: its data in every store, its pending
+         *     scheduler jobs, its clock, its scenario with the rules' counters. `PUT` it back
+         *     (here or into another workspace) to return to this moment. Reading it changes
+         *     nothing.
+         */
+        get: operations["getState"];
+        /**
+         * Restore a snapshot into the workspace
+         * @description Replaces the workspace's world with a snapshot's and rebuilds its runtime from it
+         *     (clock, scheduler jobs). The workspace keeps its own id and keys, so a snapshot
+         *     of one workspace can seed another; its journal carries on. A snapshot that is not
+         *     one (`format`), of another version, or broken (a field of the wrong shape, a job
+         *     this build cannot run) answers 400 and changes nothing. Control bodies may be up
+         *     to 64 MB.
+         */
+        put: operations["putState"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the ready-made scenarios and the workspace's loaded one */
+        get: operations["listScenarios"];
+        put?: never;
+        /**
+         * Load a scenario into the workspace
+         * @description `{ name }` loads a ready-made scenario from `scenarios/`; `{ yaml }` loads one
+         *     given whole. The workspace starts afresh from it (like a reset, with the scenario
+         *     as its new start): its plan, seed, clock, fixtures, world, rules and timeline.
+         *     A scenario that cannot be used answers `400 INVALID_SCENARIO` naming
+         *     `file:line:column` and the reason (also in `details`); the workspace is then left
+         *     exactly as it was.
+         */
+        post: operations["loadScenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report the contract coverage of the traffic so far
+         * @description Counted over the server's lifetime (resets and restores keep the counts): which
+         *     operations of openapi.yaml were called and answered with a status they declare,
+         *     which declared statuses and error codes (those the contract's examples name)
+         *     came up, which webhook events were delivered (a receiver answered 2xx) and which
+         *     scenario rules fired.
+         *     `scope=workspace` counts only the workspace of the request's key. `format=markdown`
+         *     (or `table`) answers readable Markdown tables instead of JSON.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ErrorEnvelope: {
+            error: {
+                /**
+                 * @description The control plane's own codes, and any code of the API's ErrorEnvelope: the
+                 *     inbound and account operations run the API's services and answer their errors.
+                 * @example VALIDATION_ERROR
+                 */
+                code: string;
+                message: string;
+                param?: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+            /** @example 0.1.0 */
+            version: string;
+            /** @description How many workspaces the server holds. */
+            workspaces: number;
+        };
+        /** @enum {string} */
+        PlanName: "free" | "payg";
+        CreateWorkspaceBody: {
+            plan?: components["schemas"]["PlanName"];
+            /** @description Seed of the workspace's ids and fake data; the same seed gives the same world. */
+            seed?: number;
+            /**
+             * @description Whether to load the fixture world; false starts the workspace empty.
+             * @default true
+             */
+            fixtures?: boolean;
+            clock?: {
+                /**
+                 * Format: date-time
+                 * @description Virtual time the workspace starts at; the server's clock start by default.
+                 */
+                start?: string;
+                /** @description Whether the clock starts frozen; the server's setting by default. */
+                frozen?: boolean;
+            };
+            /**
+             * @description A ready-made scenario's name (`rate-limit-exhaustion`; lowercase letters,
+             *     digits and dashes), or anything else: a whole scenario as YAML.
+             * @example network-outage
+             */
+            scenario?: string;
+        };
+        CreatedWorkspace: {
+            /** @example ws_3f9a1c2b7d4e */
+            workspaceId: string;
+            /** @example sgw_test_5d41402abc4b2a76b9719d911017c592 */
+            apiKey: string;
+            plan: components["schemas"]["PlanName"];
+            seed: number;
+            /** @description Name of the scenario the workspace runs; null when none. */
+            scenario: string | null;
+            clock: components["schemas"]["Clock"];
+        };
+        Clock: {
+            /** Format: date-time */
+            now: string;
+            frozen: boolean;
+            /** @description Jobs waiting in the workspace's scheduler. */
+            pendingJobs: number;
+            /**
+             * Format: date-time
+             * @description When the earliest pending job falls due; null when none waits.
+             */
+            nextDueAt: string | null;
+        };
+        AdvanceClockBody: {
+            /**
+             * @description An ISO 8601 duration without years or months, such as PT2H or P1DT30M.
+             * @example PT2H
+             */
+            by?: string;
+            /** @description Milliseconds to move forward (at most ten years). */
+            ms?: number;
+        };
+        SetClockBody: {
+            /**
+             * Format: date-time
+             * @description The instant to move to; it must not be before the clock's time.
+             */
+            to: string;
+        };
+        RanJob: {
+            id: string;
+            /** @example post.publish */
+            kind: string;
+            label: string;
+            /** Format: date-time */
+            dueAt: string;
+            ok: boolean;
+            error?: string;
+        };
+        ClockMove: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            now: string;
+            /** @description The jobs that ran, in the order they ran. */
+            ran: components["schemas"]["RanJob"][];
+            clock: components["schemas"]["Clock"];
+        };
+        JournalEntry: {
+            seq: number;
+            /** Format: date-time */
+            at: string;
+            method: string;
+            path: string;
+            operationId: string | null;
+            /** @description The status answered; 0 when no answer was sent (a dropped or reset connection). */
+            status: number;
+            errorCode: string | null;
+            durationMs: number;
+            matchedRule: string | null;
+            /** @description What a scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `state`). */
+            effect: string | null;
+        };
+        JournalPage: {
+            data: components["schemas"]["JournalEntry"][];
+            size: number;
+            capacity: number;
+        };
+        CreatedApiKey: {
+            workspaceId: string;
+            apiKey: string;
+        };
+        /**
+         * @description `requests`: the per-minute budget of every endpoint; `analytics`: the per-second budget of GET /v1/analytics and GET /v1/analytics/timeline.
+         * @enum {string}
+         */
+        BudgetName: "requests" | "analytics";
+        BudgetWindow: {
+            limit: number;
+            /** @description Requests inside the window now. */
+            count: number;
+            remaining: number;
+            /**
+             * Format: date-time
+             * @description When the oldest request in the window ages out (now, for an empty window).
+             */
+            resetAt: string;
+            windowSeconds: number;
+        };
+        VelocityWindow: {
+            /** @description Destinations that published in the window. */
+            count: number;
+            limit: number;
+            /**
+             * Format: date-time
+             * @description hour: when the oldest publish in the window ages out (null when none); day: the next UTC midnight.
+             */
+            resetAt: string | null;
+        };
+        AccountVelocity: {
+            accountId: string;
+            platform: string;
+            hour: components["schemas"]["VelocityWindow"];
+            day: components["schemas"]["VelocityWindow"];
+            /** @description Destinations admitted and not yet published or failed; they hold a place in both windows. */
+            inFlight: number;
+        };
+        Limits: {
+            /** @description Posting velocity of every connected account. */
+            velocity: components["schemas"]["AccountVelocity"][];
+            plan: components["schemas"]["PlanName"];
+            budgets: {
+                requests: components["schemas"]["BudgetWindow"];
+                analytics: components["schemas"]["BudgetWindow"];
+            };
+        };
+        UpdateLimitsBody: {
+            plan?: components["schemas"]["PlanName"];
+            drain?: components["schemas"]["BudgetName"][];
+            refill?: components["schemas"]["BudgetName"][];
+            /** @description Pre-loads accounts' velocity with publishes at the current virtual time. */
+            velocity?: {
+                accountId: string;
+                published: number;
+            }[];
+        };
+        /**
+         * @example {
+         *       "failStatus": 503,
+         *       "failCount": 2
+         *     }
+         */
+        WebhookFaultsBody: {
+            /** @default false */
+            duplicate?: boolean;
+            /** @default false */
+            outOfOrder?: boolean;
+            /**
+             * @description Virtual milliseconds (at most a day).
+             * @default 0
+             */
+            delayMs?: number;
+            /** @description The status forced attempts fail with. */
+            failStatus?: number;
+            /** @description How many attempts fail; all of them when omitted. Needs `failStatus`. */
+            failCount?: number;
+        };
+        WebhookFaults: {
+            webhookId: string;
+            faults: {
+                duplicate: boolean;
+                outOfOrder: boolean;
+                delayMs: number;
+                failStatus: number | null;
+                /** @description Forced failures still to come; null when every attempt fails (or none is forced). */
+                failCount: number | null;
+            };
+        };
+        InboundCommentBody: {
+            /** @description The destination commented on. */
+            destinationId?: string;
+            /** @description Service post id, or network-native post id with `accountId`. */
+            post?: string;
+            /** @description Alone, picks that account's newest published post. */
+            accountId?: string;
+            /** @description The network's own comment limit applies. */
+            text?: string;
+            /** @description Network comment id on the same post that this comment answers. */
+            parentCommentId?: string;
+            /** @description The commenter's network id (an automation writes to it). */
+            authorId?: string;
+            /** @description The commenter's handle; null when the network hides it. */
+            username?: string | null;
+            displayName?: string | null;
+        };
+        InboundMessageBody: {
+            accountId?: string;
+            /** @description Continue this conversation (its account is the one written to). */
+            conversationId?: string;
+            /** @description The person's network id; continues their conversation with the account when there is one. */
+            senderId?: string;
+            /** @description For a new conversation. */
+            username?: string | null;
+            /** @description For a new conversation. */
+            displayName?: string | null;
+            /** @description Null for an attachment alone. The network's inbox limit applies. */
+            text?: string | null;
+            /**
+             * Format: uri
+             * @description An image, video, audio file or PDF (by its extension); instagram and facebook only.
+             */
+            attachmentUrl?: string;
+        };
+        InboundStoryReplyBody: {
+            accountId?: string;
+            /** @description The story replied to. */
+            destinationId?: string;
+            post?: string;
+            senderId?: string;
+            username?: string | null;
+            displayName?: string | null;
+            text?: string;
+        };
+        InboundReviewBody: {
+            accountId?: string;
+            /** @enum {string} */
+            recommendation?: "positive" | "negative";
+            rating?: number;
+            text?: string | null;
+            reviewerName?: string | null;
+        };
+        /** @description An event the call emitted, as webhooks receive it. */
+        EmittedEvent: {
+            id: string;
+            /** @example comment.received */
+            event: string;
+            /** Format: date-time */
+            createdAt: string;
+            workspaceId: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description One automation the call set off. */
+        AutomationRun: {
+            automationId: string;
+            kind: string;
+            /** @enum {string} */
+            outcome: "triggered" | "failed";
+            /** @description The direct message it sent; null when it failed. */
+            messageId: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        InboundCommentResult: {
+            comment: components["schemas"]["Comment"];
+            destinationId: string;
+            events: components["schemas"]["EmittedEvent"][];
+            automations: components["schemas"]["AutomationRun"][];
+        };
+        InboundMessageResult: {
+            accountId: string;
+            message: components["schemas"]["Message"];
+            conversation: components["schemas"]["Conversation"];
+            /** @description True when this message opened the conversation. */
+            started: boolean;
+            events: components["schemas"]["EmittedEvent"][];
+            automations: components["schemas"]["AutomationRun"][];
+        };
+        InboundReviewResult: {
+            accountId: string;
+            review: components["schemas"]["Review"];
+            events: components["schemas"]["EmittedEvent"][];
+        };
+        /** @description openapi.yaml's Comment (shape B). */
+        Comment: {
+            id: string;
+            postId: string;
+            accountId: string;
+            platform: string;
+            platformCommentId: string;
+            parentId: string | null;
+            text: string;
+            username: string | null;
+            likeCount: number | null;
+            /** Format: date-time */
+            createdAt: string | null;
+            replies: components["schemas"]["Comment"][];
+        };
+        /** @description openapi.yaml's Message. */
+        Message: {
+            id: string;
+            conversationId: string;
+            text: string | null;
+            senderId: string;
+            /** Format: date-time */
+            sentAt: string | null;
+            attachments: {
+                /** @enum {string} */
+                type: "image" | "video" | "audio" | "file";
+                /** Format: uri */
+                url: string;
+            }[];
+        };
+        /** @description openapi.yaml's Conversation. */
+        Conversation: {
+            id: string;
+            members: {
+                id: string;
+                username: string | null;
+                displayName: string | null;
+            }[];
+            muted: boolean;
+            unreadCount: number;
+            lastMessage: {
+                id: string;
+                text: string | null;
+                /** Format: date-time */
+                sentAt: string | null;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description openapi.yaml's Review. */
+        Review: {
+            id: string;
+            recommendation: string | null;
+            rating: number | null;
+            text: string | null;
+            reviewerName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "status": "expired"
+         *     }
+         */
+        AccountStatusChange: {
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked" | "error";
+            /**
+             * @description Default `healthy` for `active`, `action_required` otherwise.
+             * @enum {string}
+             */
+            authHealth?: "healthy" | "action_required";
+            /**
+             * Format: date-time
+             * @description The token's new expiry (null never expires); for `active` it must be later than now.
+             */
+            tokenExpiresAt?: string | null;
+            /** @description Whether the token renews by itself when it runs out. */
+            canAutoRenew?: boolean;
+        };
+        /** @description The account in the API's single-account shape. */
+        AccountState: {
+            id: string;
+            platform: string;
+            displayName: string;
+            handle: string;
+            avatarUrl: string | null;
+            status: string;
+            /** @enum {string} */
+            authHealth: "healthy" | "action_required";
+            canAutoRenew: boolean;
+            /** Format: date-time */
+            tokenExpiresAt: string | null;
+            profile: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            microblogSubscriptionType?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Wallet: {
+            plan: components["schemas"]["PlanName"];
+            /** @example USD */
+            currency: string;
+            /** @example 5000 */
+            balanceCents: number;
+            /** @example 500 */
+            pricePerAccountCents: number;
+            /** @description New accounts paid from the wallet so far. */
+            accountsBilled: number;
+            connectedAccounts: number;
+            /** @description The free plan's limit on connected accounts; null on payg. */
+            accountSlots: number | null;
+        };
+        /**
+         * @example {
+         *       "balanceCents": 400
+         *     }
+         */
+        WalletChange: {
+            balanceCents?: number;
+            pricePerAccountCents?: number;
+        };
+        WorkspaceSummary: {
+            workspaceId: string;
+            plan: components["schemas"]["PlanName"];
+            seed: number;
+            /** @description Name of the scenario the workspace runs; null when none. */
+            scenario: string | null;
+            clock: components["schemas"]["Clock"];
+        };
+        WorkspaceSnapshot: {
+            /**
+             * @description Marks a snapshot of this mock; anything else is refused.
+             * @enum {string}
+             */
+            format: "social-gateway-mock/workspace";
+            /** @enum {integer} */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description The workspace's virtual time when the snapshot was taken.
+             */
+            takenAt: string;
+            workspace: components["schemas"]["WorkspaceData"];
+        };
+        WorkspaceData: {
+            id: string;
+            plan: components["schemas"]["PlanName"];
+            seed: number;
+            apiKeys: string[];
+            /** Format: date-time */
+            createdAt: string;
+            clock: {
+                nowMs: number;
+                frozen: boolean;
+            };
+            /** @description Position of the workspace's id stream. */
+            idCounter: number;
+            /** @description Pending scheduler jobs by id. */
+            jobs: {
+                [key: string]: components["schemas"]["JobRecord"];
+            };
+            /** @description Each capability's state, by store name (free-form per store). */
+            stores: {
+                [key: string]: Record<string, never>;
+            };
+            origin?: components["schemas"]["WorkspaceOrigin"];
+        };
+        JobRecord: {
+            id: string;
+            seq: number;
+            dueAt: number;
+            kind: string;
+            label: string;
+            data: Record<string, never>;
+        };
+        WorkspaceBase: {
+            plan: components["schemas"]["PlanName"];
+            seed: number;
+            clockStartMs: number;
+            clockFrozen: boolean;
+            fixtures: boolean;
+        };
+        /** @description How the workspace was made, so a reset returns to it. */
+        WorkspaceOrigin: {
+            base?: components["schemas"]["WorkspaceBase"];
+            plan: components["schemas"]["PlanName"];
+            seed: number;
+            clockStartMs: number;
+            clockFrozen: boolean;
+            fixtures: boolean;
+            scenario: {
+                name: string;
+                file: string;
+                yaml: string;
+            } | null;
+        };
+        /** @description Exactly one of `name` and `yaml`. */
+        LoadScenarioBody: {
+            /**
+             * @description A ready-made scenario, `scenarios/<name>.yaml`.
+             * @example rate-limit-exhaustion
+             */
+            name?: string;
+            /** @description A whole scenario as YAML. */
+            yaml?: string;
+        };
+        ScenarioRuleView: {
+            id: string;
+            description: string | null;
+            /** @enum {string} */
+            phase: "armed" | "exhausted";
+            /** @description Requests its matchers accepted. */
+            seen: number;
+            /** @description Times it answered. */
+            fired: number;
+            /** @description Its limit; null for none. */
+            times: number | null;
+        };
+        ScenarioView: {
+            name: string;
+            description: string | null;
+            /** Format: date-time */
+            loadedAt: string;
+            states: string[];
+            state: string | null;
+            rules: components["schemas"]["ScenarioRuleView"][];
+            /** @description Steps scheduled when it was loaded. */
+            timelineSteps: number;
+        };
+        LoadedScenario: {
+            workspaceId: string;
+            scenario: components["schemas"]["ScenarioView"];
+            clock: components["schemas"]["Clock"];
+        };
+        ScenarioList: {
+            available: {
+                name: string;
+                description: string | null;
+            }[];
+            loaded?: components["schemas"]["ScenarioView"];
+        };
+        CoverageRatio: {
+            exercised: number;
+            total: number;
+            percent: number;
+        };
+        CoverageReport: {
+            /** @enum {string} */
+            scope: "server" | "workspace";
+            workspaceId: string | null;
+            operations: components["schemas"]["CoverageRatio"];
+            statuses: components["schemas"]["CoverageRatio"];
+            errorCodes: components["schemas"]["CoverageRatio"];
+            /** @description Successful webhook deliveries (a receiver answered 2xx), per event of the catalog. */
+            webhookEvents: {
+                exercised: number;
+                total: number;
+                percent: number;
+                events: {
+                    event: string;
+                    count: number;
+                }[];
+            };
+            rules: {
+                workspaceId: string;
+                scenario: string;
+                ruleId: string;
+                fired: number;
+            }[];
+            byOperation: components["schemas"]["OperationCoverage"][];
+            workspaces: {
+                workspaceId: string;
+                calls: number;
+                operationsExercised: number;
+            }[];
+        };
+        OperationCoverage: {
+            operationId: string;
+            method: string;
+            path: string;
+            calls: number;
+            /** @description Requests that got no answer at all (a scenario dropped or reset the connection). */
+            noResponse: number;
+            /** @description At least one answer had a status the contract declares for the operation. */
+            exercised: boolean;
+            statuses: {
+                status: number;
+                count: number;
+                declared: boolean;
+            }[];
+            /** @description Declared statuses no answer has had yet. */
+            missingStatuses: number[];
+            errorCodes: {
+                code: string;
+                count: number;
+                declared: boolean;
+            }[];
+            /** @description Error codes the contract's examples name for the operation that no answer has had yet. */
+            missingErrorCodes: string[];
+        };
+    };
+    responses: {
+        /** @description The request is invalid (a bad field, a query parameter the operation does not take, malformed JSON). */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The control token or the API key is wrong. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "UNAUTHORIZED",
+                 *         "message": "This server requires x-control-token on control calls."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The resource, or one the request names, does not exist in this workspace. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "NOT_FOUND",
+                 *         "message": "Account 'acct_1' was not found in this workspace.",
+                 *         "param": "destinationId"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The body is larger than the server accepts. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "PAYLOAD_TOO_LARGE",
+                 *         "message": "The request body is larger than the server accepts."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The body is missing or not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                 *         "message": "Send the body as application/json."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server is up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspaceBody"];
+            };
+        };
+        responses: {
+            /** @description The workspace was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWorkspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock and what is due next. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceClockBody"];
+            };
+        };
+        responses: {
+            /** @description Time moved and due work ran. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockMove"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetClockBody"];
+            };
+        };
+        responses: {
+            /** @description Time moved and due work ran. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockMove"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    freezeClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock is frozen. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    resumeClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getJournal: {
+        parameters: {
+            query?: {
+                /** @description How many of the most recent entries to return. */
+                limit?: number;
+                /** @description Only entries whose `seq` is greater than this. */
+                after?: number;
+                /** @description Only entries for this operation. */
+                operationId?: string;
+                /** @description Only entries with this HTTP method. */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+                /** @description Only entries answered with this status (0 for no answer at all). */
+                status?: number;
+                /** @description Only entries a scenario rule with this id intercepted. */
+                matchedRule?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Journal entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The windows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    updateLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLimitsBody"];
+            };
+        };
+        responses: {
+            /** @description The windows after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Send the kept recent events first, oldest first. */
+                replay?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example : connected to ws_default
+                     *
+                     *     id: evt_5b0c3f1e9a7d4c2b8e6f0a1d3c5e7f90
+                     *     event: post.published
+                     *     data: {"id":"evt_5b0c3f1e9a7d4c2b8e6f0a1d3c5e7f90","event":"post.published","createdAt":"2026-03-02T09:00:05.000Z","workspaceId":"ws_default","data":{"post":{"id":"…"}}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setWebhookFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookFaultsBody"];
+            };
+        };
+        responses: {
+            /** @description The faults now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookFaults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    receiveInboundComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InboundCommentBody"];
+            };
+        };
+        responses: {
+            /** @description The comment, and what it set off. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundCommentResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    receiveInboundMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InboundMessageBody"];
+            };
+        };
+        responses: {
+            /** @description The message, its conversation, and what it set off. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundMessageResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    receiveInboundStoryReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InboundStoryReplyBody"];
+            };
+        };
+        responses: {
+            /** @description The reply as a message, its conversation, and what it set off. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundMessageResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    receiveInboundReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InboundReviewBody"];
+            };
+        };
+        responses: {
+            /** @description The review, and the events it caused. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundReviewResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setAccountStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a connected account of the workspace. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountStatusChange"];
+            };
+        };
+        responses: {
+            /** @description The account after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletChange"];
+            };
+        };
+        responses: {
+            /** @description The wallet after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    resetWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace as it starts again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSnapshot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceSnapshot"];
+            };
+        };
+        responses: {
+            /** @description The snapshot was restored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ready-made scenarios, and the loaded scenario with its rules' counters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    loadScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadScenarioBody"];
+            };
+        };
+        responses: {
+            /** @description The scenario is loaded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadedScenario"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: {
+                scope?: "server" | "workspace";
+                format?: "json" | "markdown" | "table";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coverage report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageReport"];
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+}
