@@ -1,0 +1,514 @@
+import type { operations as ControlOperations } from '../generated/control.js';
+import { ControlEventStream, readServerSentEvents } from './event-stream.js';
+
+/*
+ * A typed client of the control plane (control.yaml), on the global `fetch`. It is a
+ * client like any other: it speaks HTTP to a running mock and imports nothing of the
+ * server, only the types generated from the contract, so it works the same against an
+ * in-process server, `npx social-gateway-mock` or a shared CI server.
+ */
+
+type Operations = ControlOperations;
+
+/** Every operation of control.yaml, by operationId. */
+export type ControlOperationId = keyof Operations & string;
+
+type SuccessStatus = 200 | 201 | 202 | 203 | 204;
+type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type Responses<K extends ControlOperationId> = Operations[K]['responses'];
+
+/** The JSON body an operation answers on success, from control.yaml. */
+export type ControlResult<K extends ControlOperationId> = {
+  [S in keyof Responses<K>]: S extends SuccessStatus ? JsonContent<Responses<K>[S]> : never;
+}[keyof Responses<K>];
+
+/** The JSON request body of an operation, from control.yaml (`never` when it takes none). */
+export type ControlBody<K extends ControlOperationId> = JsonContent<NonNullable<Operations[K]['requestBody']>>;
+
+/** The query parameters of an operation, from control.yaml. */
+export type ControlQuery<K extends ControlOperationId> = NonNullable<Operations[K]['parameters']['query']>;
+
+/** Every error body control.yaml declares (the nested `{ error: { code, message } }` envelope). */
+export type ControlErrorBody = {
+  [K in ControlOperationId]: { [S in keyof Responses<K>]: S extends SuccessStatus ? never : JsonContent<Responses<K>[S]> }[keyof Responses<K>];
+}[ControlOperationId];
+
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Where an operation lives. */
+export interface ControlRoute {
+  method: HttpMethod;
+  /** With `{name}` placeholders for path parameters. */
+  path: string;
+}
+
+/**
+ * The route of every control operation, one per operationId of control.yaml. The type makes
+ * the compiler refuse a table that misses an operation of the generated types, and
+ * test/client/control-client.test.ts compares it with control.yaml itself, so the client
+ * cannot fall behind the contract.
+ */
+export const CONTROL_ROUTES = {
+  getHealth: { method: 'GET', path: '/__control/health' },
+  createWorkspace: { method: 'POST', path: '/__control/workspaces' },
+  getClock: { method: 'GET', path: '/__control/clock' },
+  advanceClock: { method: 'POST', path: '/__control/clock/advance' },
+  setClock: { method: 'POST', path: '/__control/clock/set' },
+  freezeClock: { method: 'POST', path: '/__control/clock/freeze' },
+  resumeClock: { method: 'POST', path: '/__control/clock/resume' },
+  getJournal: { method: 'GET', path: '/__control/journal' },
+  createApiKey: { method: 'POST', path: '/__control/keys' },
+  getLimits: { method: 'GET', path: '/__control/limits' },
+  updateLimits: { method: 'POST', path: '/__control/limits' },
+  streamEvents: { method: 'GET', path: '/__control/events' },
+  setWebhookFaults: { method: 'POST', path: '/__control/webhooks/{id}/faults' },
+  receiveInboundComment: { method: 'POST', path: '/__control/inbound/comments' },
+  receiveInboundMessage: { method: 'POST', path: '/__control/inbound/messages' },
+  receiveInboundStoryReply: { method: 'POST', path: '/__control/inbound/story-replies' },
+  receiveInboundReview: { method: 'POST', path: '/__control/inbound/reviews' },
+  setAccountStatus: { method: 'POST', path: '/__control/accounts/{id}/status' },
+  getWallet: { method: 'GET', path: '/__control/wallet' },
+  setWallet: { method: 'POST', path: '/__control/wallet' },
+  resetWorkspace: { method: 'POST', path: '/__control/reset' },
+  getState: { method: 'GET', path: '/__control/state' },
+  putState: { method: 'PUT', path: '/__control/state' },
+  listScenarios: { method: 'GET', path: '/__control/scenarios' },
+  loadScenario: { method: 'POST', path: '/__control/scenarios' },
+  getCoverage: { method: 'GET', path: '/__control/coverage' },
+} as const satisfies Record<ControlOperationId, ControlRoute>;
+
+/**
+ * A control call answered with a status other than 2xx. `code`, `message`'s reason and
+ * `param` come from the answer's error envelope, which `body` holds whole.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await control.setClock({ to: '2020-01-01T00:00:00Z' });
+ * } catch (error) {
+ *   if (error instanceof ControlError && error.code === 'VALIDATION_ERROR') console.log(error.param); // 'to'
+ *   else throw error;
+ * }
+ * ```
+ */
+export class ControlError extends Error {
+  override readonly name = 'ControlError';
+
+  constructor(
+    /** The operation that failed. */
+    readonly operationId: ControlOperationId,
+    /** The HTTP status. */
+    readonly status: number,
+    /** The parsed error envelope; the raw text when the answer was not JSON. */
+    readonly body: ControlErrorBody | string,
+  ) {
+    const error = typeof body === 'string' ? undefined : body.error;
+    super(`${operationId} answered ${status}${error ? ` ${error.code}: ${error.message}` : typeof body === 'string' && body !== '' ? `: ${body.slice(0, 200)}` : ''}`);
+  }
+
+  /** The envelope's error code (`VALIDATION_ERROR`, `NOT_FOUND`, `INVALID_SCENARIO`, …). */
+  get code(): string | undefined {
+    return typeof this.body === 'string' ? undefined : this.body.error.code;
+  }
+
+  /** The field the error is about, when the envelope names one. */
+  get param(): string | undefined {
+    return typeof this.body === 'string' ? undefined : this.body.error.param;
+  }
+
+  /** The envelope's `details`, when it has them (an invalid scenario's file, line and column). */
+  get details(): Record<string, unknown> | undefined {
+    return typeof this.body === 'string' ? undefined : this.body.error.details;
+  }
+}
+
+/** How to reach the control plane. */
+export interface ControlClientOptions {
+  /**
+   * The server's root, for example `http://127.0.0.1:4010` (what `createMockServer().listen()`
+   * answers). A trailing `/__control` is accepted too, so `SOCIAL_GATEWAY_MOCK_CONTROL_URL`
+   * can be passed as it is.
+   */
+  baseUrl: string | URL;
+  /** Picks the workspace (`x-api-key`); the server's default workspace when left out. */
+  apiKey?: string | undefined;
+  /** Sent as `x-control-token`, for a server started with `--control-token`. */
+  controlToken?: string | undefined;
+  /** The `fetch` to use (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+interface CallOptions {
+  pathParams?: Record<string, string>;
+  query?: object | undefined;
+  body?: unknown;
+  signal?: AbortSignal;
+  accept?: string;
+}
+
+type CoverageQuery = ControlQuery<'getCoverage'>;
+
+/** The server's root: no trailing slash, no `/__control`. */
+function serverRoot(baseUrl: string | URL): string {
+  return String(baseUrl)
+    .replace(/\/+$/, '')
+    .replace(/\/__control$/, '');
+}
+
+/**
+ * One method per operation of control.yaml, each named after its operationId and typed from
+ * the generated control types: the request body, the query, and the answer. A non-2xx
+ * answer throws a {@link ControlError}. Every call is for the client's workspace (its
+ * `apiKey`), or the server's default workspace when it has none.
+ *
+ * @example
+ * ```ts
+ * import { createControlClient } from 'social-gateway-mock';
+ *
+ * const control = createControlClient({ baseUrl: 'http://127.0.0.1:4010' });
+ * const workspace = await control.createWorkspace({ seed: 7, clock: { start: '2026-03-02T09:00:00Z', frozen: true } });
+ * const mine = control.forWorkspace(workspace.apiKey);
+ * const moved = await mine.advanceClock({ by: 'PT2H' });
+ * console.log(moved.now, moved.ran.map((job) => job.kind));
+ * ```
+ */
+export class ControlClient {
+  /** The server's root, without `/__control`. */
+  readonly baseUrl: string;
+  readonly apiKey: string | undefined;
+  private readonly controlToken: string | undefined;
+  private readonly fetch: typeof fetch;
+  private readonly streams = new Set<ControlEventStream>();
+
+  constructor(options: ControlClientOptions) {
+    this.baseUrl = serverRoot(options.baseUrl);
+    this.apiKey = options.apiKey;
+    this.controlToken = options.controlToken;
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /**
+   * The same client for another workspace, by one of its keys (from `createWorkspace` or
+   * `createApiKey`).
+   *
+   * @example
+   * ```ts
+   * const { apiKey } = await control.createWorkspace({ fixtures: false });
+   * const workspace = control.forWorkspace(apiKey);
+   * ```
+   */
+  forWorkspace(apiKey: string): ControlClient {
+    return new ControlClient({ baseUrl: this.baseUrl, apiKey, controlToken: this.controlToken, fetch: this.fetch });
+  }
+
+  /** `GET /__control/health`: up, version and the number of workspaces. Needs no workspace. */
+  getHealth(): Promise<ControlResult<'getHealth'>> {
+    return this.json('getHealth');
+  }
+
+  /**
+   * `POST /__control/workspaces`: a fresh, isolated workspace and its key. Hand the key to
+   * {@link forWorkspace} (or to your API client as `x-api-key`).
+   *
+   * @example
+   * ```ts
+   * const created = await control.createWorkspace({ plan: 'free', seed: 3, scenario: 'network-outage' });
+   * ```
+   */
+  createWorkspace(body: ControlBody<'createWorkspace'> = {}): Promise<ControlResult<'createWorkspace'>> {
+    return this.json('createWorkspace', { body });
+  }
+
+  /** `GET /__control/clock`: the virtual time, whether it is frozen, and what is due next. */
+  getClock(): Promise<ControlResult<'getClock'>> {
+    return this.json('getClock');
+  }
+
+  /**
+   * `POST /__control/clock/advance`: moves virtual time forward (`{ by: 'PT2H' }` or
+   * `{ ms: 7200000 }`), running every job that falls due, and answers what ran. It also
+   * waits for webhook deliveries in flight, so `{ ms: 0 }` settles them.
+   *
+   * @example
+   * ```ts
+   * const { now, ran } = await control.advanceClock({ by: 'PT10S' });
+   * ```
+   */
+  advanceClock(body: ControlBody<'advanceClock'>): Promise<ControlResult<'advanceClock'>> {
+    return this.json('advanceClock', { body });
+  }
+
+  /** `POST /__control/clock/set`: moves virtual time forward to an instant, running what falls due. */
+  setClock(body: ControlBody<'setClock'>): Promise<ControlResult<'setClock'>> {
+    return this.json('setClock', { body });
+  }
+
+  /** `POST /__control/clock/freeze`: stops virtual time; only advance and set move it. */
+  freezeClock(): Promise<ControlResult<'freezeClock'>> {
+    return this.json('freezeClock');
+  }
+
+  /** `POST /__control/clock/resume`: lets virtual time run with the wall clock again. */
+  resumeClock(): Promise<ControlResult<'resumeClock'>> {
+    return this.json('resumeClock');
+  }
+
+  /**
+   * `GET /__control/journal`: the workspace's recent API requests, oldest first.
+   *
+   * @example
+   * ```ts
+   * const { data } = await control.getJournal({ operationId: 'createPost', status: 201 });
+   * ```
+   */
+  getJournal(query: ControlQuery<'getJournal'> = {}): Promise<ControlResult<'getJournal'>> {
+    return this.json('getJournal', { query });
+  }
+
+  /** `POST /__control/keys`: mints another key for the workspace (sharing its request budget). */
+  createApiKey(): Promise<ControlResult<'createApiKey'>> {
+    return this.json('createApiKey');
+  }
+
+  /** `GET /__control/limits`: the request budget windows and every account's posting velocity. */
+  getLimits(): Promise<ControlResult<'getLimits'>> {
+    return this.json('getLimits');
+  }
+
+  /**
+   * `POST /__control/limits`: switches the plan, drains or refills a budget, pre-loads velocity.
+   *
+   * @example
+   * ```ts
+   * await control.updateLimits({ drain: ['requests'] }); // the next API call answers 429
+   * ```
+   */
+  updateLimits(body: ControlBody<'updateLimits'>): Promise<ControlResult<'updateLimits'>> {
+    return this.json('updateLimits', { body });
+  }
+
+  /**
+   * `GET /__control/events`: every event the workspace emits, as it is emitted. Resolves once
+   * the stream is live, so nothing emitted afterwards is missed; `{ replay: true }` first
+   * sends the events the workspace still keeps. Close it when done ({@link close} closes
+   * every stream this client opened).
+   *
+   * @example
+   * ```ts
+   * const events = await control.streamEvents();
+   * await control.receiveInboundReview({ recommendation: 'positive' });
+   * const [review] = await events.take(1); // review?.event === 'review.new'
+   * events.close();
+   * ```
+   */
+  async streamEvents(query: ControlQuery<'streamEvents'> = {}): Promise<ControlEventStream> {
+    const abort = new AbortController();
+    const response = await this.send('streamEvents', { query, signal: abort.signal, accept: 'text/event-stream' });
+    if (!response.body) throw new Error('social-gateway-mock: the event stream answered without a body');
+    const messages = readServerSentEvents(response.body, abort.signal);
+    // The server writes a comment once the stream is attached: from then on nothing is missed.
+    const opening = await messages.next();
+    if (opening.done || opening.value.comment === undefined) {
+      abort.abort();
+      throw new Error('social-gateway-mock: the event stream did not open with its comment line');
+    }
+    const stream = new ControlEventStream(messages, abort);
+    this.streams.add(stream);
+    stream.onClose(() => this.streams.delete(stream));
+    return stream;
+  }
+
+  /**
+   * `POST /__control/webhooks/{id}/faults`: replaces a webhook's delivery faults (`{}` clears them).
+   *
+   * @example
+   * ```ts
+   * await control.setWebhookFaults(webhook.id, { failStatus: 503, failCount: 2 });
+   * ```
+   */
+  setWebhookFaults(webhookId: string, body: ControlBody<'setWebhookFaults'>): Promise<ControlResult<'setWebhookFaults'>> {
+    return this.json('setWebhookFaults', { pathParams: { id: webhookId }, body });
+  }
+
+  /**
+   * `POST /__control/inbound/comments`: someone comments on a published post (every field
+   * left out is drawn from the seed). Answers the comment, the events and the automations it set off.
+   *
+   * @example
+   * ```ts
+   * const { comment, events } = await control.receiveInboundComment({ text: 'Recipe please!' });
+   * ```
+   */
+  receiveInboundComment(body: ControlBody<'receiveInboundComment'> = {}): Promise<ControlResult<'receiveInboundComment'>> {
+    return this.json('receiveInboundComment', { body });
+  }
+
+  /** `POST /__control/inbound/messages`: someone writes a direct message to an account. */
+  receiveInboundMessage(body: ControlBody<'receiveInboundMessage'> = {}): Promise<ControlResult<'receiveInboundMessage'>> {
+    return this.json('receiveInboundMessage', { body });
+  }
+
+  /** `POST /__control/inbound/story-replies`: someone replies to an account's story. */
+  receiveInboundStoryReply(body: ControlBody<'receiveInboundStoryReply'> = {}): Promise<ControlResult<'receiveInboundStoryReply'>> {
+    return this.json('receiveInboundStoryReply', { body });
+  }
+
+  /** `POST /__control/inbound/reviews`: someone reviews a page. */
+  receiveInboundReview(body: ControlBody<'receiveInboundReview'> = {}): Promise<ControlResult<'receiveInboundReview'>> {
+    return this.json('receiveInboundReview', { body });
+  }
+
+  /**
+   * `POST /__control/accounts/{id}/status`: the network changed an account (`expired` sends
+   * `account.expired`, back to `active` sends `account.reconnected`).
+   *
+   * @example
+   * ```ts
+   * await control.setAccountStatus(accountId, { status: 'expired' });
+   * ```
+   */
+  setAccountStatus(accountId: string, body: ControlBody<'setAccountStatus'>): Promise<ControlResult<'setAccountStatus'>> {
+    return this.json('setAccountStatus', { pathParams: { id: accountId }, body });
+  }
+
+  /** `GET /__control/wallet`: the pay-as-you-go wallet that pays for new accounts. */
+  getWallet(): Promise<ControlResult<'getWallet'>> {
+    return this.json('getWallet');
+  }
+
+  /** `POST /__control/wallet`: sets the balance or the price per account. */
+  setWallet(body: ControlBody<'setWallet'>): Promise<ControlResult<'setWallet'>> {
+    return this.json('setWallet', { body });
+  }
+
+  /** `POST /__control/reset`: the workspace back to its start (fixtures, scenario, clock start). */
+  resetWorkspace(): Promise<ControlResult<'resetWorkspace'>> {
+    return this.json('resetWorkspace');
+  }
+
+  /**
+   * `GET /__control/state`: a snapshot of the workspace's whole world, to {@link putState}
+   * back later (here or into another workspace).
+   *
+   * @example
+   * ```ts
+   * const snapshot = await control.getState();
+   * // ... the test changes things ...
+   * await control.putState(snapshot);
+   * ```
+   */
+  getState(): Promise<ControlResult<'getState'>> {
+    return this.json('getState');
+  }
+
+  /** `PUT /__control/state`: restores a snapshot taken with {@link getState}. */
+  putState(snapshot: ControlBody<'putState'>): Promise<ControlResult<'putState'>> {
+    return this.json('putState', { body: snapshot });
+  }
+
+  /** `GET /__control/scenarios`: the ready-made scenarios, and the loaded one with its rules' counters. */
+  listScenarios(): Promise<ControlResult<'listScenarios'>> {
+    return this.json('listScenarios');
+  }
+
+  /**
+   * `POST /__control/scenarios`: starts the workspace afresh from a scenario (`{ name }` or
+   * `{ yaml }`). A bad one throws a {@link ControlError} with code `INVALID_SCENARIO`.
+   *
+   * @example
+   * ```ts
+   * await control.loadScenario({ name: 'rate-limit-exhaustion' });
+   * ```
+   */
+  loadScenario(body: ControlBody<'loadScenario'>): Promise<ControlResult<'loadScenario'>> {
+    return this.json('loadScenario', { body });
+  }
+
+  /**
+   * `GET /__control/coverage`: the contract coverage of the traffic, as JSON, or as Markdown
+   * tables with `{ format: 'markdown' }`.
+   *
+   * @example
+   * ```ts
+   * const { operations } = await control.getCoverage({ scope: 'workspace' });
+   * console.log(`${operations.percent}% of the operations exercised`);
+   * ```
+   */
+  getCoverage(query?: CoverageQuery & { format?: 'json' }): Promise<ControlResult<'getCoverage'>>;
+  getCoverage(query: CoverageQuery & { format: 'markdown' | 'table' }): Promise<string>;
+  async getCoverage(query: CoverageQuery = {}): Promise<ControlResult<'getCoverage'> | string> {
+    if (query.format === 'markdown' || query.format === 'table') {
+      return (await this.send('getCoverage', { query, accept: 'text/markdown' })).text();
+    }
+    return this.json('getCoverage', { query });
+  }
+
+  /** Closes every event stream this client opened (not those of clients made by {@link forWorkspace}). */
+  close(): void {
+    for (const stream of [...this.streams]) stream.close();
+  }
+
+  private async json<K extends ControlOperationId>(operationId: K, options: CallOptions = {}): Promise<ControlResult<K>> {
+    const response = await this.send(operationId, options);
+    return (await response.json()) as ControlResult<K>;
+  }
+
+  private async send(operationId: ControlOperationId, options: CallOptions): Promise<Response> {
+    const route: ControlRoute = CONTROL_ROUTES[operationId];
+    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = options.pathParams?.[name];
+      if (value === undefined) throw new Error(`social-gateway-mock: ${operationId} needs the path parameter ${name}`);
+      return encodeURIComponent(value);
+    });
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    if (this.apiKey !== undefined) headers['x-api-key'] = this.apiKey;
+    if (this.controlToken !== undefined) headers['x-control-token'] = this.controlToken;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await this.fetch(url, {
+      method: route.method,
+      headers,
+      ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+      ...(options.signal && { signal: options.signal }),
+    });
+    if (!response.ok) throw new ControlError(operationId, response.status, await readErrorBody(response));
+    return response;
+  }
+}
+
+async function readErrorBody(response: Response): Promise<ControlErrorBody | string> {
+  const text = await response.text();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    // Only the envelope is typed as one; anything else is kept as the text it was.
+    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { error?: { code?: unknown } }).error?.code === 'string') return parsed as ControlErrorBody;
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the text itself is the best report.
+  }
+  return text;
+}
+
+/**
+ * A typed client of the mock's control plane (`/__control`), on the global `fetch`.
+ * `baseUrl` is the server's root; `apiKey` picks the workspace (the default workspace
+ * without one); `controlToken` is for a server started with `--control-token`.
+ *
+ * @example
+ * ```ts
+ * import { createControlClient, createMockServer } from 'social-gateway-mock';
+ *
+ * const mock = await createMockServer({ seed: 1, clock: '2026-03-02T09:00:00Z', clockFrozen: true });
+ * const control = createControlClient({ baseUrl: await mock.listen(0) });
+ * const { apiKey } = await control.createWorkspace();
+ * const workspace = control.forWorkspace(apiKey);
+ * await workspace.advanceClock({ by: 'PT1H' }); // runs every job due within the hour
+ * console.log((await workspace.getClock()).now); // 2026-03-02T10:00:00.000Z
+ * await mock.close();
+ * ```
+ */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  return new ControlClient(options);
+}
