@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { scratchProject, type ScratchProject } from '../helpers/packed.js';
+
+// `npm start` of the package as it ships (its own start script, its own dist/), stopped the
+// two ways people stop it: a SIGTERM to npm (a CI runner, `kill`), and Ctrl-C in a terminal
+// (SIGINT to the whole foreground process group: npm and the server alike).
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let project: ScratchProject;
+beforeAll(async () => {
+  project = await scratchProject('npm-start');
+}, 240_000);
+afterAll(async () => {
+  await project?.remove();
+});
+
+describe('npm start', { timeout: 60_000 }, () => {
+  it.each([
+    ['SIGTERM sent to npm', (npmPid: number) => process.kill(npmPid, 'SIGTERM')],
+    ['Ctrl-C (SIGINT to the process group)', (npmPid: number) => process.kill(-npmPid, 'SIGINT')],
+  ])('stops on %s: npm exits 0, coverage written, port free, no process left', async (_how, stop) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sgw-npm-start-'));
+    const ready = join(dir, 'ready.json');
+    const coverage = join(dir, 'coverage.json');
+    const npm = project.run('npm', ['start', '--', '--port', '0', '--ready-file', ready, '--coverage-report', coverage], {
+      cwd: join(project.dir, 'node_modules', 'social-gateway-mock'),
+      detached: true,
+      reject: false,
+    });
+    await expect.poll(() => existsSync(ready), { timeout: 30_000, interval: 100 }).toBe(true);
+    const { pid, url } = JSON.parse(readFileSync(ready, 'utf8')) as { pid: number; url: string };
+    expect((await fetch(`${url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).status).toBe(200);
+
+    stop(npm.pid!);
+    // Bounded by the project's run timeout; how long it takes is the bench's business, not a test's.
+    const result = await npm;
+    expect(result.exitCode, `${String(result.stderr)}`).toBe(0);
+    expect(alive(pid)).toBe(false);
+    expect(existsSync(ready)).toBe(false);
+    const report = JSON.parse(readFileSync(coverage, 'utf8')) as { byOperation: Array<{ operationId: string; calls: number }> };
+    expect(report.byOperation.find((operation) => operation.operationId === 'listConnections')?.calls).toBe(1);
+    await expect(fetch(`${url}/__control/health`)).rejects.toThrow();
+  });
+});
