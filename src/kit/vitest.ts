@@ -1,0 +1,174 @@
+import { test as baseTest, type TestAPI } from 'vitest';
+import { createControlClient, type ControlBody, type ControlClient, type ControlResult } from '../client/control-client.js';
+import type { MockServerOptions } from '../server.js';
+
+/**
+ * `social-gateway-mock/vitest`: a `test` whose tests each get a fresh workspace of the mock.
+ *
+ * The server starts once per vitest worker (a worker-scoped fixture) and every test that
+ * asks for `mock` gets a workspace of its own, made with `POST /__control/workspaces`, with
+ * its own data, key, virtual clock, scheduler and journal: tests can run in parallel against
+ * one server without seeing each other. When `SOCIAL_GATEWAY_MOCK_CONTROL_URL` is set (as
+ * `social-gateway-mock run -- vitest run` sets it), that server is used instead and nothing
+ * is started.
+ *
+ * The control plane has no DELETE for workspaces yet: a test's workspace stays on the server
+ * (unused) after the test, until the server stops. The kit closes the event streams the
+ * test opened through `mock.control`.
+ */
+
+/** The workspace each test gets: `createWorkspace`'s body (plan, seed, scenario, clock, fixtures). */
+export type MockWorkspaceOptions = NonNullable<ControlBody<'createWorkspace'>>;
+
+/** Options of {@link createMockTest}. */
+export interface MockTestOptions extends MockWorkspaceOptions {
+  /**
+   * Options of the server started per worker (`createMockServer`'s). Not used when
+   * `SOCIAL_GATEWAY_MOCK_CONTROL_URL` names a running server.
+   */
+  server?: MockServerOptions;
+}
+
+/** The server the worker's tests share. */
+export interface MockServerInfo {
+  /** The server's root, for example `http://127.0.0.1:41234`. */
+  url: string;
+  /** True when the server was named by `SOCIAL_GATEWAY_MOCK_CONTROL_URL` rather than started here. */
+  external: boolean;
+  /** A control client of the server's default workspace (create workspaces with it). */
+  control: ControlClient;
+}
+
+/** What a test's `mock` fixture holds. */
+export interface MockWorkspace {
+  /** The server's root (`/__control` and `/v1` are under it). */
+  url: string;
+  /** The API's base URL, `${url}/v1`: point the client under test at it. */
+  baseUrl: string;
+  /** The workspace's key: send it as `x-api-key` (or `Authorization: Bearer`). */
+  apiKey: string;
+  workspaceId: string;
+  /** The control client of this workspace: its clock, inbound events, limits, journal, … */
+  control: ControlClient;
+  /** What `createWorkspace` answered (plan, seed, scenario, clock). */
+  created: ControlResult<'createWorkspace'>;
+}
+
+/** The fixtures the kit adds to vitest's test context. */
+export interface MockFixtures {
+  /** A fresh workspace for this test. */
+  mock: MockWorkspace;
+  /** How the test's workspace is made; override it per file or suite with `test.override` (`test.scoped` before vitest 4). */
+  mockOptions: MockWorkspaceOptions;
+  /** The server shared by the worker's tests (worker-scoped). */
+  mockServer: MockServerInfo;
+}
+
+/** The environment `social-gateway-mock run -- <command>` gives the command. */
+const CONTROL_URL_VARIABLE = 'SOCIAL_GATEWAY_MOCK_CONTROL_URL';
+const CONTROL_TOKEN_VARIABLE = 'SOCIAL_GATEWAY_MOCK_CONTROL_TOKEN';
+
+/**
+ * Every workspace starts at the same seed with a frozen clock unless told otherwise, so a
+ * test sees the same ids and times whichever tests ran before it (or were filtered out).
+ */
+const WORKSPACE_DEFAULTS = { seed: 1, clock: { frozen: true } } satisfies MockWorkspaceOptions;
+
+/**
+ * A vitest `test` (also usable as `it`) with a `mock` fixture: a fresh workspace per test on
+ * a server shared by the worker. `options` says how each workspace is made (plan, seed,
+ * scenario, clock, fixtures; by default seed 1 and a frozen clock starting when the server
+ * started) and, under `server`, how the server is started. Call it at the top level of a
+ * file or in a shared module, not inside a `describe` (vitest defines worker-scoped
+ * fixtures only there); vary the workspace per suite with `test.override({ mockOptions })`.
+ *
+ * @example
+ * ```ts
+ * // test/posts.test.ts
+ * import { expect } from 'vitest';
+ * import { createMockTest } from 'social-gateway-mock/vitest';
+ *
+ * const test = createMockTest({ clock: { start: '2026-03-02T09:00:00Z', frozen: true } });
+ *
+ * test('a new post publishes within a minute', async ({ mock }) => {
+ *   const headers = { 'x-api-key': mock.apiKey, 'content-type': 'application/json' };
+ *   const { connections } = await (await fetch(`${mock.baseUrl}/connections`, { headers })).json();
+ *   const bluesky = connections.find((connection: { platform: string }) => connection.platform === 'bluesky');
+ *   const created = await fetch(`${mock.baseUrl}/posts`, {
+ *     method: 'POST',
+ *     headers,
+ *     body: JSON.stringify({ text: 'Hello', destinations: [{ connectionId: bluesky.id }] }),
+ *   });
+ *   const { post } = await created.json();
+ *
+ *   await mock.control.advanceClock({ by: 'PT1M' });
+ *
+ *   const { post: after } = await (await fetch(`${mock.baseUrl}/posts/${post.id}`, { headers })).json();
+ *   expect(after.status).toBe('published');
+ * });
+ * ```
+ */
+export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtures> {
+  const { server: serverOptions, ...workspace } = options;
+  const defaults: MockWorkspaceOptions = { ...WORKSPACE_DEFAULTS, ...workspace, clock: { ...WORKSPACE_DEFAULTS.clock, ...workspace.clock } };
+  return baseTest.extend<MockFixtures>({
+    mockServer: [
+      // vitest reads a fixture's dependencies from its first parameter, which must be a destructuring.
+      // eslint-disable-next-line no-empty-pattern
+      async ({}, use) => {
+        const externalUrl = process.env[CONTROL_URL_VARIABLE];
+        if (externalUrl) {
+          // `run --` started the server and owns it: use it, never stop it.
+          const control = createControlClient({ baseUrl: externalUrl, controlToken: process.env[CONTROL_TOKEN_VARIABLE] || undefined });
+          await use({ url: control.baseUrl, external: true, control });
+          control.close();
+          return;
+        }
+        // Loaded only when needed, so a run against an external server never loads the server.
+        const { createMockServer } = await import('../server.js');
+        const server = await createMockServer(serverOptions);
+        const control = createControlClient({ baseUrl: await server.listen(0), controlToken: serverOptions?.controlToken });
+        try {
+          await use({ url: control.baseUrl, external: false, control });
+        } finally {
+          control.close();
+          await server.close();
+        }
+      },
+      { scope: 'worker' },
+    ],
+    mockOptions: defaults,
+    mock: async ({ mockServer, mockOptions }, use) => {
+      const created = await mockServer.control.createWorkspace(mockOptions);
+      const control = mockServer.control.forWorkspace(created.apiKey);
+      try {
+        await use({ url: mockServer.url, baseUrl: `${mockServer.url}/v1`, apiKey: created.apiKey, workspaceId: created.workspaceId, control, created });
+      } finally {
+        // No DELETE for workspaces yet: what a test can release is what it opened.
+        control.close();
+      }
+    },
+  });
+}
+
+/**
+ * A `test` with the default options: a fresh workspace per test (seed 1, clock frozen at the
+ * server's start), the fixture world loaded.
+ *
+ * @example
+ * ```ts
+ * import { expect } from 'vitest';
+ * import { test } from 'social-gateway-mock/vitest';
+ *
+ * test('each test has its own workspace', async ({ mock }) => {
+ *   const res = await fetch(`${mock.baseUrl}/posts`, { headers: { 'x-api-key': mock.apiKey } });
+ *   expect(res.status).toBe(200);
+ *   const { now } = await mock.control.advanceClock({ by: 'PT2H' });
+ *   expect(now).toBe(new Date(Date.parse(mock.created.clock.now) + 2 * 3600_000).toISOString());
+ * });
+ * ```
+ */
+export const test: TestAPI<MockFixtures> = createMockTest();
+
+/** The same as {@link test}, for suites written with `it`. */
+export const it: TestAPI<MockFixtures> = test;
