@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
-import type { ResultPromise } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { VERSION } from '../../src/version.js';
@@ -42,12 +43,84 @@ async function startMock(project: ScratchProject, args: string[]): Promise<Runni
     url,
     child,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
-      const killer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
+      // The group, even when npx has ended: a server it left behind is still in it (and holds its stdout).
+      const signalGroup = (signal: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          // ESRCH: nothing of the group is left.
+        }
+      };
+      signalGroup('SIGTERM');
+      const killer = setTimeout(() => signalGroup('SIGKILL'), 10_000);
       await child;
       clearTimeout(killer);
     },
   };
+}
+
+interface ProcessRow {
+  pid: number;
+  ppid: number;
+  /** ps's STAT: a zombie (Z) has exited and only waits to be reaped. */
+  stat: string;
+  args: string;
+}
+
+async function processTable(): Promise<ProcessRow[]> {
+  const { stdout } = await execa('ps', ['-eo', 'pid=,ppid=,stat=,args=']);
+  return stdout.split('\n').flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), stat: match[3]!, args: match[4]! }] : [];
+  });
+}
+
+/** The processes started from `root`, however deep (npx → sh → node). */
+function descendantsOf(table: ProcessRow[], root: number): number[] {
+  const found: number[] = [];
+  for (let frontier = [root]; frontier.length > 0; ) {
+    frontier = table.filter((row) => frontier.includes(row.ppid)).map((row) => row.pid);
+    found.push(...frontier);
+  }
+  return found;
+}
+
+/** Processes of the scratch project's mock still running (zombies have exited: not counted). */
+async function mockProcessesLeft(project: ScratchProject, pids: number[] = []): Promise<ProcessRow[]> {
+  return (await processTable()).filter(
+    (row) => !row.stat.startsWith('Z') && (pids.includes(row.pid) || (row.args.includes(project.dir) && row.args.includes('social-gateway-mock'))),
+  );
+}
+
+function portAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Polls `check` until it holds or `withinMs` has passed; answers whether it held. */
+async function becomes(check: () => Promise<boolean>, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface Coverage {
+  byOperation: Array<{ operationId: string; calls: number }>;
+}
+
+function callsOf(project: ScratchProject, file: string, operationId: string): number | undefined {
+  const report = JSON.parse(readFileSync(join(project.dir, file), 'utf8')) as Coverage;
+  return report.byOperation.find((operation) => operation.operationId === operationId)?.calls;
 }
 
 let project: ScratchProject;
@@ -101,6 +174,51 @@ describe('the packed package, installed with npm install -D', () => {
     it('answers the index at /', async () => {
       const res = await fetch(`${mock.url}/`);
       expect(await res.json()).toMatchObject({ name: 'social-gateway-mock', version: VERSION, api: `${mock.url}/v1` });
+    });
+  });
+
+  // The README's CI recipe: start it in the background, run the tests, `kill -TERM $!`. $! is npx,
+  // not the server: npx passes the signal to a shell that dies of it, and the server must notice.
+  describe('the CI recipe: npx social-gateway-mock … & then kill -TERM of npx', () => {
+    it('stops the server within 5 s: port free, no process left, coverage written', async () => {
+      const mock = await startMock(project, ['--port', '0', '--coverage-report', 'cov-recipe.json']);
+      try {
+        expect((await fetch(`${mock.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).status).toBe(200);
+        const started = descendantsOf(await processTable(), mock.child.pid!);
+        expect(started.length).toBeGreaterThan(0);
+
+        process.kill(mock.child.pid!, 'SIGTERM');
+        const stopped = await becomes(async () => !(await portAnswers(mock.url)) && (await mockProcessesLeft(project, started)).length === 0, 5_000);
+        expect(stopped, `still running 5 s after SIGTERM: ${JSON.stringify(await mockProcessesLeft(project, started))}`).toBe(true);
+        expect(callsOf(project, 'cov-recipe.json', 'listConnections')).toBe(1);
+      } finally {
+        await mock.stop();
+      }
+    });
+  });
+
+  describe('npx social-gateway-mock run … -- <command>', () => {
+    // The command a CI job would run: a client of the mock, told where it is by the environment.
+    const client = (exitCode: number) =>
+      [
+        `const { SOCIAL_GATEWAY_MOCK_URL: url, SOCIAL_GATEWAY_MOCK_API_KEY: key } = process.env;`,
+        `if (key !== '${DEFAULT_API_KEY}') process.exit(10);`,
+        `const res = await fetch(url + '/v1/connections', { headers: { 'x-api-key': key } });`,
+        `process.exit(res.status === 200 ? ${exitCode} : 11);`,
+      ].join('\n');
+
+    it("exits 0 when the command passes, with the coverage of the command's traffic written", async () => {
+      const result = await project.run('npx', ['social-gateway-mock', 'run', '--port', '0', '--coverage-report', 'cov-run.json', '--', 'node', '--input-type=module', '-e', client(0)], { reject: false });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(callsOf(project, 'cov-run.json', 'listConnections')).toBe(1);
+      expect(await mockProcessesLeft(project)).toEqual([]);
+    });
+
+    it("exits with the command's status when it fails", async () => {
+      const result = await project.run('npx', ['social-gateway-mock', 'run', '--port', '0', '--coverage-report', 'cov-failed.json', '--', 'node', '--input-type=module', '-e', client(3)], { reject: false });
+      expect(result.exitCode, result.stderr).toBe(3);
+      expect(callsOf(project, 'cov-failed.json', 'listConnections')).toBe(1);
+      expect(await mockProcessesLeft(project)).toEqual([]);
     });
   });
 });
