@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tell whether the server is up */
+        /**
+         * Tell whether the server is up
+         * @description Answers while the server is up: its status, version and how many workspaces it holds. Needs no key and changes nothing.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -53,7 +56,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the workspace's virtual clock */
+        /**
+         * Read the workspace's virtual clock
+         * @description The workspace's virtual time, whether it is frozen, how many scheduler jobs are pending and when the next falls due. Changes nothing.
+         */
         get: operations["getClock"];
         put?: never;
         post?: never;
@@ -97,7 +103,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move virtual time to an instant (forward only) */
+        /**
+         * Move virtual time to an instant (forward only)
+         * @description Moves the virtual clock forward to `to`, running every job that falls due on the way, in order and each at its own instant, and answers with what ran. An instant before now is `400 VALIDATION_ERROR`.
+         */
         post: operations["setClock"];
         delete?: never;
         options?: never;
@@ -114,7 +123,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop virtual time; only advance and set move it */
+        /**
+         * Stop virtual time; only advance and set move it
+         * @description Stops virtual time from running with the wall clock; from now on only `advance` and `set` move it.
+         */
         post: operations["freezeClock"];
         delete?: never;
         options?: never;
@@ -131,7 +143,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Let virtual time run with the wall clock again */
+        /**
+         * Let virtual time run with the wall clock again
+         * @description Lets virtual time run with the wall clock again, from where it stands.
+         */
         post: operations["resumeClock"];
         delete?: never;
         options?: never;
@@ -408,7 +423,10 @@ export interface paths {
          */
         get: operations["getWallet"];
         put?: never;
-        /** Set the wallet's balance or price per account */
+        /**
+         * Set the wallet's balance or price per account
+         * @description Sets the pay-as-you-go wallet's balance, its price per connected account, or both, and answers the wallet.
+         */
         post: operations["setWallet"];
         delete?: never;
         options?: never;
@@ -477,7 +495,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the ready-made scenarios and the workspace's loaded one */
+        /**
+         * List the ready-made scenarios and the workspace's loaded one
+         * @description The ready-made scenarios of `scenarios/`, and the workspace's loaded scenario with its rules' counters and state. Changes nothing.
+         */
         get: operations["listScenarios"];
         put?: never;
         /**
@@ -526,10 +547,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ErrorEnvelope: {
+        ErrorResponse: {
             error: {
                 /**
-                 * @description The control plane's own codes, and any code of the API's ErrorEnvelope: the
+                 * @description The control plane's own codes, and any code of the API's ErrorResponse: the
                  *     inbound and account operations run the API's services and answer their errors.
                  * @example VALIDATION_ERROR
                  */
@@ -551,31 +572,6 @@ export interface components {
         };
         /** @enum {string} */
         PlanName: "free" | "payg";
-        CreateWorkspaceBody: {
-            plan?: components["schemas"]["PlanName"];
-            /** @description Seed of the workspace's ids and fake data; the same seed gives the same world. */
-            seed?: number;
-            /**
-             * @description Whether to load the fixture world; false starts the workspace empty.
-             * @default true
-             */
-            fixtures?: boolean;
-            clock?: {
-                /**
-                 * Format: date-time
-                 * @description Virtual time the workspace starts at; the server's clock start by default.
-                 */
-                start?: string;
-                /** @description Whether the clock starts frozen; the server's setting by default. */
-                frozen?: boolean;
-            };
-            /**
-             * @description A ready-made scenario's name (`rate-limit-exhaustion`; lowercase letters,
-             *     digits and dashes), or anything else: a whole scenario as YAML.
-             * @example network-outage
-             */
-            scenario?: string;
-        };
         CreatedWorkspace: {
             /** @example ws_3f9a1c2b7d4e */
             workspaceId: string;
@@ -711,27 +707,6 @@ export interface components {
                 accountId: string;
                 published: number;
             }[];
-        };
-        /**
-         * @example {
-         *       "failStatus": 503,
-         *       "failCount": 2
-         *     }
-         */
-        WebhookFaultsBody: {
-            /** @default false */
-            duplicate?: boolean;
-            /** @default false */
-            outOfOrder?: boolean;
-            /**
-             * @description Virtual milliseconds (at most a day).
-             * @default 0
-             */
-            delayMs?: number;
-            /** @description The status forced attempts fail with. */
-            failStatus?: number;
-            /** @description How many attempts fail; all of them when omitted. Needs `failStatus`. */
-            failCount?: number;
         };
         WebhookFaults: {
             webhookId: string;
@@ -1149,13 +1124,43 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The mock's own answer under `--strict-responses` (which the test suite always uses) when the
+         *     response it was about to send would break this contract (control.yaml): `CONTRACT_VIOLATION`, with the
+         *     operation, the status and the problems in `details`. It is a bug report about the mock, never
+         *     an answer of the real service, so contract coverage and scenario rules leave it out
+         *     (`x-mock-only`).
+         */
+        ContractViolation: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONTRACT_VIOLATION",
+                 *         "message": "The mock's response broke its own contract (getClock 200): body must have required property 'now'",
+                 *         "details": {
+                 *           "operationId": "getClock",
+                 *           "status": 200,
+                 *           "problems": [
+                 *             "body must have required property 'now'"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The request is invalid (a bad field, a query parameter the operation does not take, malformed JSON). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The control token or the API key is wrong. */
@@ -1172,7 +1177,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The resource, or one the request names, does not exist in this workspace. */
@@ -1190,7 +1195,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body is larger than the server accepts. */
@@ -1207,7 +1212,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body is missing or not `application/json`. */
@@ -1224,12 +1229,63 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
     parameters: never;
-    requestBodies: never;
+    requestBodies: {
+        /** @description The new workspace's plan, seed, fixtures, clock and scenario; every field optional. */
+        CreateWorkspaceBody: {
+            content: {
+                "application/json": {
+                    plan?: components["schemas"]["PlanName"];
+                    /** @description Seed of the workspace's ids and fake data; the same seed gives the same world. */
+                    seed?: number;
+                    /**
+                     * @description Whether to load the fixture world; false starts the workspace empty.
+                     * @default true
+                     */
+                    fixtures?: boolean;
+                    clock?: {
+                        /**
+                         * Format: date-time
+                         * @description Virtual time the workspace starts at; the server's clock start by default.
+                         */
+                        start?: string;
+                        /** @description Whether the clock starts frozen; the server's setting by default. */
+                        frozen?: boolean;
+                    };
+                    /**
+                     * @description A ready-made scenario's name (`rate-limit-exhaustion`; lowercase letters,
+                     *     digits and dashes), or anything else: a whole scenario as YAML.
+                     * @example network-outage
+                     */
+                    scenario?: string;
+                };
+            };
+        };
+        /** @description The webhook's delivery faults; `{}` clears them. */
+        WebhookFaultsBody: {
+            content: {
+                "application/json": {
+                    /** @default false */
+                    duplicate?: boolean;
+                    /** @default false */
+                    outOfOrder?: boolean;
+                    /**
+                     * @description Virtual milliseconds (at most a day).
+                     * @default 0
+                     */
+                    delayMs?: number;
+                    /** @description The status forced attempts fail with. */
+                    failStatus?: number;
+                    /** @description How many attempts fail; all of them when omitted. Needs `failStatus`. */
+                    failCount?: number;
+                };
+            };
+        };
+    };
     headers: never;
     pathItems: never;
 }
@@ -1255,6 +1311,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createWorkspace: {
@@ -1264,11 +1321,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateWorkspaceBody"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateWorkspaceBody"];
         responses: {
             /** @description The workspace was created. */
             201: {
@@ -1283,6 +1336,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getClock: {
@@ -1305,6 +1359,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     advanceClock: {
@@ -1333,6 +1388,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     setClock: {
@@ -1361,6 +1417,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     freezeClock: {
@@ -1383,6 +1440,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     resumeClock: {
@@ -1405,6 +1463,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getJournal: {
@@ -1440,6 +1499,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createApiKey: {
@@ -1462,6 +1522,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getLimits: {
@@ -1484,6 +1545,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     updateLimits: {
@@ -1513,6 +1575,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     streamEvents: {
@@ -1545,6 +1608,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     setWebhookFaults: {
@@ -1557,11 +1621,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookFaultsBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["WebhookFaultsBody"];
         responses: {
             /** @description The faults now in force. */
             200: {
@@ -1577,6 +1637,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     receiveInboundComment: {
@@ -1606,6 +1667,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     receiveInboundMessage: {
@@ -1635,6 +1697,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     receiveInboundStoryReply: {
@@ -1664,6 +1727,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     receiveInboundReview: {
@@ -1693,6 +1757,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     setAccountStatus: {
@@ -1725,6 +1790,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getWallet: {
@@ -1747,6 +1813,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     setWallet: {
@@ -1775,6 +1842,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     resetWorkspace: {
@@ -1797,6 +1865,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getState: {
@@ -1819,6 +1888,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     putState: {
@@ -1847,6 +1917,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listScenarios: {
@@ -1869,6 +1940,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     loadScenario: {
@@ -1897,6 +1969,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getCoverage: {
@@ -1923,6 +1996,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
         };
     };
 }

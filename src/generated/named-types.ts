@@ -6,9 +6,9 @@ import type { components as ControlComponents, operations as ControlOperations }
 
 /**
  * Nested error envelope, used by every error except `429 RATE_LIMITED`.
- * openapi.yaml: `#/components/schemas/ErrorEnvelope`.
+ * openapi.yaml: `#/components/schemas/ErrorResponse`.
  */
-export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type ErrorResponse = components['schemas']['ErrorResponse'];
 
 /**
  * Flat error envelope used only by `429 RATE_LIMITED` (the workspace request budget).
@@ -245,6 +245,15 @@ export type SyncResult = components['schemas']['SyncResult'];
  * openapi.yaml: `#/components/schemas/NormalizedMetrics`.
  */
 export type NormalizedMetrics = components['schemas']['NormalizedMetrics'];
+
+/**
+ * NormalizedMetrics, or null before the first reading (a post's destination, an account's post).
+ * OpenAPI 3.0 cannot make a `$ref` nullable (`nullable` only widens a `type` beside it, and an `allOf`
+ * of NormalizedMetrics would still refuse null), so the same properties are written out here;
+ * test/contract/codegen.test.ts fails if the two drift apart.
+ * openapi.yaml: `#/components/schemas/NullableNormalizedMetrics`.
+ */
+export type NullableNormalizedMetrics = components['schemas']['NullableNormalizedMetrics'];
 
 /**
  * Metrics of one day's reading.
@@ -529,11 +538,6 @@ export type PresignMediaBody = components['schemas']['PresignMediaBody'];
 export type SyncAccountBody = components['schemas']['SyncAccountBody'];
 
 /**
- * openapi.yaml: `#/components/schemas/CreatePostBody`.
- */
-export type CreatePostBody = components['schemas']['CreatePostBody'];
-
-/**
  * One destination of a new post; the other fields apply on the networks that know them.
  * openapi.yaml: `#/components/schemas/PostDestinationInput`.
  */
@@ -583,26 +587,34 @@ export type CreateConversationBody = components['schemas']['CreateConversationBo
 export type SendMessageBody = components['schemas']['SendMessageBody'];
 
 /**
- * openapi.yaml: `#/components/schemas/CreateWebhookBody`.
- */
-export type CreateWebhookBody = components['schemas']['CreateWebhookBody'];
-
-/**
  * All optional; only sent fields change.
  * openapi.yaml: `#/components/schemas/UpdateWebhookBody`.
  */
 export type UpdateWebhookBody = components['schemas']['UpdateWebhookBody'];
 
 /**
- * openapi.yaml: `#/components/schemas/CreateAutomationBody`.
- */
-export type CreateAutomationBody = components['schemas']['CreateAutomationBody'];
-
-/**
  * All optional, at least one; only sent fields change.
  * openapi.yaml: `#/components/schemas/UpdateAutomationBody`.
  */
 export type UpdateAutomationBody = components['schemas']['UpdateAutomationBody'];
+
+/**
+ * The post to create, with its destinations, text, media and schedule.
+ * openapi.yaml: `#/components/requestBodies/CreatePostBody`.
+ */
+export type CreatePostBody = components['requestBodies']['CreatePostBody']['content']['application/json'];
+
+/**
+ * The webhook to create.
+ * openapi.yaml: `#/components/requestBodies/CreateWebhookBody`.
+ */
+export type CreateWebhookBody = components['requestBodies']['CreateWebhookBody']['content']['application/json'];
+
+/**
+ * The automation rule to create.
+ * openapi.yaml: `#/components/requestBodies/CreateAutomationBody`.
+ */
+export type CreateAutomationBody = components['requestBodies']['CreateAutomationBody']['content']['application/json'];
 
 /**
  * Response body of `connectAccount` (`POST /v1/connections/{platform}/connect`) in openapi.yaml (200).
@@ -650,9 +662,9 @@ export type RemoveBookmarkBody = DestinationTargetBody;
 export type QuotePostBody = QuoteBody;
 
 /**
- * control.yaml: `#/components/schemas/ErrorEnvelope`.
+ * control.yaml: `#/components/schemas/ErrorResponse`.
  */
-export type ControlErrorEnvelope = ControlComponents['schemas']['ErrorEnvelope'];
+export type ControlErrorResponse = ControlComponents['schemas']['ErrorResponse'];
 
 /**
  * control.yaml: `#/components/schemas/Health`.
@@ -663,11 +675,6 @@ export type ControlHealth = ControlComponents['schemas']['Health'];
  * control.yaml: `#/components/schemas/PlanName`.
  */
 export type ControlPlanName = ControlComponents['schemas']['PlanName'];
-
-/**
- * control.yaml: `#/components/schemas/CreateWorkspaceBody`.
- */
-export type ControlCreateWorkspaceBody = ControlComponents['schemas']['CreateWorkspaceBody'];
 
 /**
  * control.yaml: `#/components/schemas/CreatedWorkspace`.
@@ -744,11 +751,6 @@ export type ControlLimits = ControlComponents['schemas']['Limits'];
  * control.yaml: `#/components/schemas/UpdateLimitsBody`.
  */
 export type ControlUpdateLimitsBody = ControlComponents['schemas']['UpdateLimitsBody'];
-
-/**
- * control.yaml: `#/components/schemas/WebhookFaultsBody`.
- */
-export type ControlWebhookFaultsBody = ControlComponents['schemas']['WebhookFaultsBody'];
 
 /**
  * control.yaml: `#/components/schemas/WebhookFaults`.
@@ -918,6 +920,18 @@ export type ControlCoverageReport = ControlComponents['schemas']['CoverageReport
  * control.yaml: `#/components/schemas/OperationCoverage`.
  */
 export type ControlOperationCoverage = ControlComponents['schemas']['OperationCoverage'];
+
+/**
+ * The new workspace's plan, seed, fixtures, clock and scenario; every field optional.
+ * control.yaml: `#/components/requestBodies/CreateWorkspaceBody`.
+ */
+export type ControlCreateWorkspaceBody = ControlComponents['requestBodies']['CreateWorkspaceBody']['content']['application/json'];
+
+/**
+ * The webhook's delivery faults; `{}` clears them.
+ * control.yaml: `#/components/requestBodies/WebhookFaultsBody`.
+ */
+export type ControlWebhookFaultsBody = ControlComponents['requestBodies']['WebhookFaultsBody']['content']['application/json'];
 
 /**
  * Request body of `setWebhookFaults` (`POST /__control/webhooks/{id}/faults`) in control.yaml.

@@ -577,7 +577,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a post */
+        /**
+         * Get a post
+         * @description One post with every destination's status, network ids, errors and latest metrics. An id from another workspace answers `404 NOT_FOUND`.
+         */
         get: operations["getPost"];
         put?: never;
         post?: never;
@@ -964,7 +967,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a webhook */
+        /**
+         * Get a webhook
+         * @description One webhook: its URL, events, whether it is enabled and why not. The `secret` is never returned.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
@@ -1097,11 +1103,17 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get an automation */
+        /**
+         * Get an automation
+         * @description One automation rule with its trigger, keywords, message and counters.
+         */
         get: operations["getAutomation"];
         put?: never;
         post?: never;
-        /** Delete an automation */
+        /**
+         * Delete an automation
+         * @description Deletes the rule; comments, story replies and messages that arrive afterwards no longer set it off. An unknown id answers `404 NOT_FOUND`.
+         */
         delete: operations["deleteAutomation"];
         options?: never;
         head?: never;
@@ -1126,7 +1138,7 @@ export interface components {
          *       }
          *     }
          */
-        ErrorEnvelope: {
+        ErrorResponse: {
             error: {
                 /**
                  * @description Machine-readable error code. New codes can be added.
@@ -1833,8 +1845,7 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             publishedAt: string | null;
-            /** @description Latest normalized metrics of the published destination; null before the first reading. */
-            metrics?: components["schemas"]["NormalizedMetrics"] | (never | null);
+            metrics?: components["schemas"]["NullableNormalizedMetrics"];
         };
         PostEnvelope: {
             post: components["schemas"]["Post"];
@@ -1945,7 +1956,7 @@ export interface components {
             } | null;
             /** Format: date-time */
             publishedAt: string | null;
-            metrics: components["schemas"]["NormalizedMetrics"] | (never | null);
+            metrics: components["schemas"]["NullableNormalizedMetrics"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1979,6 +1990,32 @@ export interface components {
             plays: number | null;
             engagement: number | null;
         };
+        /**
+         * @description NormalizedMetrics, or null before the first reading (a post's destination, an account's post).
+         *     OpenAPI 3.0 cannot make a `$ref` nullable (`nullable` only widens a `type` beside it, and an `allOf`
+         *     of NormalizedMetrics would still refuse null), so the same properties are written out here;
+         *     test/contract/codegen.test.ts fails if the two drift apart.
+         * @example {
+         *       "impressions": 880,
+         *       "reach": 790,
+         *       "likes": 61,
+         *       "comments": 4,
+         *       "shares": 2,
+         *       "saves": 9,
+         *       "plays": null,
+         *       "engagement": 76
+         *     }
+         */
+        NullableNormalizedMetrics: {
+            impressions: number | null;
+            reach: number | null;
+            likes: number | null;
+            comments: number | null;
+            shares: number | null;
+            saves: number | null;
+            plays: number | null;
+            engagement: number | null;
+        } | null;
         /**
          * @description Metrics of one day's reading.
          * @example {
@@ -2819,40 +2856,6 @@ export interface components {
             platformPostId?: string;
         };
         /**
-         * @example {
-         *       "text": "Spring blend is back. Bright, floral, roasted this morning.",
-         *       "mediaUrls": [
-         *         "http://127.0.0.1:4010/__media/ws_default/2025/03/spring-blend.jpg"
-         *       ],
-         *       "mediaKind": "image",
-         *       "scheduledFor": "2025-03-21T08:00:00",
-         *       "timezone": "Europe/Lisbon",
-         *       "destinations": [
-         *         {
-         *           "connectionId": "7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d"
-         *         },
-         *         {
-         *           "connectionId": "5e4d3c2b-1a0f-4e9d-8c7b-6a5f4e3d2c1b",
-         *           "text": "Spring blend is back ☕"
-         *         }
-         *       ]
-         *     }
-         */
-        CreatePostBody: {
-            destinations: components["schemas"]["PostDestinationInput"][];
-            /** @default  */
-            text?: string;
-            /** @description A thread of posts, on networks that support threads. */
-            thread?: string[];
-            /** @default [] */
-            mediaUrls?: string[];
-            mediaKind?: components["schemas"]["MediaKind"];
-            /** @description Timezone-naive local date-time in `timezone` (YYYY-MM-DDTHH:MM:SS); omit to publish now. */
-            scheduledFor?: string;
-            /** @description IANA timezone name for `scheduledFor`, for example `Europe/Lisbon`. */
-            timezone?: string;
-        };
-        /**
          * @description One destination of a new post; the other fields apply on the networks that know them.
          * @example {
          *       "connectionId": "9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f",
@@ -3023,31 +3026,6 @@ export interface components {
             cards?: components["schemas"]["MessageCard"][];
         };
         /**
-         * @example {
-         *       "name": "Publish status to CRM",
-         *       "url": "https://hooks.example-client.com/gateway",
-         *       "events": [
-         *         "post.published",
-         *         "post.failed",
-         *         "post.platform.failed"
-         *       ],
-         *       "secret": "whsec_3f9a1c7e5b2d4086"
-         *     }
-         */
-        CreateWebhookBody: {
-            name: string;
-            /**
-             * Format: uri
-             * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
-             */
-            url: string;
-            events: components["schemas"]["WebhookEventName"][];
-            /** @description Signs every request (`X-Gateway-Signature`); never returned. */
-            secret?: string;
-            /** @default true */
-            enabled?: boolean;
-        };
-        /**
          * @description All optional; only sent fields change.
          * @example {
          *       "enabled": false
@@ -3061,35 +3039,6 @@ export interface components {
              */
             url?: string;
             events?: components["schemas"]["WebhookEventName"][];
-            enabled?: boolean;
-        };
-        /**
-         * @example {
-         *       "accountId": "7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d",
-         *       "name": "Recipe requests",
-         *       "kind": "comment_to_dm",
-         *       "keywords": [
-         *         "recipe",
-         *         "how to"
-         *       ],
-         *       "excludeKeywords": [
-         *         "spam"
-         *       ],
-         *       "message": "Here is the recipe you asked for: https://northwind-coffee.example.com/recipes/spring-latte"
-         *     }
-         */
-        CreateAutomationBody: {
-            accountId: string;
-            name: string;
-            /**
-             * @description Closed in requests; the mock refuses kinds it cannot run.
-             * @enum {string}
-             */
-            kind: "comment_to_dm" | "story_reply" | "welcome_dm";
-            keywords: string[];
-            excludeKeywords?: string[];
-            message: string;
-            /** @default true */
             enabled?: boolean;
         };
         /**
@@ -3111,6 +3060,39 @@ export interface components {
     };
     responses: {
         /**
+         * @description The mock's own answer under `--strict-responses` (which the test suite always uses) when the
+         *     response it was about to send would break this contract: `CONTRACT_VIOLATION`, with the
+         *     operation, the status and the problems in `details`. It is a bug report about the mock, never
+         *     an answer of the real service, so contract coverage and scenario rules leave it out
+         *     (`x-mock-only`).
+         */
+        ContractViolation: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONTRACT_VIOLATION",
+                 *         "message": "The mock's response broke its own contract (getPost 200): body/post must have required property 'status'",
+                 *         "details": {
+                 *           "operationId": "getPost",
+                 *           "status": 200,
+                 *           "problems": [
+                 *             "body/post must have required property 'status'"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description The request is invalid. `VALIDATION_ERROR` (bad field, limit, time format, sort, include, unknown
          *     field, malformed JSON; `param` names the field), `INVALID_CURSOR`, `INVALID_RANGE`, `TEXT_TOO_LONG`,
          *     `PLATFORM_NOT_SUPPORTED`, `ACCOUNT_RECONNECT_REQUIRED` or `MESSAGING_WINDOW_CLOSED`.
@@ -3123,7 +3105,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Missing or invalid credentials. */
@@ -3143,7 +3125,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The workspace wallet cannot pay for the action (`INSUFFICIENT_WALLET`, `details` with `balanceCents` and `priceCents`), or a `free` workspace has no account slot left (`PLAN_LIMIT_REACHED`, `details` with `slots` and `connected`). */
@@ -3163,7 +3145,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The resource does not exist in this workspace (`NOT_FOUND`). */
@@ -3183,7 +3165,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description `IDEMPOTENCY_KEY_IN_USE` (a request with the same Idempotency-Key is still running) or `CONFLICT` (the resource's state does not allow the action). */
@@ -3195,7 +3177,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request body is too large (`PAYLOAD_TOO_LARGE`). */
@@ -3215,7 +3197,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
@@ -3235,7 +3217,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The Idempotency-Key was already used with a different body (`IDEMPOTENCY_KEY_REUSED`). */
@@ -3256,12 +3238,12 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
          * @description Over a budget. `RATE_LIMITED` (workspace request budget) uses the flat envelope RateLimitError;
-         *     `VELOCITY_LIMITED` (an account's posting velocity cap) uses the nested ErrorEnvelope.
+         *     `VELOCITY_LIMITED` (an account's posting velocity cap) uses the nested ErrorResponse.
          */
         TooManyRequests: {
             headers: {
@@ -3272,7 +3254,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RateLimitError"] | components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["RateLimitError"] | components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The network failed or answered an error (`PLATFORM_ERROR`; `details.platform` names it). */
@@ -3295,7 +3277,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -3337,7 +3319,64 @@ export interface components {
         /** @description Present when the webhook has a secret: `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the secret. */
         WebhookSignatureHeader: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description The post to create, with its destinations, text, media and schedule. */
+        CreatePostBody: {
+            content: {
+                "application/json": {
+                    destinations: components["schemas"]["PostDestinationInput"][];
+                    /** @default  */
+                    text?: string;
+                    /** @description A thread of posts, on networks that support threads. */
+                    thread?: string[];
+                    /** @default [] */
+                    mediaUrls?: string[];
+                    mediaKind?: components["schemas"]["MediaKind"];
+                    /** @description Timezone-naive local date-time in `timezone` (YYYY-MM-DDTHH:MM:SS); omit to publish now. */
+                    scheduledFor?: string;
+                    /** @description IANA timezone name for `scheduledFor`, for example `Europe/Lisbon`. */
+                    timezone?: string;
+                };
+            };
+        };
+        /** @description The webhook to create. */
+        CreateWebhookBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * Format: uri
+                     * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
+                     */
+                    url: string;
+                    events: components["schemas"]["WebhookEventName"][];
+                    /** @description Signs every request (`X-Gateway-Signature`); never returned. */
+                    secret?: string;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        /** @description The automation rule to create. */
+        CreateAutomationBody: {
+            content: {
+                "application/json": {
+                    accountId: string;
+                    name: string;
+                    /**
+                     * @description Closed in requests; the mock refuses kinds it cannot run.
+                     * @enum {string}
+                     */
+                    kind: "comment_to_dm" | "story_reply" | "welcome_dm";
+                    keywords: string[];
+                    excludeKeywords?: string[];
+                    message: string;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+    };
     headers: {
         /** @description Budget of the window behind this endpoint (requests per minute, or per second for the analytics endpoints). */
         "X-RateLimit-Limit": number;
@@ -3378,6 +3417,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     connectAccount: {
@@ -3416,6 +3456,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3452,6 +3493,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3488,6 +3530,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3519,6 +3562,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3550,6 +3594,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3587,6 +3632,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listConnectCandidates: {
@@ -3617,6 +3663,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listPendingInstagramAccounts: {
@@ -3647,6 +3694,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listAccounts: {
@@ -3690,6 +3738,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getAccount: {
@@ -3720,6 +3769,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     disconnectAccount: {
@@ -3748,6 +3798,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     reconnectAccount: {
@@ -3790,6 +3841,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3830,6 +3882,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3873,6 +3926,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
         };
     };
@@ -3909,6 +3963,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listProfiles: {
@@ -3940,6 +3995,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createProfile: {
@@ -3973,6 +4029,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     deleteProfile: {
@@ -4002,6 +4059,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     presignMedia: {
@@ -4034,6 +4092,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listMedia: {
@@ -4067,6 +4126,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listPosts: {
@@ -4114,6 +4174,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createPost: {
@@ -4126,11 +4187,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePostBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePostBody"];
         responses: {
             /** @description The new post, `queued` or `scheduled`. */
             201: {
@@ -4152,6 +4209,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getPost: {
@@ -4182,6 +4240,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     deletePost: {
@@ -4213,6 +4272,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     cancelPost: {
@@ -4244,6 +4304,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getPostAnalyticsTimeline: {
@@ -4279,6 +4340,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getAnalytics: {
@@ -4318,6 +4380,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getAnalyticsTimeline: {
@@ -4357,6 +4420,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listComments: {
@@ -4395,6 +4459,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createComment: {
@@ -4428,6 +4493,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     replyToComment: {
@@ -4470,6 +4536,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     likeComment: {
@@ -4503,6 +4570,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     likePost: {
@@ -4536,6 +4604,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     unlikePost: {
@@ -4569,6 +4638,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     repost: {
@@ -4602,6 +4672,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     undoRepost: {
@@ -4635,6 +4706,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     bookmarkPost: {
@@ -4668,6 +4740,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     removeBookmark: {
@@ -4701,6 +4774,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     quotePost: {
@@ -4734,6 +4808,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listConversations: {
@@ -4768,6 +4843,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createConversation: {
@@ -4816,6 +4892,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     sendMessage: {
@@ -4860,6 +4937,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listWebhooks: {
@@ -4891,6 +4969,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createWebhook: {
@@ -4900,11 +4979,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateWebhookBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateWebhookBody"];
         responses: {
             /** @description The new webhook. */
             201: {
@@ -4923,6 +4998,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getWebhook: {
@@ -4953,6 +5029,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     deleteWebhook: {
@@ -4981,6 +5058,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     updateWebhook: {
@@ -5017,6 +5095,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     testWebhook: {
@@ -5047,6 +5126,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listWebhookDeliveries: {
@@ -5092,6 +5172,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     redeliverWebhookDelivery: {
@@ -5124,6 +5205,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     listAutomations: {
@@ -5157,6 +5239,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     createAutomation: {
@@ -5166,11 +5249,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateAutomationBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateAutomationBody"];
         responses: {
             /** @description The new automation. */
             201: {
@@ -5190,6 +5269,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     getAutomation: {
@@ -5220,6 +5300,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     deleteAutomation: {
@@ -5248,6 +5329,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
     updateAutomation: {
@@ -5284,6 +5366,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ContractViolation"];
         };
     };
 }

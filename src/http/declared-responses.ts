@@ -11,6 +11,8 @@ export interface DeclaredOperation {
 
 interface ResponseObject {
   $ref?: string;
+  /** Only the mock answers it (`500 CONTRACT_VIOLATION` under --strict-responses): not a status a client should see. */
+  'x-mock-only'?: boolean;
   content?: Record<string, { example?: unknown; examples?: Record<string, { value?: unknown }> }>;
 }
 
@@ -47,8 +49,12 @@ export function declaredOperations(document: OpenApiDocument): Map<string, Decla
       for (const [key, raw] of Object.entries(op.responses ?? {})) {
         const status = Number(key);
         if (!Number.isInteger(status)) continue;
+        const response = resolve(document, raw);
+        // A mock-only answer is a bug report about the mock: coverage does not ask a suite to
+        // provoke it, and a scenario rule may not inject it.
+        if (response['x-mock-only'] === true) continue;
         const codes = new Set<string>();
-        for (const media of Object.values(resolve(document, raw).content ?? {})) {
+        for (const media of Object.values(response.content ?? {})) {
           const examples = [media.example, ...Object.values(media.examples ?? {}).map((example) => example.value)];
           for (const example of examples) {
             const code = errorCodeOf(example);

@@ -66,10 +66,10 @@ export function operationModels(document: OpenApiDocument, contract: 'api' | 'co
   return models;
 }
 
-/** Error codes the contract names: ErrorEnvelope's known values and the flat 429's code. */
+/** Error codes the contract names: ErrorResponse's known values and the flat 429's code. */
 export function knownErrorCodes(document: OpenApiDocument): Set<string> {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  const nested = schemas.ErrorEnvelope?.properties?.error?.properties?.code?.['x-known-values'] ?? [];
+  const nested = schemas.ErrorResponse?.properties?.error?.properties?.code?.['x-known-values'] ?? [];
   const flat = schemas.RateLimitError?.properties?.code?.enum ?? [];
   return new Set([...nested, ...flat].map(String));
 }

@@ -137,8 +137,9 @@ describe('the step kinds', () => {
   });
 
   it('webhook.faults takes the body of POST /__control/webhooks/{id}/faults', () => {
-    const control = parse(readFileSync(packagePath('control.yaml'), 'utf8')) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    type Body = { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } };
+    const control = parse(readFileSync(packagePath('control.yaml'), 'utf8')) as { components: { requestBodies: Record<string, Body> } };
     const faults = branch('webhook.faults')?.properties['faults'] as { properties: Record<string, unknown> };
-    expect(Object.keys(faults.properties).sort()).toEqual(Object.keys(control.components.schemas['WebhookFaultsBody']?.properties ?? {}).sort());
+    expect(Object.keys(faults.properties).sort()).toEqual(Object.keys(control.components.requestBodies['WebhookFaultsBody']?.content['application/json'].schema.properties ?? {}).sort());
   });
 });

@@ -57,7 +57,7 @@ describe('requestContract', () => {
     expect(copy.components?.responses).toBeUndefined();
     expect(copy.components?.headers).toBeUndefined();
     expect(copy.components?.schemas?.['PostPage']).toBeUndefined();
-    expect(copy.components?.schemas?.['CreatePostBody']).toBeDefined();
+    expect(copy.components?.requestBodies?.['CreatePostBody']).toBeDefined();
   });
 });
 

@@ -9,7 +9,7 @@ import { automationsStore, type AutomationKind, type AutomationRecord } from './
 import { getOwn } from '../../lib/records.js';
 
 export type AutomationView = components['schemas']['Automation'];
-type CreateAutomationBody = components['schemas']['CreateAutomationBody'];
+type CreateAutomationBody = components['requestBodies']['CreateAutomationBody']['content']['application/json'];
 type UpdateAutomationBody = components['schemas']['UpdateAutomationBody'];
 
 export function automationView(automation: AutomationRecord): AutomationView {

@@ -8,7 +8,7 @@ import type { MediaKind } from './store.js';
 import { getOwn } from '../../lib/records.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
 
-export type CreatePostBody = components['schemas']['CreatePostBody'];
+export type CreatePostBody = components['requestBodies']['CreatePostBody']['content']['application/json'];
 type DestinationInput = components['schemas']['PostDestinationInput'];
 
 /** One destination of a request that passed every check. */
