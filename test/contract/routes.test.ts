@@ -60,7 +60,7 @@ describe('served documents', () => {
     expect(res.text).toBe(readFileSync(packagePath('openapi.yaml'), 'utf8'));
   });
 
-  it('renders the reference page at /docs from the installed package', async () => {
+  it('renders the reference page at /docs from the Swagger UI assets it ships', async () => {
     const page = await mock.call('get', '/docs/', null);
     expect(page.status).toBe(200);
     expect(page.text).toContain('/docs/assets/swagger-ui-bundle.js');
