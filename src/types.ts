@@ -24,16 +24,14 @@
  *
  * @example
  * ```ts
- * import type { CreatePostBody, Post, operations } from 'social-gateway-mock/types';
+ * import type { Connection, CreatePostBody, Post } from 'social-gateway-mock/types';
  *
- * const body: CreatePostBody = { text: 'Hello', destinations: [{ connectionId: 'c0ffee00-0000-4000-8000-000000000001' }] };
- * const res = await fetch('http://127.0.0.1:4010/v1/posts', {
- *   method: 'POST',
- *   headers: { 'x-api-key': 'sgw_test_default', 'content-type': 'application/json' },
- *   body: JSON.stringify(body),
- * });
- * type Created = operations['createPost']['responses'][201]['content']['application/json'];
- * const post: Post = ((await res.json()) as Created).post;
+ * const base = 'http://127.0.0.1:4010/v1';
+ * const headers = { 'x-api-key': 'sgw_test_default', 'content-type': 'application/json' };
+ * const { connections } = (await (await fetch(`${base}/connections`, { headers })).json()) as { connections: Connection[] };
+ * const body: CreatePostBody = { text: 'Hello', destinations: [{ connectionId: connections[0]!.id }] };
+ * const res = await fetch(`${base}/posts`, { method: 'POST', headers, body: JSON.stringify(body) });
+ * const { post } = (await res.json()) as { post: Post };
  * ```
  *
  * @packageDocumentation
