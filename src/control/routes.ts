@@ -258,8 +258,11 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
       return ok({ data, size: workspace.journal.size, capacity: workspace.journal.capacity });
     }),
 
-    route<never, { scope?: 'server' | 'workspace'; format?: 'json' | 'markdown' | 'table' }>('getCoverage', ({ workspace, query }) => {
-      const report = coverage.report(query.scope === 'workspace' ? workspace.id : undefined);
+    route<never, { scope?: 'server' | 'workspace'; format?: 'json' | 'markdown' | 'table'; operations?: string }>('getCoverage', ({ workspace, query }) => {
+      const limitedTo = query.operations?.split(',');
+      const unknown = limitedTo?.filter((operationId) => !coverage.operations().some((operation) => operation.operationId === operationId)) ?? [];
+      if (unknown.length > 0) throw validationError('operations', `Not operationIds of openapi.yaml: ${unknown.join(', ')}.`);
+      const report = coverage.report(query.scope === 'workspace' ? workspace.id : undefined, limitedTo);
       if (query.format === 'markdown' || query.format === 'table') return { status: 200, body: coverageMarkdown(report), contentType: 'text/markdown; charset=utf-8' };
       return ok(report);
     }),

@@ -532,7 +532,8 @@ export interface paths {
          *     came up, which webhook events were delivered (a receiver answered 2xx) and which
          *     scenario rules fired.
          *     `scope=workspace` counts only the workspace of the request's key. `format=markdown`
-         *     (or `table`) answers readable Markdown tables instead of JSON.
+         *     (or `table`) answers readable Markdown tables instead of JSON. `operations` limits the
+         *     report to a client's own operations, as the command line's `--coverage-ops` does.
          */
         get: operations["getCoverage"];
         put?: never;
@@ -1071,6 +1072,8 @@ export interface components {
         CoverageReport: {
             /** @enum {string} */
             scope: "server" | "workspace";
+            /** @description The operations the report counts, when limited to a client's own (`operations`, `--coverage-ops`); absent when it counts every operation. */
+            limitedTo?: string[];
             workspaceId: string | null;
             operations: components["schemas"]["CoverageRatio"];
             statuses: components["schemas"]["CoverageRatio"];
@@ -1977,6 +1980,11 @@ export interface operations {
             query?: {
                 scope?: "server" | "workspace";
                 format?: "json" | "markdown" | "table";
+                /**
+                 * @description Comma-separated operationIds of openapi.yaml; the report counts only these (an unknown one is a 400).
+                 * @example createPost,getPost,listPosts
+                 */
+                operations?: string;
             };
             header?: never;
             path?: never;

@@ -135,6 +135,27 @@ describe('GET /__control/coverage', () => {
   it('refuses an unknown format', async () => {
     expectApiError(await mock.control('get', '/__control/coverage?format=pdf'), 400, 'VALIDATION_ERROR', 'format');
   });
+
+  describe('limited to a client\'s own operations (operations=)', () => {
+    it('counts and rates only those, in the contract\'s order, and says so', async () => {
+      await mock.call('get', '/v1/connections');
+      const res = await mock.control('get', '/__control/coverage?operations=getPost,listConnections');
+      expectStatus(res, 200);
+      const body = res.body;
+      expect(body.limitedTo).toEqual(['listConnections', 'getPost']);
+      expect(body.byOperation.map((entry: OperationCoverage) => entry.operationId)).toEqual(['listConnections', 'getPost']);
+      expect(body.operations.total).toBe(2);
+      expect(operation(body, 'getPost')?.missingStatuses).toContain(404);
+      expect((await mock.control('get', '/__control/coverage')).body.limitedTo).toBeUndefined();
+    });
+
+    it.each([
+      ['an operation openapi.yaml lacks', 'listConnections,noSuchThing'],
+      ['a list that is not operationIds', 'list connections'],
+    ])('refuses %s', async (_what, operations) => {
+      expectApiError(await mock.control('get', `/__control/coverage?operations=${encodeURIComponent(operations)}`), 400, 'VALIDATION_ERROR', 'operations');
+    });
+  });
 });
 
 describe('GET /__control/journal', () => {
