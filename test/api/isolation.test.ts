@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
@@ -110,11 +110,31 @@ async function seedRecordsOfA(): Promise<void> {
   idsOfA.set('sessions', [{ id: signIn.searchParams.get('session') as string }]);
 }
 
+/**
+ * Where the operation's JSON body schema lives, as a reference into the contract: under
+ * the operation itself or under `components/requestBodies` (the schema there may be
+ * inline, or a `$ref` that ajv follows from it). A reference built from the schema's own
+ * `$ref` would name the whole document for an inline schema, and check nothing.
+ */
+function bodySchemaRef(op: OperationModel): string {
+  const operation = document.paths[op.path]?.[op.method.toLowerCase()] as { requestBody?: { $ref?: string } };
+  const segment = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  const requestBody = operation.requestBody?.$ref ?? `#/paths/${segment(op.path)}/${op.method.toLowerCase()}/requestBody`;
+  return `contract${requestBody}/content/application~1json/schema`;
+}
+
+/** The validator of the operation's JSON body. */
+function bodyValidator(op: OperationModel): ValidateFunction {
+  const validate = ajv.getSchema(bodySchemaRef(op));
+  if (!validate) throw new Error(`${op.operationId}: no body schema at ${bodySchemaRef(op)}`);
+  return validate;
+}
+
 /** The body schema's own example (checked against the schema), or undefined when it has none. */
 function validBody(op: OperationModel): unknown {
   if (!op.body) return undefined;
   const schema = arbitraries.resolve(op.body.schema);
-  const validate = ajv.compile({ $ref: `contract${op.body.schema.$ref ?? ''}` });
+  const validate = bodyValidator(op);
   if (schema.example !== undefined) {
     expect(validate(schema.example), `${op.operationId}: the contract's own example breaks its schema: ${JSON.stringify(validate.errors)}`).toBe(true);
     return schema.example;
@@ -192,6 +212,21 @@ function bodyWithIdsOfA(op: OperationModel): { body: unknown; fields: string[] }
 
 afterAll(async () => {
   await mock.close();
+});
+
+describe('the body check every walk below relies on', () => {
+  // Bodies whose schema is inline under components/requestBodies, and one whose operation holds its body (a $ref to components/schemas).
+  describe.each(['createPost', 'createWebhook', 'createAutomation', 'updateWebhook'])('%s', (operationId) => {
+    const op = operations.find((candidate) => candidate.operationId === operationId) as OperationModel;
+
+    it('accepts the contract’s own example and rejects a body its schema refuses', () => {
+      const example = validBody(op) as Record<string, unknown>;
+      expect(example).toBeTypeOf('object');
+      const validate = bodyValidator(op);
+      expect(validate({ ...example, notAField: true }), 'an unknown field (bodies are closed)').toBe(false);
+      expect(validate([]), 'an array').toBe(false);
+    });
+  });
 });
 
 describe('every operation that takes an id in its path', () => {
