@@ -19,7 +19,8 @@ export interface OperationModel {
   /** Methods the template answers, for requests aimed at a method it does not. */
   pathMethods: string[];
   parameters: ParameterModel[];
-  body?: { required: boolean; contentTypes: string[]; schema: Schema };
+  /** `schemaPointer`: where the JSON body's schema sits in the document (`#/…`), for a validator to compile it in place. */
+  body?: { required: boolean; contentTypes: string[]; schema: Schema; schemaPointer: string };
 }
 
 interface RawParameter {
@@ -34,6 +35,11 @@ interface RawOperation {
   operationId?: string;
   parameters?: RawParameter[];
   requestBody?: { $ref?: string; required?: boolean; content?: Record<string, { schema?: Schema }> };
+}
+
+/** One JSON Pointer token (RFC 6901). */
+function pointerToken(text: string): string {
+  return text.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Every operation of a contract as the fuzz models it, in document order. */
@@ -59,7 +65,15 @@ export function operationModels(document: OpenApiDocument, contract: 'api' | 'co
         path,
         pathMethods,
         parameters,
-        ...(requestBody && { body: { required: requestBody.required ?? false, contentTypes: Object.keys(content), schema: json?.schema ?? {} } }),
+        ...(requestBody && {
+          body: {
+            required: requestBody.required ?? false,
+            contentTypes: Object.keys(content),
+            schema: json?.schema ?? {},
+            // A named body (components/requestBodies) or the operation's own, wherever the schema is written.
+            schemaPointer: `${op.requestBody?.$ref ?? `#/paths/${pointerToken(path)}/${method}/requestBody`}/content/application~1json/schema`,
+          },
+        }),
       });
     }
   }

@@ -10,24 +10,30 @@ import { percentEncode, resolveIds } from '../fuzz/wire.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const contracts = [loadSpec('openapi.yaml'), loadSpec('control.yaml')].map((spec) => {
+const contracts = ([['openapi.yaml', 'api'], ['control.yaml', 'control']] as const).map(([file, name]) => {
+  const spec = loadSpec(file);
   const ajv = new Ajv({ strict: false, validateSchema: false });
   addFormats(ajv);
   ajv.addSchema(spec.document as object, 'contract');
-  return { document: spec.document, ajv, arbitraries: new SchemaArbitraries({ document: spec.document }) };
+  return { name, document: spec.document, ajv, arbitraries: new SchemaArbitraries({ document: spec.document }) };
 });
 
 const pools = { own: ['3f1c2a9e-8b7d-4c6e-9a5f-1d2e3b4c5a6f'], foreign: ['0f8e7d6c-5b4a-4392-8a1b-2c3d4e5f6a7b'] };
 
-const bodies = contracts.flatMap(({ document, ajv, arbitraries }) =>
-  operationModels(document, 'api')
-    .filter((op) => op.body?.schema.$ref !== undefined)
-    .map((op) => [op.operationId, op.body?.schema as Schema, ajv, arbitraries] as const),
+// Every JSON body of both contracts, wherever its schema is written (a named schema, a named
+// request body, or inline in the operation).
+const bodies = contracts.flatMap(({ name, document, ajv, arbitraries }) =>
+  operationModels(document, name)
+    .flatMap((op) => (op.body?.contentTypes.includes('application/json') && Object.keys(op.body.schema).length > 0 ? [op.body] : []).map((body) => [op.operationId, body.schema, body.schemaPointer, ajv, arbitraries] as const)),
 );
 
 describe('SchemaArbitraries.valid', () => {
-  it.each(bodies)('aims at values the contract accepts for the %s body', (_id, schema, ajv, arbitraries) => {
-    const validate = ajv.compile({ $ref: `contract${schema.$ref}` });
+  it('has the bodies the fuzz aims at, named request bodies among them', () => {
+    expect(bodies.map(([id]) => id)).toEqual(expect.arrayContaining(['createPost', 'createWebhook', 'createAutomation', 'createWorkspace', 'setWebhookFaults']));
+  });
+
+  it.each(bodies)('aims at values the contract accepts for the %s body', (_id, schema, pointer, ajv, arbitraries) => {
+    const validate = ajv.compile({ $ref: `contract${pointer}` });
     const samples = fc.sample(arbitraries.valid(schema), { numRuns: 60, seed: 42 }).map((value) => resolveIds(value, pools));
     const accepted = samples.filter((value) => validate(value)).length;
     // Not every aim lands (a grapheme can be two code points); the fuzz judges each value anyway.
