@@ -93,6 +93,33 @@ async function makeOnce(lock: string, ready: () => boolean, make: () => Promise<
   }
 }
 
+/** A copy of the sources in a fresh folder, with the project's node_modules linked in: a checkout, built by nothing yet. */
+async function stageSources(ref: string | undefined, files: string[]): Promise<string> {
+  const stage = await mkdtemp(join(tmpdir(), 'sgw-pack-src-'));
+  if (ref) {
+    const archive = await execa('git', ['archive', '--format=tar', ref, '--', ...files], { cwd: packagePath(), encoding: 'buffer' });
+    await execa('tar', ['-x', '-C', stage], { input: archive.stdout });
+  } else {
+    for (const file of files) {
+      await mkdir(dirname(join(stage, file)), { recursive: true });
+      await copyFile(packagePath(file), join(stage, file));
+    }
+  }
+  // The build's tools (tsc, tsx, swagger-ui-dist) come from the project's own install.
+  await symlink(packagePath('node_modules'), join(stage, 'node_modules'), 'dir');
+  return stage;
+}
+
+/**
+ * This repository as a fresh clone after `npm install` has it (the sources, node_modules, no
+ * dist/), in a folder of its own: for tests of the repository's own scripts (`npm start`).
+ * The caller removes it.
+ */
+export async function checkout(): Promise<string> {
+  const { ref, files } = await sourceFiles();
+  return stageSources(ref, files);
+}
+
 const tarballs = new Map<string, Promise<string>>();
 
 /**
@@ -114,19 +141,8 @@ export async function packTarball(): Promise<string> {
 async function makeTarball(hash: string, ref: string | undefined, files: string[]): Promise<string> {
   const target = join(PACK_CACHE, `social-gateway-mock-${hash}.tgz`);
   await makeOnce(join(PACK_CACHE, `${hash}.lock`), () => existsSync(target), async () => {
-    const stage = await mkdtemp(join(tmpdir(), 'sgw-pack-src-'));
+    const stage = await stageSources(ref, files);
     try {
-      if (ref) {
-        const archive = await execa('git', ['archive', '--format=tar', ref, '--', ...files], { cwd: packagePath(), encoding: 'buffer' });
-        await execa('tar', ['-x', '-C', stage], { input: archive.stdout });
-      } else {
-        for (const file of files) {
-          await mkdir(dirname(join(stage, file)), { recursive: true });
-          await copyFile(packagePath(file), join(stage, file));
-        }
-      }
-      // The build's tools (tsc, tsx, swagger-ui-dist) come from the project's own install.
-      await symlink(packagePath('node_modules'), join(stage, 'node_modules'), 'dir');
       const out = await mkdtemp(join(PACK_CACHE, `${hash}.tmp-`));
       try {
         const packed = await execa('npm', ['pack', '--json', '--pack-destination', out], { cwd: stage, env: cleanEnv(), extendEnv: false, timeout: MAKE_TIMEOUT_MS });

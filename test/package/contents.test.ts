@@ -71,6 +71,12 @@ describe('package.json', () => {
 });
 
 describe('installing the package', () => {
+  it('runs no script of its own: npm lists prepare among install scripts for a tarball, so the build runs at prepack', () => {
+    const { scripts } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
+    expect(scripts['prepack']).toBe('npm run build');
+  });
+
   it('runs no install script of any production dependency', () => {
     const lock = JSON.parse(readFileSync(packagePath('package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
     expect(productionInstallScripts(lock)).toEqual([]);

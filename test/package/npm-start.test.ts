@@ -1,13 +1,16 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
-import { scratchProject, type ScratchProject } from '../helpers/packed.js';
+import { checkout, cleanEnv } from '../helpers/packed.js';
 
-// `npm start` of the package as it ships (its own start script, its own dist/), stopped the
-// two ways people stop it: a SIGTERM to npm (a CI runner, `kill`), and Ctrl-C in a terminal
-// (SIGINT to the whole foreground process group: npm and the server alike).
+// The README's first command, `npm start`, in a checkout of this repository (its `prestart`
+// builds dist/ first), stopped the two ways people stop it: a SIGTERM to npm (a CI runner,
+// `kill`), and Ctrl-C in a terminal (SIGINT to the whole foreground process group: npm and the
+// server alike).
 
 function alive(pid: number): boolean {
   try {
@@ -18,15 +21,15 @@ function alive(pid: number): boolean {
   }
 }
 
-let project: ScratchProject;
+let repo: string;
 beforeAll(async () => {
-  project = await scratchProject('npm-start');
-}, 240_000);
+  repo = await checkout();
+}, 120_000);
 afterAll(async () => {
-  await project?.remove();
+  if (repo) await rm(repo, { recursive: true, force: true });
 });
 
-describe('npm start', { timeout: 60_000 }, () => {
+describe('npm start', { timeout: 120_000 }, () => {
   it.each([
     ['SIGTERM sent to npm', (npmPid: number) => process.kill(npmPid, 'SIGTERM')],
     ['Ctrl-C (SIGINT to the process group)', (npmPid: number) => process.kill(-npmPid, 'SIGINT')],
@@ -34,12 +37,16 @@ describe('npm start', { timeout: 60_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'sgw-npm-start-'));
     const ready = join(dir, 'ready.json');
     const coverage = join(dir, 'coverage.json');
-    const npm = project.run('npm', ['start', '--', '--port', '0', '--ready-file', ready, '--coverage-report', coverage], {
-      cwd: join(project.dir, 'node_modules', 'social-gateway-mock'),
+    const npm = execa('npm', ['start', '--', '--port', '0', '--ready-file', ready, '--coverage-report', coverage], {
+      cwd: repo,
+      env: cleanEnv(),
+      extendEnv: false,
       detached: true,
       reject: false,
+      timeout: 120_000,
     });
-    await expect.poll(() => existsSync(ready), { timeout: 30_000, interval: 100 }).toBe(true);
+    // The build comes first (prestart), then the server.
+    await expect.poll(() => existsSync(ready), { timeout: 90_000, interval: 100 }).toBe(true);
     const { pid, url } = JSON.parse(readFileSync(ready, 'utf8')) as { pid: number; url: string };
     expect((await fetch(`${url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).status).toBe(200);
 
