@@ -6,7 +6,7 @@ import { BUILT_DOCS_ASSETS, DOCS_ASSET_FILES, DOCS_LICENSE_FILES } from '../src/
 
 // Part of `npm run build`: Swagger UI's files copied into the package, so that swagger-ui-dist,
 // and the analytics package its install script runs, stay dev dependencies
-// (docs/decisions/0011-packaging.md).
+// (docs/decisions/0010-packaging.md).
 const require = createRequire(import.meta.url);
 const source = dirname(require.resolve('swagger-ui-dist/package.json'));
 const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string };

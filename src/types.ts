@@ -9,7 +9,7 @@
  *   schema's own name (`Post`, `Webhook`, `ErrorResponse`, `CreatePostBody`).
  * - **The control plane (control.yaml)** takes the prefix `Control` everywhere:
  *   {@link ControlPaths}, {@link ControlComponents}, {@link ControlOperations}, and
- *   `ControlClock`, `ControlCreatedWorkspace`, `ControlErrorEnvelope` and so on (both contracts
+ *   `ControlClock`, `ControlCreatedWorkspace`, `ControlErrorResponse` and so on (both contracts
  *   define a `Comment`, a `Message` and an error envelope, and they are not the same types).
  *
  * Named types, for both contracts (control.yaml's with the `Control` prefix):

@@ -13,7 +13,7 @@ export const DOCS_LICENSE_FILES = ['LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LI
 /**
  * Where `npm run build` copies them (scripts/copy-docs-assets.ts). swagger-ui-dist is a dev
  * dependency only: it depends on an analytics package whose install script phones home, and
- * nothing an integrator installs may do that (docs/decisions/0011-packaging.md).
+ * nothing an integrator installs may do that (docs/decisions/0010-packaging.md).
  */
 export const BUILT_DOCS_ASSETS = packagePath('dist', 'docs-assets');
 

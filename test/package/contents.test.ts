@@ -34,7 +34,7 @@ describe('npm pack', () => {
 
   it('ships the ready-made scenarios and the docs', () => {
     expect(files.filter((path) => /^scenarios\/[\w-]+\.yaml$/.test(path)).length).toBeGreaterThan(0);
-    for (const doc of ['docs/scenarios.md', 'docs/webhooks.md', 'docs/coverage.md', 'docs/decisions/0011-packaging.md']) {
+    for (const doc of ['docs/scenarios.md', 'docs/webhooks.md', 'docs/coverage.md', 'docs/decisions/0010-packaging.md']) {
       expect(files).toContain(doc);
     }
   });
@@ -44,7 +44,7 @@ describe('npm pack', () => {
   });
 
   // The build turns them off (tsconfig.build.json) and `files` leaves out any stale one: a map
-  // would point at src/*.ts, which does not ship (docs/decisions/0011-packaging.md).
+  // would point at src/*.ts, which does not ship (docs/decisions/0010-packaging.md).
   it('ships no source map', () => {
     expect(files.filter((path) => path.endsWith('.map'))).toEqual([]);
   });
