@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, readlink, writeFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Result } from 'execa';
 import { expect } from 'vitest';
@@ -211,9 +212,12 @@ export interface JobOutcome {
 /** Bash as GitHub Actions runs a step, and as GitLab's runner runs a job's script: `-c` takes the script. */
 export const CI_BASH = ['bash', '--noprofile', '--norc', '-eo', 'pipefail', '-c'];
 
-/** Runs a command in the project, in a process group of its own; stdout and stderr interleaved in `all`. */
+/**
+ * Runs a command in the project, in a process group of its own; stdout and stderr interleaved in
+ * `all`, without colours (the tests read what the tools print).
+ */
 export async function runCommand(project: ScratchProject, argv: string[], env: Record<string, string> = {}): Promise<Result> {
-  return project.run(argv[0]!, argv.slice(1), { env, reject: false, all: true, detached: true, timeout: 90_000 });
+  return project.run(argv[0]!, argv.slice(1), { env: { NO_COLOR: '1', FORCE_COLOR: '0', ...env }, reject: false, all: true, detached: true, timeout: 90_000 });
 }
 
 /**
@@ -261,4 +265,16 @@ export async function runGitlabJob(project: ScratchProject, job: { script: strin
   expect(install, 'a script line runs npm ci').toBeGreaterThan(-1);
   const result = await runCommand(project, [...CI_BASH, job.script.slice(install + 1).join('\n')], env);
   return { status: result.exitCode ?? 128, output: String(result.all) };
+}
+
+/** A port nothing listens on now, for a recipe that names a fixed one (4010) another suite may hold. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }

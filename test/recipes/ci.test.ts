@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -9,6 +8,7 @@ import {
   docBlocksUnder,
   docFile,
   expectNoProcessLeft,
+  freePort,
   recipeProject,
   runGithubJob,
   runGitlabJob,
@@ -183,13 +183,3 @@ describe('docs/ci.md', { timeout: 120_000 }, () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

@@ -1,0 +1,106 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ScratchProject } from '../helpers/packed.js';
+import { CI_BASH, docBlocksUnder, expectNoProcessLeft, freePort, recipeDevDependencies, recipeProject, runCommand, writeDocFiles } from '../helpers/recipes.js';
+
+// docs/typescript.md, run as written: each recipe's files (the `<!-- file: project/… -->` blocks)
+// written into a scratch project that has the packed package and the recipes' dev dependencies
+// installed, then the section's commands after its `npm install -D` line.
+
+const DOC = 'typescript.md';
+
+const projects: ScratchProject[] = [];
+async function project(name: string, prefix: string): Promise<ScratchProject> {
+  const made = await recipeProject(`ts-${name}`);
+  projects.push(made);
+  await writeDocFiles(DOC, prefix, made.dir);
+  return made;
+}
+
+beforeAll(async () => {
+  projects.push(await recipeProject('ts-warm-up'));
+}, 600_000);
+afterEach(async () => {
+  for (const made of projects.splice(0)) {
+    await expectNoProcessLeft(made.dir);
+    await made.remove();
+  }
+});
+
+/**
+ * The section's commands after `npm install -D …`, checking that what it installs is what the
+ * scratch project has (the package and the recipes' dev dependencies).
+ */
+function commandsOf(heading: string): string {
+  const [block] = docBlocksUnder(DOC, heading, 'sh');
+  const lines = block!.code.trim().split('\n');
+  const install = /^npm install -D (.+)$/.exec(lines[0]!);
+  expect(install, `the "${heading}" commands start with npm install -D`).not.toBeNull();
+  const installed = ['social-gateway-mock', ...recipeDevDependencies().map((spec) => spec.slice(0, spec.lastIndexOf('@')))];
+  for (const name of install![1]!.split(/\s+/)) expect(installed).toContain(name);
+  return lines.slice(1).join('\n');
+}
+
+describe('docs/typescript.md', { timeout: 120_000 }, () => {
+  describe('the vitest kit (with the types example)', () => {
+    it('passes with npx vitest run, a server per worker and a workspace per test', async () => {
+      const made = await project('vitest', 'vitest-project/');
+      const result = await runCommand(made, [...CI_BASH, commandsOf('The vitest kit')], { CI: 'true' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.all)).toMatch(/Tests\s+4 passed \(4\)/);
+    });
+
+    it('passes under run --, on the server run started', async () => {
+      const made = await project('vitest-run', 'vitest-project/');
+      const result = await runCommand(made, [...CI_BASH, 'npx social-gateway-mock run --port 0 --coverage-report coverage.md -- npx vitest run'], { CI: 'true' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      // The tests' requests reached run's server: its report counts them.
+      expect(readFileSync(join(made.dir, 'coverage.md'), 'utf8')).toContain('| `createPost` | `POST /v1/posts` | 2 |');
+    });
+  });
+
+  describe('jest', () => {
+    it('passes, with globalSetup starting one server and a workspace per test', async () => {
+      const made = await project('jest', 'jest-project/');
+      const result = await runCommand(made, [...CI_BASH, commandsOf('jest')], { CI: 'true' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.all)).toMatch(/Tests:\s+3 passed, 3 total/);
+    });
+
+    it('passes under run --, on the server run started', async () => {
+      const made = await project('jest-run', 'jest-project/');
+      const result = await runCommand(made, [...CI_BASH, 'NODE_OPTIONS=--experimental-vm-modules npx social-gateway-mock run --port 0 --coverage-report coverage.md -- npx jest'], { CI: 'true' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(existsSync(join(made.dir, 'coverage.md'))).toBe(true);
+      expect(readFileSync(join(made.dir, 'coverage.md'), 'utf8')).toContain('| `listComments` | `GET /v1/comments` | 1 |');
+    });
+  });
+
+  describe('Playwright', () => {
+    it('passes, webServer starting the mock and stopping it after', async () => {
+      const made = await project('playwright', 'playwright-project/');
+      // The doc's port, 4010, may be held by another suite here: the files use a free one instead.
+      const port = String(await freePort());
+      for (const file of ['playwright.config.ts', 'e2e/mock.ts']) {
+        const path = join(made.dir, file);
+        const source = readFileSync(path, 'utf8');
+        expect(source).toContain('4010');
+        await writeFile(path, source.replaceAll('4010', port));
+      }
+      const result = await runCommand(made, [...CI_BASH, commandsOf('Playwright')], { CI: 'true' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.all)).toMatch(/2 passed/);
+    });
+  });
+
+  describe('the control client', () => {
+    it('the time-travel script prints what the doc says', async () => {
+      const made = await project('script', 'script-project/');
+      const result = await runCommand(made, ['node', 'time-travel.mjs']);
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.stdout).trim().split('\n')).toEqual([expect.stringMatching(/^2026-03-02T11:00:00\.000Z \d+ jobs ran$/), 'comment.received true', '22 event names']);
+    });
+  });
+});
