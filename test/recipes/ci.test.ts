@@ -130,6 +130,8 @@ describe('docs/ci.md', { timeout: 120_000 }, () => {
     const result = await runCommand(made, [...CI_BASH, scopedLine!], FREE_PORT);
     expect(result.exitCode, String(result.all)).toBe(0);
     expect(operationsRow(coverage(made))).toBe('| Operations | 3 | 3 | 100% |');
+    // What the doc promises the log says: per operation, the declared statuses the suite never saw.
+    expect(String(result.all)).toMatch(/coverage: createPost never saw status [\d, ]*429/);
   });
 
   describe('the background form', () => {
