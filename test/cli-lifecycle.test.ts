@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { watchProcess } from '../src/cli/lifecycle.js';
 import { packagePath } from '../src/lib/package-root.js';
+import { processAlive } from './helpers/process.js';
 
 /** Enough of a process for the watch: signals, a parent pid, exit. */
 function fakeProcess(ppid = 4242) {
@@ -72,16 +73,6 @@ describe('watchProcess', () => {
   });
 });
 
-/** Whether a process runs, by pid. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('a server whose parent dies (npx on dash: the shell dies of SIGTERM and does not pass it on)', { timeout: 90_000 }, () => {
   it('notices, shuts down cleanly, writes its coverage report and frees its port', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sgw-orphan-'));
@@ -95,7 +86,7 @@ describe('a server whose parent dies (npx on dash: the shell dies of SIGTERM and
     expect((await fetch(`${url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } })).status).toBe(200);
 
     shell.kill('SIGKILL');
-    await expect.poll(() => alive(pid), { timeout: 10_000, interval: 100 }).toBe(false);
+    await expect.poll(() => processAlive(pid), { timeout: 10_000, interval: 100 }).toBe(false);
     const report = JSON.parse(readFileSync(coverage, 'utf8')) as { byOperation: Array<{ operationId: string; calls: number }> };
     expect(report.byOperation.find((operation) => operation.operationId === 'listConnections')?.calls).toBe(1);
     expect(existsSync(ready)).toBe(false);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { execa, type Options, type ResultPromise } from 'execa';
 import { packagePath } from '../../src/lib/package-root.js';
+import { processAlive } from './process.js';
 
 /**
  * The product as a user gets it: the tarball `npm pack` makes, installed into a project of its
@@ -55,15 +56,6 @@ async function sourceHash(ref: string | undefined, files: string[]): Promise<str
   return hash.digest('hex').slice(0, 16);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Runs `make` unless `ready()` already holds, in one process at a time across workers. A lock
  * left by a process that died is taken over; a waiter gives up after MAKE_TIMEOUT_MS.
@@ -79,7 +71,7 @@ async function makeOnce(lock: string, ready: () => boolean, make: () => Promise<
       const owner = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
       const age = Date.now() - (await stat(lock).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
       // The pid is written just after the mkdir: a lock without one is stale only once it is old.
-      if ((owner && !isAlive(owner)) || (!owner && age > 30_000)) await rm(lock, { recursive: true, force: true });
+      if ((owner && !processAlive(owner)) || (!owner && age > 30_000)) await rm(lock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new Error(`gave up waiting for ${lock} (held by pid ${owner || 'unknown'})`);
       else await new Promise((resolve) => setTimeout(resolve, 250));
       continue;

@@ -58,3 +58,13 @@ export function spawnMock(args: string[], startTimeoutMs = 60_000): Promise<Mock
     });
   });
 }
+
+/** Whether a process runs, by pid (signal 0 checks without sending; EPERM: it runs, as another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -6,20 +6,12 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { checkout, cleanEnv } from '../helpers/packed.js';
+import { processAlive } from '../helpers/process.js';
 
 // The README's first command, `npm start`, in a checkout of this repository (its `prestart`
 // builds dist/ first), stopped the two ways people stop it: a SIGTERM to npm (a CI runner,
 // `kill`), and Ctrl-C in a terminal (SIGINT to the whole foreground process group: npm and the
 // server alike).
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let repo: string;
 beforeAll(async () => {
@@ -54,7 +46,7 @@ describe('npm start', { timeout: 120_000 }, () => {
     // Bounded by the project's run timeout; how long it takes is the bench's business, not a test's.
     const result = await npm;
     expect(result.exitCode, `${String(result.stderr)}`).toBe(0);
-    expect(alive(pid)).toBe(false);
+    expect(processAlive(pid)).toBe(false);
     expect(existsSync(ready)).toBe(false);
     const report = JSON.parse(readFileSync(coverage, 'utf8')) as { byOperation: Array<{ operationId: string; calls: number }> };
     expect(report.byOperation.find((operation) => operation.operationId === 'listConnections')?.calls).toBe(1);
