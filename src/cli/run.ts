@@ -22,12 +22,12 @@ export function runHelp(): string {
     'Usage: social-gateway-mock run [options] -- <command> [arguments...]',
     '',
     'Starts the server, waits until it answers, runs the command with',
-    ...[
+    ...([
       [RUN_ENVIRONMENT.url, "the server's root (http://127.0.0.1:4010; the API is under /v1)"],
       [RUN_ENVIRONMENT.apiKey, "the default workspace's key"],
       [RUN_ENVIRONMENT.controlUrl, 'the control plane (…/__control)'],
       [RUN_ENVIRONMENT.controlToken, 'the control token, when --control-token is set'],
-    ].map(([name, what]) => `  ${name.padEnd(35)}${what}`),
+    ] as const).map(([name, what]) => `  ${name.padEnd(35)}${what}`),
     'in its environment, stops the server (writing --coverage-report), and exits with the',
     "command's status, or 1 when the command passed and coverage is under --coverage-min.",
     'The banner goes to stderr, so the command owns stdout. The command runs as given, with',
