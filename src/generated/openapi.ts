@@ -46,7 +46,9 @@ export interface paths {
          *       `account.connected`. The mock refuses the app password `fail-fail-fail-fail` as the network
          *       would refuse a wrong one (`400 VALIDATION_ERROR`, `param: appPassword`); every other
          *       well-formed password signs in. An account already connected answers `409 CONFLICT`.
-         *     - OAuth networks: `redirectUrl` (http or https) is required; `headless` starts a connect session
+         *     - OAuth networks: `redirectUrl` is required: any absolute URI, an app's deep link such as
+         *       `myapp://oauth/done` included; `javascript:`, `data:`, `vbscript:`, `file:` and `blob:` answer
+         *       `400 VALIDATION_ERROR` (`param: redirectUrl`). `headless` starts a connect session
          *       whose candidates are listed at `GET /v1/connect-sessions/{sessionId}/candidates`; `loginMethod`
          *       applies to `instagram` only (`facebook_login` leads to
          *       `GET /v1/connections/oauth/instagram/accounts`). Answers `200 { type: oauth, url, expiresAt }`;
@@ -321,8 +323,9 @@ export interface paths {
         /**
          * Reconnect an account
          * @description Re-authorizes an account; a reconnect never adds a billed account and keeps the account's id.
-         *     OAuth networks answer `{ type: oauth, url, expiresAt }` (`redirectUrl` is required with an API key;
-         *     `identifier` and `appPassword` are refused there); the owner signs in again with the same account
+         *     OAuth networks answer `{ type: oauth, url, expiresAt }` (`redirectUrl` is required with an API key:
+         *     any absolute URI, an app's deep link included, but not `javascript:`, `data:`, `vbscript:`, `file:`
+         *     or `blob:`; `identifier` and `appPassword` are refused there); the owner signs in again with the same account
          *     at `url`. Approving brings the account back `active` and `healthy` with a fresh token, sends
          *     `account.reconnected` and redirects to `redirectUrl` with `connectSession`, `platform` and
          *     `accountId`; a sign-in that finishes after `expiresAt` (15 minutes of virtual time) returns to the

@@ -174,12 +174,28 @@ describe('POST /v1/connections/{platform}/connect', () => {
       ['no redirectUrl', 'threads', {}, 'redirectUrl'],
       ['app-password fields', 'threads', { redirectUrl: REDIRECT, identifier: 'x', appPassword: 'abcd-efgh-ijkl-mnop' }, 'identifier'],
       ['loginMethod outside instagram', 'facebook', { redirectUrl: REDIRECT, loginMethod: 'facebook_login' }, 'loginMethod'],
-      ['a redirectUrl that is not http(s)', 'youtube', { redirectUrl: 'javascript:alert(1)' }, 'redirectUrl'],
+      ['a javascript: redirectUrl', 'youtube', { redirectUrl: 'javascript:alert(1)' }, 'redirectUrl'],
+      ['a JavaScript: redirectUrl in capitals', 'youtube', { redirectUrl: 'JavaScript:alert(1)' }, 'redirectUrl'],
+      ['a data: redirectUrl', 'youtube', { redirectUrl: 'data:text/html,<script>alert(1)</script>' }, 'redirectUrl'],
+      ['a vbscript: redirectUrl', 'youtube', { redirectUrl: 'vbscript:msgbox(1)' }, 'redirectUrl'],
+      ['a file: redirectUrl', 'youtube', { redirectUrl: 'file:///etc/passwd' }, 'redirectUrl'],
       ['tempToken outside instagram', 'facebook', { tempToken: 'tmp_x', candidateId: '1' }, 'tempToken'],
       ['a candidateId without a session', 'facebook', { candidateId: '1' }, 'connectSession'],
       ['a choice mixed with a new connect', 'facebook', { connectSession: 'os_x', candidateId: '1', redirectUrl: REDIRECT }, 'redirectUrl'],
     ])('answers 400 VALIDATION_ERROR for %s', async (_case, platform, body, param) => {
       expectApiError(await mock.call('post', `/v1/connections/${platform}/connect`, ws.apiKey).send(body), 400, 'VALIDATION_ERROR', param);
+    });
+
+    describe('with a redirectUrl that is an app link or another absolute URI', () => {
+      it.each([
+        ['an app deep link', 'myapp://oauth/done'],
+        ['an app link with a query', 'com.example.app:/oauth/callback?state=xyz'],
+        ['a plain http URL', 'http://localhost:3000/callback'],
+      ])('accepts %s', async (_case, redirectUrl) => {
+        const res = await mock.call('post', '/v1/connections/threads/connect', ws.apiKey).send({ redirectUrl });
+        expectStatus(res, 200);
+        expect(res.body.type).toBe('oauth');
+      });
     });
 
     it('answers 400 PLATFORM_NOT_SUPPORTED for a network the mock does not play', async () => {
@@ -231,6 +247,37 @@ describe('the sign-in page (/__oauth)', () => {
     const again = await mock.call('get', pathOf(url), null);
     expect(again.status).toBe(409);
     expect(again.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  describe('when redirectUrl is an app deep link', () => {
+    it('names the app link on the page and returns to it (303) with its query parameters kept', async () => {
+      const res = await mock.call('post', '/v1/connections/tiktok/connect', ws.apiKey).send({ redirectUrl: 'myapp://oauth/done?state=s1' });
+      expectStatus(res, 200);
+      const page = await mock.call('get', pathOf(res.body.url), null);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('myapp://oauth');
+      const session = new URL(res.body.url).searchParams.get('session') as string;
+      const done = await mock.call('post', '/__oauth/decide', null).type('form').send({ session, decision: 'approve' });
+      expect(done.status).toBe(303);
+      const location = new URL(done.headers.location as string);
+      expect(`${location.protocol}//${location.host}${location.pathname}`).toBe('myapp://oauth/done');
+      expect(Object.fromEntries(location.searchParams)).toEqual({ state: 's1', platform: 'tiktok', accountId: expect.any(String), connectSession: session });
+    });
+
+    it('returns a reconnect to the app link too, with the account id', async () => {
+      const tiktok = await connectionOf(mock, ws.apiKey, 'tiktok');
+      const res = await mock.call('post', `/v1/accounts/${tiktok.id}/reconnect`, ws.apiKey).send({ redirectUrl: 'myapp://oauth/reconnected' });
+      expectStatus(res, 200);
+      const done = await mock.call('get', `${pathOf(res.body.url)}&auto=approve`, null);
+      expect(done.status).toBe(303);
+      expect(done.headers.location).toMatch(/^myapp:\/\/oauth\/reconnected\?/);
+      expect(paramsOf(done.headers.location)).toMatchObject({ platform: 'tiktok', accountId: tiktok.id });
+    });
+
+    it('refuses a reconnect to a javascript: URL with 400 VALIDATION_ERROR', async () => {
+      const tiktok = await connectionOf(mock, ws.apiKey, 'tiktok');
+      expectApiError(await mock.call('post', `/v1/accounts/${tiktok.id}/reconnect`, ws.apiKey).send({ redirectUrl: 'javascript:alert(1)' }), 400, 'VALIDATION_ERROR', 'redirectUrl');
+    });
   });
 
   it('returns with error=ACCESS_DENIED at Deny and connects nothing', async () => {

@@ -235,15 +235,33 @@ export interface SignInRequest {
   loginMethod?: LoginMethod;
 }
 
-/** Only http(s) redirects: a `javascript:` or `file:` URL is no place to send a browser. */
+/**
+ * Schemes no browser should be sent to after a sign-in: they run code or read local
+ * files instead of opening a page or an app. Everything else absolute is allowed,
+ * an app's deep link (`myapp://oauth/done`) included, as the reference asks only
+ * for a URI (docs/decisions/0014-last-gaps-against-the-reference.md).
+ */
+export const UNSAFE_REDIRECT_SCHEMES = ['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'] as const;
+
+/** Any absolute URI but the unsafe schemes above. */
 export function checkRedirectUrl(redirectUrl: string): void {
   let protocol: string;
   try {
+    // The URL parser lowercases the scheme, so `JavaScript:` is caught as well.
     protocol = new URL(redirectUrl).protocol;
   } catch {
-    throw validationError('redirectUrl', 'redirectUrl must be an absolute http or https URL.');
+    throw validationError('redirectUrl', 'redirectUrl must be an absolute URI (https://… or an app link such as myapp://…).');
   }
-  if (protocol !== 'http:' && protocol !== 'https:') throw validationError('redirectUrl', `redirectUrl must be an http or https URL, not ${protocol}.`);
+  if ((UNSAFE_REDIRECT_SCHEMES as readonly string[]).includes(protocol)) {
+    throw validationError('redirectUrl', `redirectUrl must not use the ${protocol} scheme: a browser is sent there after the sign-in.`);
+  }
+}
+
+/** What the sign-in page shows as "Returns to": the host of a web URL, the scheme and host of an app link. */
+export function redirectTarget(redirectUrl: string): string {
+  const url = new URL(redirectUrl);
+  if (url.protocol === 'http:' || url.protocol === 'https:') return url.host;
+  return url.host ? `${url.protocol}//${url.host}` : url.protocol;
 }
 
 /**
@@ -493,7 +511,7 @@ export function describeSession(workspace: Workspace, session: ConnectSessionRec
     profileName: session.profileName,
     headless: session.headless,
     loginMethod: session.loginMethod,
-    redirectHost: new URL(session.redirectUrl).host,
+    redirectHost: redirectTarget(session.redirectUrl),
     expiresAt: session.expiresAt,
     expired: workspace.now() > Date.parse(session.expiresAt),
     state: session.state,
