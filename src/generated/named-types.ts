@@ -593,7 +593,7 @@ export type SendMessageBody = components['schemas']['SendMessageBody'];
 export type UpdateWebhookBody = components['schemas']['UpdateWebhookBody'];
 
 /**
- * All optional, at least one; only sent fields change.
+ * All optional; only sent fields change (an empty body changes nothing and answers the automation as it is).
  * openapi.yaml: `#/components/schemas/UpdateAutomationBody`.
  */
 export type UpdateAutomationBody = components['schemas']['UpdateAutomationBody'];

@@ -1122,7 +1122,7 @@ export interface paths {
         head?: never;
         /**
          * Update an automation
-         * @description Changes only the sent fields. `enabled` false pauses the rule, true resumes it. `keywords` and `excludeKeywords` replace the lists; an empty `excludeKeywords` removes them.
+         * @description Changes only the sent fields; `{}` changes nothing (not even `updatedAt`) and answers the automation as it is, as the webhook PATCH does. `enabled` false pauses the rule, true resumes it. `keywords` and `excludeKeywords` replace the lists; an empty `excludeKeywords` removes them.
          */
         patch: operations["updateAutomation"];
         trace?: never;
@@ -3045,7 +3045,7 @@ export interface components {
             enabled?: boolean;
         };
         /**
-         * @description All optional, at least one; only sent fields change.
+         * @description All optional; only sent fields change (an empty body changes nothing and answers the automation as it is).
          * @example {
          *       "enabled": false
          *     }

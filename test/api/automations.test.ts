@@ -131,12 +131,23 @@ describe('PATCH /v1/automations/{id}', () => {
   });
 
   it.each([
-    ['an empty body', {}, 'body'],
     ['empty keywords', { keywords: [] }, 'keywords'],
     ['a field that cannot change', { kind: 'welcome_dm' }, 'kind'],
   ])('answers 400 VALIDATION_ERROR for %s', async (_kind, body, param) => {
     const id = Object.keys(automationsStore.get(world.workspace).automations)[0];
     expectApiError(await mock.call('patch', `/v1/automations/${id}`).send(body), 400, 'VALIDATION_ERROR', param);
+  });
+
+  describe('with an empty body', () => {
+    it('answers 200 with the automation unchanged, updatedAt included, as the webhook PATCH does', async () => {
+      const w = await freshWorld(mock);
+      const before = await create(w, rule(w.account('instagram').id));
+      await mock.control('post', '/__control/clock/advance', w.apiKey).send({ by: 'PT1H' });
+      const res = await mock.call('patch', `/v1/automations/${before.id}`, w.apiKey).send({});
+      expectStatus(res, 200);
+      expect(res.body).toEqual(before);
+      expect((await mock.call('get', `/v1/automations/${before.id}`, w.apiKey)).body).toEqual(before);
+    });
   });
 
   it('answers 404 for an unknown automation', async () => {

@@ -17,7 +17,7 @@ export const automationRoutes = [
   apiRoute('getAutomation', ({ workspace, params }) => ({ status: 200, body: automationView(getAutomation(workspace, params.id)) })),
 
   apiRoute('updateAutomation', ({ workspace, params, body }) => ({ status: 200, body: automationView(updateAutomation(workspace, params.id, body)) }),
-    'The result is checked as on create (no keyword also excluded) before anything changes; updatedAt moves on every accepted PATCH.'),
+    'The result is checked as on create (no keyword also excluded) before anything changes; updatedAt moves on every accepted PATCH that sends a field, and `{}` is a 200 no-op.'),
 
   apiRoute('deleteAutomation', ({ workspace, params }) => {
     deleteAutomation(workspace, params.id);

@@ -111,7 +111,8 @@ export function createAutomation(workspace: Workspace, body: CreateAutomationBod
 /**
  * PATCH /v1/automations/{id}: only the sent fields change; `keywords` and
  * `excludeKeywords` replace the lists (an empty `excludeKeywords` removes them).
- * Everything is checked against the result before anything changes.
+ * Everything is checked against the result before anything changes; an empty
+ * body changes nothing ("all optional; only sent fields change").
  */
 export function updateAutomation(workspace: Workspace, id: string, body: UpdateAutomationBody): AutomationRecord {
   const automation = getAutomation(workspace, id);
@@ -124,7 +125,8 @@ export function updateAutomation(workspace: Workspace, id: string, body: UpdateA
   if (body.excludeKeywords !== undefined) automation.excludeKeywords = [...body.excludeKeywords];
   if (body.message !== undefined) automation.message = body.message;
   if (body.enabled !== undefined) automation.enabled = body.enabled;
-  automation.updatedAt = workspace.nowIso();
+  // As the webhook PATCH: `{}` is a no-op that leaves updatedAt where it was; any sent field moves it.
+  if (Object.values(body).some((value) => value !== undefined)) automation.updatedAt = workspace.nowIso();
   return automation;
 }
 
