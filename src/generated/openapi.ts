@@ -634,7 +634,8 @@ export interface paths {
          * Get a post's daily metrics timeline
          * @description One point per UTC day that has a reading (a day without a reading has no point), oldest first.
          *     `since` defaults to 90 days before `until`; `until` defaults to now. The first day covered is the UTC
-         *     day of `since`, the last the UTC day in which the range ends. A range over 90 days answers
+         *     day of `since`, the last the UTC day in which the range ends (`until` is exclusive, so an `until` at
+         *     midnight UTC ends the range on the day before). A range over 90 days answers
          *     `400 INVALID_RANGE`. Not available for `twitter` posts (`400 PLATFORM_NOT_SUPPORTED`).
          */
         get: operations["getPostAnalyticsTimeline"];

@@ -105,11 +105,11 @@ describe('GET /v1/posts/{id}/analytics/timeline', () => {
     expect(points[6]?.metrics.views).toBeGreaterThan(0);
   });
 
-  it('covers the UTC days from since to the day of until, with no point before publishing', async () => {
+  it('covers the UTC days from since to the day in which the range ends, with no point before publishing', async () => {
     const w = await world();
     const post = w.addPost([{ platform: 'facebook', publishedAt: '2026-03-02T08:00:00.000Z' }]);
     await w.setClock('2026-03-08T12:00:00Z');
-    const res = await w.get(`/v1/posts/${post.id}/analytics/timeline?since=2026-02-25T18:00:00Z&until=2026-03-05T00:00:00Z`);
+    const res = await w.get(`/v1/posts/${post.id}/analytics/timeline?since=2026-02-25T18:00:00Z&until=2026-03-05T00:00:01Z`);
     expectStatus(res, 200);
     expect(res.body).toMatchObject({ from: '2026-02-25', to: '2026-03-05' });
     expect((res.body.points as Point[]).map((p) => p.day)).toEqual(['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05']);
@@ -119,6 +119,29 @@ describe('GET /v1/posts/{id}/analytics/timeline', () => {
     const first = (later.body.points as Point[])[0];
     expect(first?.day).toBe('2026-03-03');
     expect(first?.delta.likes).toBeNull();
+  });
+
+  describe('when until is exactly midnight UTC', () => {
+    it('ends on the day before: until is exclusive, so the next day has no instant in the range', async () => {
+      const w = await world();
+      const post = w.addPost([{ platform: 'facebook', publishedAt: '2026-03-02T08:00:00.000Z' }]);
+      await w.setClock('2026-03-08T12:00:00Z');
+      const res = await w.get(`/v1/posts/${post.id}/analytics/timeline?since=2026-03-02T00:00:00Z&until=2026-03-05T00:00:00Z`);
+      expectStatus(res, 200);
+      expect(res.body).toMatchObject({ from: '2026-03-02', to: '2026-03-04' });
+      expect((res.body.points as Point[]).map((p) => p.day)).toEqual(['2026-03-02', '2026-03-03', '2026-03-04']);
+    });
+
+    it('covers one day for a range of that whole day, and one day for a single millisecond before midnight', async () => {
+      const w = await world();
+      const post = w.addPost([{ platform: 'facebook', publishedAt: '2026-03-02T08:00:00.000Z' }]);
+      await w.setClock('2026-03-08T12:00:00Z');
+      const whole = await w.get(`/v1/posts/${post.id}/analytics/timeline?since=2026-03-03T00:00:00Z&until=2026-03-04T00:00:00Z`);
+      expect(whole.body).toMatchObject({ from: '2026-03-03', to: '2026-03-03' });
+      expect((whole.body.points as Point[]).map((p) => p.day)).toEqual(['2026-03-03']);
+      const last = await w.get(`/v1/posts/${post.id}/analytics/timeline?since=2026-03-03T23:59:59.999Z&until=2026-03-04T00:00:00Z`);
+      expect(last.body).toMatchObject({ from: '2026-03-03', to: '2026-03-03' });
+    });
   });
 
   it('sums the destinations of a post, leaving its twitter destinations out', async () => {
@@ -164,12 +187,12 @@ describe('GET /v1/posts/{id}/analytics/timeline', () => {
       expectApiError(await w.get(`/v1/posts/${post.id}/analytics/timeline?${query}`), 400, 'INVALID_RANGE', 'since');
     });
 
-    it('takes exactly 90 days', async () => {
+    it('takes exactly 90 days, which end on the 90th UTC day', async () => {
       const w = await world();
       const post = w.addPost([{ platform: 'instagram', publishedAt: '2026-03-01T08:00:00.000Z' }]);
       const res = await w.get(`/v1/posts/${post.id}/analytics/timeline?since=2025-12-01T00:00:00Z&until=2026-03-01T00:00:00Z`);
       expectStatus(res, 200);
-      expect(res.body).toMatchObject({ from: '2025-12-01', to: '2026-03-01' });
+      expect(res.body).toMatchObject({ from: '2025-12-01', to: '2026-02-28' });
     });
 
     it.each([
@@ -338,9 +361,10 @@ describe('GET /v1/analytics/timeline', () => {
     expect((tiktok.body.data as Point[]).every((p) => p.metrics.views > 0)).toBe(true);
     const ig2 = await w.get('/v1/analytics/timeline?connectionId=ig-2&limit=100');
     expect((ig2.body.data as Point[]).map((p) => p.day)[0]).toBe('2026-02-20');
+    // The same range rules as the post timeline: an exclusive until at midnight adds no day.
     const range = await w.get('/v1/analytics/timeline?since=2026-02-01T00:00:00Z&until=2026-02-03T00:00:00Z');
-    expect(range.body).toMatchObject({ from: '2026-02-01', to: '2026-02-03' });
-    expect((range.body.data as Point[]).map((p) => p.day)).toEqual(['2026-02-01', '2026-02-02', '2026-02-03']);
+    expect(range.body).toMatchObject({ from: '2026-02-01', to: '2026-02-02' });
+    expect((range.body.data as Point[]).map((p) => p.day)).toEqual(['2026-02-01', '2026-02-02']);
     expect((range.body.data as Point[])[0]?.delta.likes).toBeNull();
   });
 

@@ -16,7 +16,9 @@ describe('resolveTimelineRange', () => {
     ['defaults: until now, since 90 days before', {}, { from: '2025-12-10', to: '2026-03-10' }],
     ['since alone: until is now', { sinceMs: at('2026-03-01T12:00:00Z') }, { from: '2026-03-01', to: '2026-03-10' }],
     ['until alone: since 90 days before it', { untilMs: at('2026-02-01T06:00:00Z') }, { from: '2025-11-03', to: '2026-02-01' }],
-    ['exactly 90 days', { sinceMs: at('2025-12-01T00:00:00Z'), untilMs: at('2026-03-01T00:00:00Z') }, { from: '2025-12-01', to: '2026-03-01' }],
+    ['exactly 90 days, ending on the 90th day', { sinceMs: at('2025-12-01T00:00:00Z'), untilMs: at('2026-03-01T00:00:00Z') }, { from: '2025-12-01', to: '2026-02-28' }],
+    ['until at midnight adds no day', { sinceMs: at('2026-03-05T10:00:00Z'), untilMs: at('2026-03-06T00:00:00Z') }, { from: '2026-03-05', to: '2026-03-05' }],
+    ['until a millisecond after midnight ends on that day', { sinceMs: at('2026-03-05T10:00:00Z'), untilMs: at('2026-03-06T00:00:00.001Z') }, { from: '2026-03-05', to: '2026-03-06' }],
     ['a range inside one day', { sinceMs: at('2026-03-05T01:00:00Z'), untilMs: at('2026-03-05T02:00:00Z') }, { from: '2026-03-05', to: '2026-03-05' }],
     ['offsets count in UTC', { sinceMs: at('2026-03-05T23:30:00-05:00'), untilMs: at('2026-03-07T00:30:00+02:00') }, { from: '2026-03-06', to: '2026-03-06' }],
   ])('%s', (_label, range, expected) => {

@@ -57,7 +57,9 @@ export function dayLabel(ms: number): string {
  * The reference's range rules: `until` defaults to now, `since` to 90 days before
  * `until`; `since` must be before `until` and at most 90 days earlier (400
  * INVALID_RANGE). The first day is the UTC day of `since`, the last the UTC day in
- * which the range ends (the day of `until`).
+ * which the range ends. `until` is exclusive, so the range's last instant is one
+ * millisecond before it: an `until` at midnight ends the range on the day before,
+ * and does not add a day of which no instant is in the range.
  */
 export function resolveTimelineRange(range: TimeRange, nowMs: number): DayRange {
   const untilMs = range.untilMs ?? nowMs;
@@ -74,7 +76,7 @@ export function resolveTimelineRange(range: TimeRange, nowMs: number): DayRange 
     });
   }
   const fromMs = dayStart(sinceMs);
-  const toMs = dayStart(untilMs);
+  const toMs = dayStart(untilMs - 1);
   return { from: dayLabel(fromMs), to: dayLabel(toMs), fromMs, toMs };
 }
 

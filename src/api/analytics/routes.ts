@@ -14,7 +14,7 @@ export const analyticsRoutes = [
       return { status: 200, body: { postId: params.id, from: timeline.from, to: timeline.to, points: timeline.points } };
     },
     `${READINGS} A post with several destinations sums them; its \`twitter\` destinations are left out, and a post only on \`twitter\` answers 400 PLATFORM_NOT_SUPPORTED (param \`id\`). ` +
-      'The last day is the UTC day of `until`, even when `until` is exactly midnight. A remotely deleted post keeps the readings taken before its deletion.',
+      'The last day is the UTC day in which the range ends: `until` is exclusive, so an `until` at exactly midnight UTC ends on the day before. A remotely deleted post keeps the readings taken before its deletion.',
   ),
 
   apiRoute(
