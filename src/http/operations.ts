@@ -65,7 +65,10 @@ export class OperationIndex {
         })
         .join('/');
       const template: Template = {
-        pattern: new RegExp(`^${pattern}/?$`),
+        // No optional trailing slash: `/v1/posts/` is `/v1/posts/{id}` with an empty id,
+        // and an empty segment names nothing, so it is a 404 like any unknown path rather
+        // than the list (or, under a parameter, a handler called with an empty id).
+        pattern: new RegExp(`^${pattern}$`),
         paramNames,
         literalSegments: segments.length - paramNames.length,
         byMethod: new Map(),
