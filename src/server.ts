@@ -11,7 +11,7 @@ import { CoverageTracker } from './coverage/coverage.js';
 import { docsRouter } from './docs/docs-page.js';
 import { indexPage } from './docs/index-page.js';
 import { populateWorkspace } from './fixtures/populate.js';
-import { authenticateApi, authenticateControl } from './http/authenticate.js';
+import { authenticateApi, authenticateControl, keyScopeStep } from './http/authenticate.js';
 import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
@@ -242,8 +242,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: apiIndex,
       routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
       authenticate: authenticateApi(registry),
-      // DESIGN.md's order: the budget first, then scenario rules, then validation.
-      guards: [rateLimitStep(options.rateLimit ?? true), scenarioGuard({ document: api.document, bodyLimit, observer: coverage })],
+      // DESIGN.md's order: the budget first, then the key's scope (decision 0013), then scenario rules, then validation.
+      guards: [rateLimitStep(options.rateLimit ?? true), keyScopeStep(), scenarioGuard({ document: api.document, bodyLimit, observer: coverage })],
       beforeHandler: [idempotency.step()],
       bodyLimit,
       responder,

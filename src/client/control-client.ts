@@ -58,6 +58,7 @@ export const CONTROL_ROUTES = {
   resumeClock: { method: 'POST', path: '/__control/clock/resume' },
   getJournal: { method: 'GET', path: '/__control/journal' },
   createApiKey: { method: 'POST', path: '/__control/keys' },
+  revokeApiKey: { method: 'DELETE', path: '/__control/keys/{key}' },
   getLimits: { method: 'GET', path: '/__control/limits' },
   updateLimits: { method: 'POST', path: '/__control/limits' },
   streamEvents: { method: 'GET', path: '/__control/events' },
@@ -265,9 +266,22 @@ export class ControlClient {
     return this.json('getJournal', { query });
   }
 
-  /** `POST /__control/keys`: mints another key for the workspace (sharing its request budget). */
-  createApiKey(): Promise<ControlResult<'createApiKey'>> {
-    return this.json('createApiKey');
+  /**
+   * `POST /__control/keys`: mints another key for the workspace (sharing its request budget);
+   * a `read` key is refused every API write with 403 FORBIDDEN.
+   *
+   * @example
+   * ```ts
+   * const { apiKey } = await control.createApiKey({ scope: 'read' }); // for a status page
+   * ```
+   */
+  createApiKey(body: ControlBody<'createApiKey'> = {}): Promise<ControlResult<'createApiKey'>> {
+    return this.json('createApiKey', { body });
+  }
+
+  /** `DELETE /__control/keys/{key}`: revokes one of the workspace's keys; the API answers it 401 from then on. */
+  revokeApiKey(key: string): Promise<ControlResult<'revokeApiKey'>> {
+    return this.json('revokeApiKey', { pathParams: { key } });
   }
 
   /** `GET /__control/limits`: the request budget windows and every account's posting velocity. */

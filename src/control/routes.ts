@@ -23,6 +23,7 @@ import type { ScenarioChoice, WorkspaceRegistry } from '../workspaces/registry.j
 import { checkSnapshot, takeSnapshot, type WorkspaceSnapshot } from '../workspaces/snapshot.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { withEventReport } from './event-report.js';
+import { keyRoutes } from './keys.js';
 
 export interface ControlDependencies {
   registry: WorkspaceRegistry;
@@ -237,7 +238,7 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
       return ok(clockView(workspace));
     }),
 
-    route('createApiKey', ({ workspace }) => created({ workspaceId: workspace.id, apiKey: registry.addApiKey(workspace) })),
+    ...keyRoutes(registry),
 
     route('getLimits', ({ workspace }) => ok(limitsView(workspace))),
 

@@ -187,10 +187,41 @@ export interface paths {
         /**
          * Mint another API key for the workspace
          * @description Keys draw boundaries (one per tenant, a read-only key for a status page) but add no
-         *     throughput: every key of a workspace shares its one request budget.
+         *     throughput: every key of a workspace shares its one request budget. A `read` key
+         *     answers every GET of the API as a full key does and is refused every other
+         *     operation with `403 FORBIDDEN` (counted in the budget like any other refusal). The
+         *     control plane takes any key of the workspace, whatever its scope.
          */
         post: operations["createApiKey"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the workspace's API keys. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the workspace's API keys
+         * @description The key stops working at once: the API answers it `401 UNAUTHORIZED`, as any key no
+         *     workspace has. A key this workspace does not have (another workspace's included) is
+         *     `404`. Two keys are kept, with `409 CONFLICT`: the server's default key (`--api-key`,
+         *     which the banner, the ready file and `run` hand out, and which a restart with `--data`
+         *     would bring back), and the workspace's last full key (a workspace always keeps a key
+         *     that can write).
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -651,9 +682,21 @@ export interface components {
             size: number;
             capacity: number;
         };
+        /**
+         * @description What a key may do. `full`, every operation; `read`, the API's GET operations only (every other answers `403 FORBIDDEN`).
+         * @enum {string}
+         */
+        KeyScope: "full" | "read";
         CreatedApiKey: {
             workspaceId: string;
             apiKey: string;
+            scope: components["schemas"]["KeyScope"];
+        };
+        RevokedApiKey: {
+            workspaceId: string;
+            /** @description The key, which no longer works. */
+            apiKey: string;
+            scope: components["schemas"]["KeyScope"];
         };
         /**
          * @description `requests`: the per-minute budget of every endpoint; `analytics`: the per-second budget of GET /v1/analytics and GET /v1/analytics/timeline.
@@ -972,6 +1015,10 @@ export interface components {
             plan: components["schemas"]["PlanName"];
             seed: number;
             apiKeys: string[];
+            /** @description The scope of each key that is not a full key. A restore keeps the target workspace's keys and their scopes. */
+            keyScopes?: {
+                [key: string]: components["schemas"]["KeyScope"];
+            };
             /** Format: date-time */
             createdAt: string;
             clock: {
@@ -1195,6 +1242,24 @@ export interface components {
                  *         "code": "NOT_FOUND",
                  *         "message": "Account 'acct_1' was not found in this workspace.",
                  *         "param": "destinationId"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The key cannot be revoked (`CONFLICT`), being the server's default key or the workspace's last full key. */
+        KeyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONFLICT",
+                 *         "message": "This is the workspace's last full key; mint another full key before revoking it.",
+                 *         "param": "key"
                  *       }
                  *     }
                  */
@@ -1512,7 +1577,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The key's scope; `full` when left out. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scope": "read"
+                 *     }
+                 */
+                "application/json": {
+                    scope?: components["schemas"]["KeyScope"];
+                };
+            };
+        };
         responses: {
             /** @description The new key. */
             201: {
@@ -1525,6 +1602,34 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the workspace's API keys. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key was revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["KeyConflict"];
             500: components["responses"]["ContractViolation"];
         };
     };

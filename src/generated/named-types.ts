@@ -717,9 +717,20 @@ export type ControlJournalEntry = ControlComponents['schemas']['JournalEntry'];
 export type ControlJournalPage = ControlComponents['schemas']['JournalPage'];
 
 /**
+ * What a key may do. `full`, every operation; `read`, the API's GET operations only (every other answers `403 FORBIDDEN`).
+ * control.yaml: `#/components/schemas/KeyScope`.
+ */
+export type ControlKeyScope = ControlComponents['schemas']['KeyScope'];
+
+/**
  * control.yaml: `#/components/schemas/CreatedApiKey`.
  */
 export type ControlCreatedApiKey = ControlComponents['schemas']['CreatedApiKey'];
+
+/**
+ * control.yaml: `#/components/schemas/RevokedApiKey`.
+ */
+export type ControlRevokedApiKey = ControlComponents['schemas']['RevokedApiKey'];
 
 /**
  * `requests`: the per-minute budget of every endpoint; `analytics`: the per-second budget of GET /v1/analytics and GET /v1/analytics/timeline.
@@ -932,6 +943,11 @@ export type ControlCreateWorkspaceBody = ControlComponents['requestBodies']['Cre
  * control.yaml: `#/components/requestBodies/WebhookFaultsBody`.
  */
 export type ControlWebhookFaultsBody = ControlComponents['requestBodies']['WebhookFaultsBody']['content']['application/json'];
+
+/**
+ * Request body of `createApiKey` (`POST /__control/keys`) in control.yaml.
+ */
+export type ControlCreateApiKeyBody = NonNullable<ControlOperations['createApiKey']['requestBody']>['content']['application/json'];
 
 /**
  * Request body of `setWebhookFaults` (`POST /__control/webhooks/{id}/faults`) in control.yaml.

@@ -1,4 +1,5 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { scopeOfKey } from '../workspaces/keys.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { ApiError } from './errors.js';
@@ -12,7 +13,7 @@ export function apiKeyOf(req: Request): string | undefined {
   return bearer?.[1];
 }
 
-/** /v1: a known key is required. */
+/** /v1: a known key is required; its scope is noted for the scope step. */
 export function authenticateApi(registry: WorkspaceRegistry): (req: Request) => Workspace {
   return (req) => {
     const key = apiKeyOf(req);
@@ -21,7 +22,29 @@ export function authenticateApi(registry: WorkspaceRegistry): (req: Request) => 
     }
     const workspace = registry.byApiKey(key);
     if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
+    req.ctx.keyScope = scopeOfKey(workspace.data, key);
     return workspace;
+  };
+}
+
+/** Methods that only read: a read key may call every operation with one of them. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * /v1, right after the rate limit: a read key is refused every write (every operation
+ * that is not a GET) with 403 FORBIDDEN. After the budget, so a refused write counts
+ * like any other refusal (a 400, a 404) and a client cannot probe for free; before the
+ * scenario rules and validation, since a key that may not write has no business being
+ * told what is wrong with its body. A path that is no operation is left to the 404/405
+ * step: there is nothing there to forbid. See docs/decisions/0013-read-only-keys.md.
+ */
+export function keyScopeStep(): RequestHandler {
+  return (req, _res, next) => {
+    const { operation, keyScope } = req.ctx;
+    if (keyScope !== 'read' || !operation || READ_METHODS.has(operation.method)) return next();
+    throw new ApiError(403, 'FORBIDDEN', `This key is read-only: ${operation.operationId} (${operation.method} ${operation.path}) needs a full key.`, {
+      details: { scope: keyScope, operationId: operation.operationId },
+    });
   };
 }
 

@@ -1,3 +1,4 @@
+import type { KeyScope } from '../workspaces/keys.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { RateLimitHeaders } from '../limits/request-budget.js';
 import type { Operation } from './operations.js';
@@ -9,6 +10,8 @@ export interface RequestContext {
   /** Virtual time at arrival, in the workspace's clock, once the workspace is known. */
   arrivedAt?: string;
   workspace?: Workspace;
+  /** What the request's API key may do (/v1 only, once authenticated). */
+  keyScope?: KeyScope;
   operation?: Operation;
   params: Record<string, string>;
   /** When the path exists but not for this method: the methods it has (for 405 and Allow). */

@@ -4,6 +4,7 @@ import { JSONFile } from 'lowdb/node';
 import { collectGarbage } from '../lib/collect-garbage.js';
 import type { ClockState } from '../clock/virtual-clock.js';
 import type { JobRecord } from '../clock/scheduler.js';
+import type { KeyScope } from '../workspaces/keys.js';
 import type { PlanName } from '../workspaces/plans.js';
 
 /** Marks a file as ours, so a foreign JSON file is refused instead of overwritten. */
@@ -17,6 +18,8 @@ export interface WorkspaceData {
   seed: number;
   /** Keys that resolve to this workspace; all share its request budget. */
   apiKeys: string[];
+  /** The scope of each key that is not a full key (a `read` key); absent in older data files: all full. */
+  keyScopes?: Record<string, KeyScope>;
   createdAt: string;
   clock: ClockState;
   /** Position of the workspace's id stream, so ids stay unique after a reload. */

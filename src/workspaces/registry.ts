@@ -1,6 +1,7 @@
 import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceOrigin } from '../store/database.js';
 import type { Journal } from '../journal/journal.js';
 import { drawHex } from '../lib/ids.js';
+import type { KeyScope } from './keys.js';
 import { Workspace, type WorkspaceRuntime } from './workspace.js';
 
 /** Every key has this prefix, as the reference's keys have a fixed prefix. */
@@ -54,7 +55,7 @@ export class WorkspaceRegistry {
     const defaultStart = this.startFrom({ ...options.defaults, seed: options.seed, ...chosen.explicit }, chosen.explicit ?? {}, chosen.scenario);
     const existing = this.byId.get(DEFAULT_WORKSPACE_ID);
     if (!existing) {
-      this.createWith(DEFAULT_WORKSPACE_ID, [options.defaultApiKey], defaultStart);
+      this.createWith(DEFAULT_WORKSPACE_ID, { apiKeys: [options.defaultApiKey] }, defaultStart);
     } else if (chosen.scenario && existing.data.origin?.scenario?.yaml !== chosen.scenario.source.yaml) {
       // --scenario on a reloaded data file: the same scenario keeps the saved world; another one starts it afresh.
       this.reset(existing, defaultStart);
@@ -105,7 +106,7 @@ export class WorkspaceRegistry {
     const id = `ws_${hex.slice(0, 12)}`;
     const key = `${API_KEY_PREFIX}test_${hex.slice(12, 44)}`;
     try {
-      return this.createWith(id, [key], this.startFrom({ ...this.options.defaults, seed: this.options.seed + n, ...explicit }, explicit, scenario));
+      return this.createWith(id, { apiKeys: [key] }, this.startFrom({ ...this.options.defaults, seed: this.options.seed + n, ...explicit }, explicit, scenario));
     } catch (error) {
       // A workspace that could not be made leaves no trace, so the next one gets the same id it would have had.
       db.workspaceCounter--;
@@ -114,13 +115,31 @@ export class WorkspaceRegistry {
   }
 
   /** Mints another key for the workspace; it shares the workspace's one budget. */
-  addApiKey(workspace: Workspace): string {
+  addApiKey(workspace: Workspace, scope: KeyScope = 'full'): string {
     const n = ++this.options.database.data.workspaceCounter;
     const key = `${API_KEY_PREFIX}test_${drawHex(this.options.seed, 'key', n).slice(0, 32)}`;
     workspace.data.apiKeys.push(key);
+    // Only the keys that are not full are listed, so data files from before scopes read as they were.
+    if (scope !== 'full') workspace.data.keyScopes = { ...workspace.data.keyScopes, [key]: scope };
     this.byKey.set(key, workspace);
     workspace.changed();
     return key;
+  }
+
+  /** The key the server was started with (--api-key): the banner, the ready file and `run`'s environment name it. */
+  isDefaultApiKey(key: string): boolean {
+    return key === this.options.defaultApiKey;
+  }
+
+  /** Forgets one of the workspace's keys: from now on it is a key no workspace has (401). */
+  revokeApiKey(workspace: Workspace, key: string): void {
+    workspace.data.apiKeys = workspace.data.apiKeys.filter((candidate) => candidate !== key);
+    if (workspace.data.keyScopes?.[key] !== undefined) {
+      const { [key]: _revoked, ...rest } = workspace.data.keyScopes;
+      workspace.data.keyScopes = rest;
+    }
+    this.byKey.delete(key);
+    workspace.changed();
   }
 
   /**
@@ -146,7 +165,7 @@ export class WorkspaceRegistry {
     const previous = this.settle(workspace);
     this.detach(workspace);
     try {
-      return this.createWith(previous.id, previous.apiKeys, start);
+      return this.createWith(previous.id, { apiKeys: previous.apiKeys, ...(previous.keyScopes && { keyScopes: previous.keyScopes }) }, start);
     } catch (error) {
       this.install(previous, workspace.journal);
       throw error;
@@ -156,10 +175,13 @@ export class WorkspaceRegistry {
   /**
    * Replaces a world's data with a snapshot's (already checked) and rebuilds its
    * runtime from it: clock, scheduler jobs, faker. Its id and keys stay, so a snapshot
-   * of one workspace can seed another; the journal carries on.
+   * of one workspace can seed another; the journal carries on. The keys keep their
+   * scopes: a snapshot never grants or takes away what a key may do.
    */
   restore(workspace: Workspace, snapshot: WorkspaceData): Workspace {
-    const data: WorkspaceData = { ...structuredClone(snapshot), id: workspace.id, apiKeys: [...workspace.data.apiKeys] };
+    const { keyScopes: _theirs, ...world } = structuredClone(snapshot);
+    const keyScopes = workspace.data.keyScopes;
+    const data: WorkspaceData = { ...world, id: workspace.id, apiKeys: [...workspace.data.apiKeys], ...(keyScopes && { keyScopes: { ...keyScopes } }) };
     this.detach(workspace);
     const restored = this.install(data, workspace.journal);
     this.options.resume?.(restored);
@@ -200,12 +222,12 @@ export class WorkspaceRegistry {
     return { ...plain, ...scenario.start, ...explicit, scenario: scenario.source, base: plain };
   }
 
-  private createWith(id: string, apiKeys: string[], spec: WorkspaceOrigin): Workspace {
+  private createWith(id: string, keys: Pick<WorkspaceData, 'apiKeys' | 'keyScopes'>, spec: WorkspaceOrigin): Workspace {
     const data: WorkspaceData = {
       id,
       plan: spec.plan,
       seed: spec.seed,
-      apiKeys,
+      ...keys,
       createdAt: new Date(spec.clockStartMs).toISOString(),
       clock: { nowMs: spec.clockStartMs, frozen: spec.clockFrozen },
       idCounter: 0,

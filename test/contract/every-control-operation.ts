@@ -85,6 +85,7 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   const workspace = body(await call('createWorkspace', '/__control/workspaces', { seed: 7, clock: { frozen: true } }));
   headers['x-api-key'] = workspace.apiKey as string;
   await call('createApiKey', '/__control/keys');
+  const readKey = body(await call('createApiKey', '/__control/keys', controlBodyExample('createApiKey'))).apiKey as string;
 
   // ---- clock: forward by a duration, by nothing (waits for deliveries), to an instant; run, then freeze again
   const clock = body(await call('getClock', '/__control/clock'));
@@ -131,6 +132,7 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('loadScenario', '/__control/scenarios', { name: available[0].name });
   await call('putState', '/__control/state', snapshot);
   await call('resetWorkspace', '/__control/reset');
+  await call('revokeApiKey', `/__control/keys/${readKey}`);
 
   // ---- a selection of declared errors, each valid by the contract's request schemas
   await call('createWorkspace', '/__control/workspaces', { scenario: 'no-such-scenario' }, { status: 400, code: 'INVALID_SCENARIO' });
@@ -140,6 +142,7 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('setWebhookFaults', `/__control/webhooks/${missing}/faults`, {}, { status: 404, code: 'NOT_FOUND' });
   await call('updateLimits', '/__control/limits', { velocity: [{ accountId: missing, published: 1 }] }, { status: 404, code: 'NOT_FOUND' });
   await call('receiveInboundReview', '/__control/inbound/reviews', { accountId: missing }, { status: 404, code: 'NOT_FOUND' });
+  await call('revokeApiKey', `/__control/keys/${readKey}`, undefined, { status: 404, code: 'NOT_FOUND' });
   return exchanges;
 }
 
