@@ -952,7 +952,10 @@ export interface paths {
          *     attempt before (six attempts over 8 h 36 min). Redirects are not followed and count as failures.
          *     After 10 consecutive event deliveries that failed every attempt, the webhook is disabled (`enabled`
          *     false, `disabledReason` `too_many_failures`) and its pending retries end. With a `secret`, each
-         *     request carries `X-Gateway-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`.
+         *     request carries `X-Gateway-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`. A URL with user
+         *     information (`https://user:pass@host/hook`) is delivered to `https://host/hook` with
+         *     `Authorization: Basic base64(user:pass)`; every answer shows it with the password masked
+         *     (`https://user:***@host/hook`), and a PATCH that sends the masked URL back keeps the password.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -2480,7 +2483,10 @@ export interface components {
         Webhook: {
             id: string;
             name: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The URL as registered, with a password in it masked (`https://user:***@host/hook`).
+             */
             url: string;
             enabled: boolean;
             events: components["schemas"]["WebhookEventName"][];
@@ -3039,7 +3045,7 @@ export interface components {
             name?: string;
             /**
              * Format: uri
-             * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
+             * @description An absolute http or https URL. A user name and password in it (`https://user:pass@host/hook`) are sent as `Authorization: Basic`, never in the request line, and shown with the password masked (`https://user:***@host/hook`).
              */
             url?: string;
             events?: components["schemas"]["WebhookEventName"][];
@@ -3380,7 +3386,7 @@ export interface components {
                     name: string;
                     /**
                      * Format: uri
-                     * @description An absolute http or https URL, without a user name or password (use `secret` to let the receiver check requests).
+                     * @description An absolute http or https URL. A user name and password in it (`https://user:pass@host/hook`) are sent as `Authorization: Basic`, never in the request line, and shown with the password masked (`https://user:***@host/hook`).
                      */
                     url: string;
                     events: components["schemas"]["WebhookEventName"][];

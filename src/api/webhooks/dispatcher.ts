@@ -4,6 +4,7 @@ import type { DomainEvent } from '../../events/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { LOG_RETENTION_MS, prune } from './delivery-log.js';
 import { sendWebhookRequest, type SendOutcome } from './sender.js';
+import { maskCredentials } from './url-credentials.js';
 import { signWebhookBody } from './signature.js';
 import { webhooksStore, type DeliveryRecord, type WebhookRecord } from './store.js';
 import { getOwn } from '../../lib/records.js';
@@ -101,7 +102,7 @@ export const dispatchEvent: EventSubscriber<Workspace> = (workspace, event) => {
     if (delayMs > 0) {
       const dueAt = workspace.now() + delayMs;
       delivery.nextAttemptAt = iso(dueAt);
-      workspace.scheduler.schedule(JOB_DELAYED_SEND, dueAt, { webhookId: webhook.id, deliveryId: delivery.id }, `webhook ${event.event} to ${webhook.url} (delayed by a fault)`);
+      workspace.scheduler.schedule(JOB_DELAYED_SEND, dueAt, { webhookId: webhook.id, deliveryId: delivery.id }, `webhook ${event.event} to ${maskCredentials(webhook.url)} (delayed by a fault)`);
     } else {
       sendFirstAttempt(workspace, webhook, delivery);
     }
@@ -121,7 +122,7 @@ function sendFirstAttempt(workspace: Workspace, webhook: WebhookRecord, delivery
     webhook.heldDeliveryId = delivery.id;
     const dueAt = workspace.now() + OUT_OF_ORDER_HOLD_MS;
     delivery.nextAttemptAt = iso(dueAt);
-    workspace.scheduler.schedule(JOB_RELEASE_HELD, dueAt, { webhookId: webhook.id, deliveryId: delivery.id }, `webhook ${delivery.event} to ${webhook.url} (held back by a fault)`);
+    workspace.scheduler.schedule(JOB_RELEASE_HELD, dueAt, { webhookId: webhook.id, deliveryId: delivery.id }, `webhook ${delivery.event} to ${maskCredentials(webhook.url)} (held back by a fault)`);
     return;
   }
   webhook.heldDeliveryId = null;
@@ -258,7 +259,7 @@ function settle(workspace: Workspace, webhook: WebhookRecord, delivery: Delivery
       JOB_RETRY,
       dueAt,
       { webhookId: webhook.id, deliveryId: delivery.id },
-      `webhook ${delivery.event} to ${webhook.url}, attempt ${delivery.attemptsStarted + 1}`,
+      `webhook ${delivery.event} to ${maskCredentials(webhook.url)}, attempt ${delivery.attemptsStarted + 1}`,
     );
     return;
   }

@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../../version.js';
+import { splitCredentials } from './url-credentials.js';
 
 /** What one HTTP attempt came to. */
 export interface SendOutcome {
@@ -22,13 +23,16 @@ export interface SendRequest {
 }
 
 /**
- * Sends one webhook request for real. Only the status line counts: the answer's
+ * Sends one webhook request for real. User information in the URL goes as an
+ * `Authorization: Basic` header, never in the request line or an error message.
+ * Only the status line counts: the answer's
  * body is drained and ignored. Redirects are not followed (a receiver that moved
  * must be updated), and the connection is not pooled, so a closed test receiver
  * leaves nothing behind. The time-out is real time on purpose: it bounds real I/O,
  * which the virtual clock cannot.
  */
-export function sendWebhookRequest({ url, body, headers, timeoutMs }: SendRequest): Promise<SendOutcome> {
+export function sendWebhookRequest({ url: given, body, headers, timeoutMs }: SendRequest): Promise<SendOutcome> {
+  const { url, authorization } = splitCredentials(given);
   // Durations are measured, not read from a calendar: a monotonic timer is the honest tool.
   const startedAt = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - startedAt));
@@ -58,6 +62,7 @@ export function sendWebhookRequest({ url, body, headers, timeoutMs }: SendReques
       agent: false,
       headers: {
         ...headers,
+        ...(authorization !== null && { Authorization: authorization }),
         'Content-Type': 'application/json',
         'Content-Length': String(Buffer.byteLength(body)),
         'User-Agent': `social-gateway-mock/${VERSION} (webhooks)`,

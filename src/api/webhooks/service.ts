@@ -5,13 +5,14 @@ import { LOG_RETENTION_MS, logWindow, type LogWindow } from './delivery-log.js';
 import { cancelWebhookJobs, createDelivery, disableWebhook, findDelivery, releaseDelivery, startAttempt } from './dispatcher.js';
 import { webhooksStore, type DeliveryRecord, type WebhookFaults, type WebhookRecord } from './store.js';
 import { getOwn } from '../../lib/records.js';
+import { maskCredentials } from './url-credentials.js';
 
-/** The contract's Webhook: the secret itself never leaves the mock. */
+/** The contract's Webhook: the secret itself never leaves the mock, nor a password in the URL. */
 export function webhookView(webhook: WebhookRecord) {
   return {
     id: webhook.id,
     name: webhook.name,
-    url: webhook.url,
+    url: maskCredentials(webhook.url),
     enabled: webhook.enabled,
     events: [...webhook.events],
     createdAt: webhook.createdAt,
@@ -72,9 +73,8 @@ function checkUrl(url: string): void {
   } catch {
     throw validationError('url', `url must be an absolute http or https URL; got '${url}'.`);
   }
-  if (parsed.hostname === '') throw validationError('url', `url has no host: '${url}'.`);
-  // Credentials in the URL would be sent to every receiver and shown in logs; the secret is the way to authenticate.
-  if (parsed.username !== '' || parsed.password !== '') throw validationError('url', 'url must not carry a user name or password; use secret to let the receiver check requests.');
+  // A user name and password are allowed: they are sent as Basic authorization (src/api/webhooks/url-credentials.ts).
+  if (parsed.hostname === '') throw validationError('url', `url has no host: '${maskCredentials(url)}'.`);
 }
 
 export function createWebhook(workspace: Workspace, input: CreateWebhookInput): WebhookRecord {
@@ -114,7 +114,9 @@ export function updateWebhook(workspace: Workspace, id: string, input: UpdateWeb
   if (input.url !== undefined) checkUrl(input.url);
   const changed = Object.values(input).some((value) => value !== undefined);
   if (input.name !== undefined) webhook.name = input.name;
-  if (input.url !== undefined) webhook.url = input.url;
+  // The URL the webhook's GET showed, password masked, sent back unchanged (a read-modify-write
+  // client) keeps the stored password rather than setting it to `***`.
+  if (input.url !== undefined && input.url !== maskCredentials(webhook.url)) webhook.url = input.url;
   if (input.events !== undefined) webhook.events = [...input.events];
   if (input.enabled === true && !webhook.enabled) {
     webhook.enabled = true;
