@@ -37,7 +37,7 @@ export const analyticsRoutes = [
         },
       };
     },
-    'One item per destination whose status is `published` (imported `external` posts included; deleted ones are gone), with its metrics at the current virtual time. No per-second analytics budget yet.',
+    'One item per destination whose status is `published` (imported `external` posts included; deleted ones are gone), with its metrics at the current virtual time. Uses the per-second analytics budget: max(6, requests per minute / 60), 429 RATE_LIMITED past it.',
   ),
 
   apiRoute(
@@ -48,6 +48,6 @@ export const analyticsRoutes = [
       return { status: 200, body: { from: timeline.from, to: timeline.to, ...page } };
     },
     `${READINGS} Sums every matching destination; \`twitter\` destinations have no readings and are left out, and \`platform=twitter\` or a \`twitter\` connectionId answers 400 PLATFORM_NOT_SUPPORTED. ` +
-      'Deltas are computed over the whole range before paging, so only the range\'s first point has null deltas. No per-second analytics budget yet.',
+      'Deltas are computed over the whole range before paging, so only the range\'s first point has null deltas. Uses the per-second analytics budget, as GET /v1/analytics does.',
   ),
 ];
