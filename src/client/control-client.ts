@@ -75,6 +75,9 @@ export const CONTROL_ROUTES = {
   putState: { method: 'PUT', path: '/__control/state' },
   listScenarios: { method: 'GET', path: '/__control/scenarios' },
   loadScenario: { method: 'POST', path: '/__control/scenarios' },
+  listRules: { method: 'GET', path: '/__control/rules' },
+  addRule: { method: 'POST', path: '/__control/rules' },
+  removeRule: { method: 'DELETE', path: '/__control/rules/{id}' },
   getCoverage: { method: 'GET', path: '/__control/coverage' },
 } as const satisfies Record<ControlOperationId, ControlRoute>;
 
@@ -436,6 +439,31 @@ export class ControlClient {
    */
   loadScenario(body: ControlBody<'loadScenario'>): Promise<ControlResult<'loadScenario'>> {
     return this.json('loadScenario', { body });
+  }
+
+  /** `GET /__control/rules`: the active rules (run-time, then the scenario's) with their hit counts. */
+  listRules(): Promise<ControlResult<'listRules'>> {
+    return this.json('listRules');
+  }
+
+  /**
+   * `POST /__control/rules`: adds a rule, written as a scenario's, to the running workspace;
+   * answers it with its id. A bad one throws a {@link ControlError} with code `INVALID_SCENARIO`.
+   *
+   * @example
+   * ```ts
+   * const rule = await control.addRule({ match: { operationId: 'createPost' }, then: { error: { status: 502, code: 'PLATFORM_ERROR' } }, times: 1 });
+   * // ... the next createPost answers 502 ...
+   * await control.removeRule(rule.id);
+   * ```
+   */
+  addRule(body: ControlBody<'addRule'>): Promise<ControlResult<'addRule'>> {
+    return this.json('addRule', { body });
+  }
+
+  /** `DELETE /__control/rules/{id}`: removes an active rule and answers it with its final counters. */
+  removeRule(ruleId: string): Promise<ControlResult<'removeRule'>> {
+    return this.json('removeRule', { pathParams: { id: ruleId } });
   }
 
   /**

@@ -23,6 +23,7 @@ import type { ScenarioChoice, WorkspaceRegistry } from '../workspaces/registry.j
 import { checkSnapshot, takeSnapshot, type WorkspaceSnapshot } from '../workspaces/snapshot.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { withEventReport } from './event-report.js';
+import { addRule, deleteRule, listRules } from './rules.js';
 import { keyRoutes } from './keys.js';
 
 export interface ControlDependencies {
@@ -204,6 +205,10 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
       const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
       return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
     }),
+
+    route('listRules', ({ workspace }) => listRules(workspace)),
+    route<never, never, Record<string, unknown>>('addRule', ({ workspace, body }) => addRule(workspace, body, coverage)),
+    route<{ id: string }>('removeRule', ({ workspace, params }) => deleteRule(workspace, params.id)),
 
     route('getClock', ({ workspace }) => ok(clockView(workspace))),
 

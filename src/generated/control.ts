@@ -548,6 +548,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's active rules with their hit counts
+         * @description Every rule the workspace tries, in the order requests meet them: those added at run
+         *     time (`source: runtime`, in the order added), then the loaded scenario's (`source:
+         *     scenario`, in file order). Each with what it matches and does and its counters:
+         *     `seen` (requests its matchers accepted), `fired` (requests it answered, its hits),
+         *     `phase` (`exhausted` once it fired `times` times; it is then listed but lets every
+         *     request pass) and `remaining`. Changes nothing.
+         */
+        get: operations["listRules"];
+        put?: never;
+        /**
+         * Add a rule to the running workspace
+         * @description Adds one rule, written exactly as a rule of a scenario file (`docs/scenarios.md`,
+         *     `scenarios/scenario.schema.json`: `match`, `then`, `times`, `description`), to the
+         *     workspace as it runs, without a reset. `id` is optional here: without one the rule
+         *     gets `rule-1`, `rule-2`, …; an id another active rule has is `409 CONFLICT`. Run-time
+         *     rules are tried before the scenario's, in the order added. A relative `window` counts
+         *     from the moment the rule is added; `state` matchers and effects name the loaded
+         *     scenario's states. A rule that cannot be used is `400 INVALID_SCENARIO` naming the
+         *     field (`match.body[0].matches`) and changes nothing.
+         *
+         *     Run-time rules are part of the workspace's data: a snapshot (`GET /__control/state`)
+         *     holds them with their counters and a restore brings them back; a reset or a scenario
+         *     load starts the workspace afresh, without them.
+         */
+        post: operations["addRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of an active rule (run-time or the scenario's). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an active rule
+         * @description Removes a rule, added at run time or the loaded scenario's (a reset brings a
+         *     scenario's rule back), and answers it as it was, with its final counters. An id no
+         *     active rule has is `404 NOT_FOUND`.
+         */
+        delete: operations["removeRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__control/coverage": {
         parameters: {
             query?: never;
@@ -1172,6 +1237,54 @@ export interface components {
             /** @description Error codes the contract's examples name for the operation that no answer has had yet. */
             missingErrorCodes: string[];
         };
+        /**
+         * @description One rule, as a scenario file writes it (see docs/scenarios.md, Rules). Beyond the shape
+         *     below, the rule is checked as a scenario's is: against `scenarios/scenario.schema.json`
+         *     and the checks a schema cannot make; a problem is `400 INVALID_SCENARIO` naming the field.
+         */
+        RuleBody: {
+            /** @description The rule's id; `rule-<n>` when left out. */
+            id?: string;
+            description?: string;
+            /** @description The matchers (`operationId`, `method`, `path`, `account`, `platform`, `params`, `headers`, `body`, `nth`, `every`, `window`, `probability`, `state`); every one given must hold. */
+            match?: Record<string, never>;
+            /** @description What the rule does (`error`, `latencyMs`, `drop`, `reset`, `malformed`, `unknownValues`, `state`, and the off-contract faults). */
+            then: Record<string, never>;
+            /** @description Fire at most this many times; the rule is then `exhausted`, still listed, and lets every request pass. */
+            times?: number;
+        };
+        ActiveRule: {
+            id: string;
+            description: string | null;
+            /**
+             * @description `runtime`: added with `POST /__control/rules`; `scenario`: the loaded scenario's.
+             * @enum {string}
+             */
+            source: "runtime" | "scenario";
+            /** @description The scenario a `scenario` rule belongs to; null for a run-time rule. */
+            scenario: string | null;
+            /**
+             * Format: date-time
+             * @description Virtual time the rule was added (a scenario's rule, the scenario's load).
+             */
+            addedAt: string | null;
+            /** @description The matchers as the mock applies them (account references resolved to ids, windows to instants in `fromMs`/`untilMs`, the path also as `pathPattern`). */
+            match: Record<string, never>;
+            /** @description What the rule does. */
+            then: Record<string, never>;
+            times: number | null;
+            /** @enum {string} */
+            phase: "armed" | "exhausted";
+            /** @description Requests its matchers accepted. */
+            seen: number;
+            /** @description Requests it answered (its hits). */
+            fired: number;
+            /** @description How many more times it may fire; null without `times`. */
+            remaining: number | null;
+        };
+        RuleList: {
+            data: components["schemas"]["ActiveRule"][];
+        };
     };
     responses: {
         /**
@@ -1294,6 +1407,24 @@ export interface components {
                  *       "error": {
                  *         "code": "UNSUPPORTED_MEDIA_TYPE",
                  *         "message": "Send the body as application/json."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Another active rule of the workspace has this id (`CONFLICT`). */
+        RuleConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONFLICT",
+                 *         "message": "A rule with the id 'fail-next-post' is already active in this workspace; remove it first (DELETE /__control/rules/fail-next-post) or pick another id.",
+                 *         "param": "id"
                  *       }
                  *     }
                  */
@@ -2077,6 +2208,86 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    listRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    addRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleBody"];
+            };
+        };
+        responses: {
+            /** @description The rule is active; its id is the one given, or the one it was given. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["RuleConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    removeRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of an active rule (run-time or the scenario's). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule that was removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["ContractViolation"];
         };
     };

@@ -933,6 +933,24 @@ export type ControlCoverageReport = ControlComponents['schemas']['CoverageReport
 export type ControlOperationCoverage = ControlComponents['schemas']['OperationCoverage'];
 
 /**
+ * One rule, as a scenario file writes it (see docs/scenarios.md, Rules). Beyond the shape
+ * below, the rule is checked as a scenario's is: against `scenarios/scenario.schema.json`
+ * and the checks a schema cannot make; a problem is `400 INVALID_SCENARIO` naming the field.
+ * control.yaml: `#/components/schemas/RuleBody`.
+ */
+export type ControlRuleBody = ControlComponents['schemas']['RuleBody'];
+
+/**
+ * control.yaml: `#/components/schemas/ActiveRule`.
+ */
+export type ControlActiveRule = ControlComponents['schemas']['ActiveRule'];
+
+/**
+ * control.yaml: `#/components/schemas/RuleList`.
+ */
+export type ControlRuleList = ControlComponents['schemas']['RuleList'];
+
+/**
  * The new workspace's plan, seed, fixtures, clock and scenario; every field optional.
  * control.yaml: `#/components/requestBodies/CreateWorkspaceBody`.
  */
@@ -988,3 +1006,8 @@ export type ControlSetWalletBody = ControlWalletChange;
  * Request body of `putState` (`PUT /__control/state`) in control.yaml.
  */
 export type ControlPutStateBody = ControlWorkspaceSnapshot;
+
+/**
+ * Request body of `addRule` (`POST /__control/rules`) in control.yaml.
+ */
+export type ControlAddRuleBody = ControlRuleBody;

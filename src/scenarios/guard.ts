@@ -8,12 +8,13 @@ import type { OpenApiDocument } from '../http/spec.js';
 import { activeOutage, assertNetworkUp, outagesStore } from '../platforms/outages.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ScenarioObserver } from './load.js';
-import { countSelects, drawUnit, pathMatches } from './matching.js';
+import { countSelects, drawUnit, pathMatches, resolvePointer, valueMatches } from './matching.js';
 import { OpenValueRewriter } from './open-values.js';
 import { requestAccounts, type RequestAccounts } from './request-facts.js';
-import { initialRuleState, nextRuleState, nextScenarioState } from './rule-state.js';
+import { initialRuleState, nextRuleState, nextScenarioState, type RuleState } from './rule-state.js';
+import { runtimeRulesStore, RUNTIME_RULES_NAME } from './runtime-rules.js';
 import type { ErrorEffect } from './scenario.js';
-import { loadedScenario, type LoadedRule, type LoadedScenario } from './store.js';
+import { loadedScenario, type LoadedMatch, type LoadedRule } from './store.js';
 
 export interface ScenarioGuardOptions {
   document: OpenApiDocument;
@@ -48,21 +49,27 @@ export function scenarioGuard(options: ScenarioGuardOptions): RequestHandler {
     // Unknown routes go on to the 404/405 step untouched.
     if (!workspace || !operation) return next();
 
-    const scenario = loadedScenario(workspace);
-    if (scenario && scenario.rules.length > 0) {
+    const sets = ruleSets(workspace);
+    if (sets.length > 0) {
+      let bodyRead = false;
+      const readBodyOnce = async () => {
+        // The body parser marks the body read, so the pipeline's own parser skips it later.
+        if (!bodyRead && operation.method !== 'GET') await readBody(req, res);
+        bodyRead = true;
+      };
       let accounts: RequestAccounts | undefined;
       const accountsOf = async () => {
         if (!accounts) {
-          // The body parser marks the body read, so the pipeline's own parser skips it later.
-          if (operation.method !== 'GET') await readBody(req, res);
+          await readBodyOnce();
           accounts = requestAccounts(workspace, req, operation);
         }
         return accounts;
       };
-      const rule = await firingRule(workspace, scenario, req, operation, accountsOf);
-      if (rule) {
+      const firing = await firingRule(workspace, sets, req, operation, { accountsOf, bodyOf: async () => (await readBodyOnce(), req.body as unknown) });
+      if (firing) {
+        const { rule, set } = firing;
         req.ctx.matchedRule = rule.id;
-        options.observer?.ruleFired(workspace, scenario, rule.id);
+        options.observer?.ruleFired(workspace, { name: set.name }, rule.id);
         workspace.changed();
         const passOn = await applyEffect(rule, req, res, workspace, operation, rewriter);
         if (!passOn) return;
@@ -80,39 +87,83 @@ export function scenarioGuard(options: ScenarioGuardOptions): RequestHandler {
   };
 }
 
+/** Rules and their counters, from one place: the run-time rules, or the loaded scenario. */
+interface RuleSet {
+  /** What coverage files the rules under: the scenario's name, or `runtime`. */
+  name: string;
+  rules: LoadedRule[];
+  ruleStates: Record<string, RuleState>;
+}
+
+/** The workspace's rule sets in the order they are tried: run-time rules first (the newer intent), then the scenario's. */
+function ruleSets(workspace: Workspace): RuleSet[] {
+  const sets: RuleSet[] = [];
+  const runtime = runtimeRulesStore.peek(workspace);
+  if (runtime && runtime.rules.length > 0) sets.push({ name: RUNTIME_RULES_NAME, rules: runtime.rules, ruleStates: runtime.ruleStates });
+  const scenario = loadedScenario(workspace);
+  if (scenario && scenario.rules.length > 0) sets.push({ name: scenario.name, rules: scenario.rules, ruleStates: scenario.ruleStates });
+  return sets;
+}
+
+/** What matching may need of the request, read at most once and only when a matcher asks. */
+interface RequestReaders {
+  accountsOf: () => Promise<RequestAccounts>;
+  bodyOf: () => Promise<unknown>;
+}
+
+function headerValue(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The matchers that read only the request line, its headers and the clock (no body, no accounts). */
+function plainMatchersHold(match: LoadedMatch, req: Request, operation: Operation, now: number, scenarioState: string | null): boolean {
+  if (match.state !== undefined && scenarioState !== match.state) return false;
+  if (match.operationIds && !match.operationIds.includes(operation.operationId)) return false;
+  if (match.methods && !match.methods.includes(operation.method)) return false;
+  if (match.pathPattern !== undefined && !pathMatches(match.pathPattern, `${req.baseUrl}${req.path}`)) return false;
+  if (match.fromMs !== undefined && now < match.fromMs) return false;
+  if (match.untilMs !== undefined && now >= match.untilMs) return false;
+  if (match.params && !Object.entries(match.params).every(([name, values]) => req.ctx.params[name] !== undefined && values.includes(req.ctx.params[name]))) return false;
+  if (match.headers && !match.headers.every((header) => {
+    const value = headerValue(req, header.name);
+    return value !== undefined && valueMatches(value, header);
+  })) return false;
+  return true;
+}
+
 /** Offers the request to each rule in turn; moves the counters of those that match; answers the first that fires. */
-async function firingRule(
-  workspace: Workspace,
-  scenario: LoadedScenario,
-  req: Request,
-  operation: Operation,
-  accountsOf: () => Promise<RequestAccounts>,
-): Promise<LoadedRule | undefined> {
-  const path = `${req.baseUrl}${req.path}`;
-  for (const rule of scenario.rules) {
-    const match = rule.match;
-    if ((scenario.ruleStates[rule.id] ?? initialRuleState()).phase === 'exhausted') continue;
-    if (match.state !== undefined && scenario.state !== match.state) continue;
-    if (match.operationIds && !match.operationIds.includes(operation.operationId)) continue;
-    if (match.methods && !match.methods.includes(operation.method)) continue;
-    if (match.pathPattern !== undefined && !pathMatches(match.pathPattern, path)) continue;
-    const now = workspace.now();
-    if (match.fromMs !== undefined && now < match.fromMs) continue;
-    if (match.untilMs !== undefined && now >= match.untilMs) continue;
-    if (match.accountIds || match.platforms) {
-      const { accountIds, platforms } = await accountsOf();
-      if (match.accountIds && !match.accountIds.some((id) => accountIds.includes(id))) continue;
-      if (match.platforms && !match.platforms.some((platform) => platforms.includes(platform))) continue;
+async function firingRule(workspace: Workspace, sets: RuleSet[], req: Request, operation: Operation, read: RequestReaders): Promise<{ rule: LoadedRule; set: RuleSet } | undefined> {
+  const scenario = loadedScenario(workspace);
+  for (const set of sets) {
+    for (const rule of set.rules) {
+      const match = rule.match;
+      if ((set.ruleStates[rule.id] ?? initialRuleState()).phase === 'exhausted') continue;
+      if (!plainMatchersHold(match, req, operation, workspace.now(), scenario?.state ?? null)) continue;
+      if (match.accountIds || match.platforms) {
+        const { accountIds, platforms } = await read.accountsOf();
+        if (match.accountIds && !match.accountIds.some((id) => accountIds.includes(id))) continue;
+        if (match.platforms && !match.platforms.some((platform) => platforms.includes(platform))) continue;
+      }
+      if (match.body) {
+        const body = await read.bodyOf();
+        if (!match.body.every((field) => {
+          const found = resolvePointer(body, field.pointer);
+          return found.found && valueMatches(found.value, field);
+        })) continue;
+      }
+      // Read after any await: another request may have moved the counters meanwhile.
+      const current = set.ruleStates[rule.id] ?? initialRuleState();
+      if (current.phase === 'exhausted') continue;
+      const seen = nextRuleState(current, { type: 'matched' });
+      set.ruleStates[rule.id] = seen;
+      let fires = countSelects(seen.seen, match.nth, match.every);
+      if (fires && match.probability !== undefined) fires = drawUnit(workspace.data.seed, rule.id, seen.seen) < match.probability;
+      if (!fires) continue;
+      set.ruleStates[rule.id] = nextRuleState(seen, { type: 'fired', times: rule.times });
+      if (rule.then.state !== undefined && scenario) scenario.state = nextScenarioState(scenario.states, rule.then.state);
+      return { rule, set };
     }
-    // Read after any await: another request may have moved the counters meanwhile.
-    const seen = nextRuleState(scenario.ruleStates[rule.id] ?? initialRuleState(), { type: 'matched' });
-    scenario.ruleStates[rule.id] = seen;
-    let fires = countSelects(seen.seen, match.nth, match.every);
-    if (fires && match.probability !== undefined) fires = drawUnit(workspace.data.seed, rule.id, seen.seen) < match.probability;
-    if (!fires) continue;
-    scenario.ruleStates[rule.id] = nextRuleState(seen, { type: 'fired', times: rule.times });
-    if (rule.then.state !== undefined) scenario.state = nextScenarioState(scenario.states, rule.then.state);
-    return rule;
   }
   return undefined;
 }

@@ -11,8 +11,9 @@ import { addWorldPosts, changeWorldAccount, resolveAccount } from './world.js';
 
 /** Learns what scenarios do, for contract coverage ("which rules fired"). */
 export interface ScenarioObserver {
-  scenarioLoaded(workspace: Workspace, scenario: LoadedScenario): void;
-  ruleFired(workspace: Workspace, scenario: LoadedScenario, ruleId: string): void;
+  scenarioLoaded(workspace: Workspace, scenario: { name: string; rules: ReadonlyArray<{ id: string }> }): void;
+  /** `scenario` names where the rule came from: the loaded scenario, or `runtime` for a rule added at run time. */
+  ruleFired(workspace: Workspace, scenario: { name: string }, ruleId: string): void;
 }
 
 /**
@@ -29,7 +30,8 @@ export function scenarioStart(scenario: Scenario): Partial<WorkspaceBase> {
   };
 }
 
-function compileRule(workspace: Workspace, parsed: ParsedScenario, rule: RuleSpec, loadedAtMs: number): LoadedRule {
+/** A checked rule made ready for requests: account references resolved, moments made absolute (relative to `loadedAtMs`). */
+export function compileRule(workspace: Workspace, parsed: Pick<ParsedScenario, 'fail'>, rule: RuleSpec, loadedAtMs: number): LoadedRule {
   const { match } = rule;
   const at = [...rule.at, 'match'];
   const loaded: LoadedMatch = {
@@ -37,6 +39,9 @@ function compileRule(workspace: Workspace, parsed: ParsedScenario, rule: RuleSpe
     ...(match.methods && { methods: match.methods }),
     ...(match.path !== undefined && { path: match.path, pathPattern: pathPattern(match.path) }),
     ...(match.platforms && { platforms: match.platforms }),
+    ...(match.params && { params: match.params }),
+    ...(match.headers && { headers: match.headers }),
+    ...(match.body && { body: match.body }),
     ...(match.nth !== undefined && { nth: match.nth }),
     ...(match.every !== undefined && { every: match.every }),
     ...(match.probability !== undefined && { probability: match.probability }),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 
 /*
  * The pure parts of matching a request against a scenario rule: paths, the nth and
@@ -27,13 +28,51 @@ export function pathPattern(path: string): string {
 
 const compiled = new Map<string, RegExp>();
 
-export function pathMatches(pattern: string, requestPath: string): boolean {
-  let regex = compiled.get(pattern);
+/** A rule's regular expression, compiled once per process (rules are checked at load, so it compiles). */
+function regexOf(source: string): RegExp {
+  let regex = compiled.get(source);
   if (!regex) {
-    regex = new RegExp(pattern);
-    compiled.set(pattern, regex);
+    regex = new RegExp(source);
+    compiled.set(source, regex);
   }
-  return regex.test(requestPath);
+  return regex;
+}
+
+export function pathMatches(pattern: string, requestPath: string): boolean {
+  return regexOf(pattern).test(requestPath);
+}
+
+/**
+ * The value a JSON Pointer (RFC 6901) names in a document, or `found: false`.
+ * `~1` is `/` and `~0` is `~`; a list index is a decimal without leading zeros.
+ */
+export function resolvePointer(document: unknown, pointer: string): { found: boolean; value?: unknown } {
+  if (pointer === '') return { found: true, value: document };
+  let node = document;
+  for (const raw of pointer.split('/').slice(1)) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= node.length) return { found: false };
+      node = node[Number(token)];
+    } else if (typeof node === 'object' && node !== null && Object.hasOwn(node, token)) {
+      node = (node as Record<string, unknown>)[token];
+    } else {
+      return { found: false };
+    }
+  }
+  return { found: true, value: node };
+}
+
+/**
+ * Whether a value passes an `equals` or `matches` test: equals compares JSON values
+ * whole; matches tests a string, number or boolean, as text, against the expression.
+ */
+export function valueMatches(value: unknown, test: { equals?: unknown; matches?: string }): boolean {
+  if (test.matches !== undefined) {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
+    return regexOf(test.matches).test(String(value));
+  }
+  return isDeepStrictEqual(value, test.equals);
 }
 
 /**

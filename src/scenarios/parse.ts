@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
+import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
 import { packagePath } from '../lib/package-root.js';
 import { PLATFORM_IDS } from '../platforms/catalog.js';
@@ -61,6 +62,8 @@ export function schemaValidator(): ValidateFunction {
 interface ApiFacts {
   declared: Map<string, DeclaredOperation>;
   sources: Map<string, AccountSources>;
+  /** The operations that take a request body. */
+  withBody: Set<string>;
 }
 
 let apiFacts: ApiFacts | undefined;
@@ -68,7 +71,8 @@ let apiFacts: ApiFacts | undefined;
 function facts(): ApiFacts {
   if (!apiFacts) {
     const document = loadSpec('openapi.yaml').document;
-    apiFacts = { declared: declaredOperations(document), sources: accountSourcesOf(document) };
+    const withBody = new Set(new OperationIndex(document).operations.filter((operation) => operation.bodyMediaTypes.length > 0).map((operation) => operation.operationId));
+    apiFacts = { declared: declaredOperations(document), sources: accountSourcesOf(document), withBody };
   }
   return apiFacts;
 }
@@ -248,6 +252,9 @@ interface RawRule {
     path?: string;
     account?: OneOrMany<string>;
     platform?: OneOrMany<string>;
+    params?: Record<string, OneOrMany<string>>;
+    headers?: Array<{ name: string; equals?: string; matches?: string }>;
+    body?: Array<{ pointer: string; equals?: unknown; matches?: string }>;
     nth?: number;
     every?: number;
     window?: { from?: string; until?: string };
@@ -368,6 +375,9 @@ class Checker {
       ...(rawMatch.path !== undefined && { path: rawMatch.path }),
       ...(rawMatch.account !== undefined && { accounts: list(rawMatch.account) }),
       ...(rawMatch.platform !== undefined && { platforms: list(rawMatch.platform) }),
+      ...(rawMatch.params !== undefined && { params: Object.fromEntries(Object.entries(rawMatch.params).map(([name, values]) => [name, list(values) ?? []])) }),
+      ...(rawMatch.headers !== undefined && { headers: rawMatch.headers.map((header, i) => ({ ...header, name: header.name.toLowerCase(), ...(header.matches !== undefined && { matches: this.regex(header.matches, [...matchAt, 'headers', i, 'matches']) }) })) }),
+      ...(rawMatch.body !== undefined && { body: rawMatch.body.map((field, i) => ({ ...field, ...(field.matches !== undefined && { matches: this.regex(field.matches, [...matchAt, 'body', i, 'matches']) }) })) }),
       ...(rawMatch.nth !== undefined && { nth: rawMatch.nth }),
       ...(rawMatch.every !== undefined && { every: rawMatch.every }),
       ...(rawMatch.probability !== undefined && { probability: rawMatch.probability }),
@@ -387,7 +397,17 @@ class Checker {
     return { at, id: entry.id, ...(entry.description !== undefined && { description: entry.description }), match, then, times: entry.times ?? null, operations };
   }
 
-  /** The operations a rule's operationId, method, path, account and platform matchers let through. */
+  /** A regular expression a matcher gives, checked now so a bad one fails at its line. */
+  private regex(source: string, at: FieldPath): string {
+    try {
+      new RegExp(source);
+    } catch (error) {
+      this.map.fail(at, `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return source;
+  }
+
+  /** The operations a rule's operationId, method, path, account, platform, params and body matchers let through. */
   private reachableOperations(match: MatchSpec, at: FieldPath): string[] {
     const { declared, sources } = facts();
     for (const [i, operationId] of (match.operationIds ?? []).entries()) {
@@ -402,9 +422,13 @@ class Checker {
       if (match.methods && !match.methods.includes(operation.method)) return false;
       if (match.path !== undefined && !pathCanReach(match.path, operation.path)) return false;
       if (needsAccount && !canNameAccount(sources.get(operation.operationId))) return false;
+      if (match.params && !Object.keys(match.params).every((name) => operation.path.includes(`{${name}}`))) return false;
+      if (match.body && !facts().withBody.has(operation.operationId)) return false;
       return true;
     });
-    if (reachable.length === 0) this.map.fail(at, 'matches no operation of openapi.yaml (check operationId, method, path, and that the operation names an account when account or platform is given)');
+    if (reachable.length === 0) {
+      this.map.fail(at, 'matches no operation of openapi.yaml (check operationId, method, path, that the operation names an account when account or platform is given, has the path parameters params names, and takes a body when body is given)');
+    }
     return reachable.map((operation) => operation.operationId);
   }
 
@@ -472,4 +496,33 @@ function sameKind(a: Moment, b: Moment): boolean {
 
 function momentValue(moment: Moment): number {
   return 'relativeMs' in moment ? moment.relativeMs : moment.absoluteMs;
+}
+
+/** Where the parts of a run-time rule sit in the scenario it is checked as. */
+const RUNTIME_RULE_AT: FieldPath = ['rules', 0];
+
+/**
+ * Checks one rule given at run time (POST /__control/rules) exactly as a scenario
+ * file's rule is checked: it is wrapped in a scenario of its own (JSON is YAML) that
+ * declares the loaded scenario's states. A problem throws a ScenarioError whose field
+ * is the rule's own (`match.body[0].pointer`), without the wrapper's `rules[0].`.
+ */
+export function parseRuntimeRule(rule: unknown, states: readonly string[]): ParsedScenario & { rule: RuleSpec } {
+  const source: ScenarioSource = { name: 'runtime', file: '<rule>', yaml: JSON.stringify({ ...(states.length > 0 && { states }), rules: [rule] }) };
+  try {
+    const parsed = parseScenario(source);
+    const found = parsed.scenario.rules[0];
+    if (!found) throw new ScenarioError(source.file, null, null, '', 'no rule given');
+    return {
+      ...parsed,
+      rule: found,
+      fail: (at, reason) => {
+        throw new ScenarioError(source.file, null, null, formatPath(at.slice(RUNTIME_RULE_AT.length)), reason);
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+    const field = error.field.replace(/^rules\[0\]\.?/, '');
+    throw new ScenarioError(source.file, null, null, field === 'rules' ? '' : field, error.reason);
+  }
 }

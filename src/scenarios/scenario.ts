@@ -52,12 +52,30 @@ export interface UnknownValues {
   automationKind?: string;
 }
 
+/** A request header that must equal a value or match a regular expression; `name` is lower case. */
+export interface HeaderMatcher {
+  name: string;
+  equals?: string;
+  matches?: string;
+}
+
+/** A field of the JSON body, by JSON Pointer, that must equal a value or (as text) match a regular expression. */
+export interface BodyMatcher {
+  pointer: string;
+  equals?: unknown;
+  matches?: string;
+}
+
 export interface MatchSpec {
   operationIds?: string[];
   methods?: string[];
   path?: string;
   accounts?: string[];
   platforms?: string[];
+  /** Path parameters by their contract name: the request's value must be one of these. */
+  params?: Record<string, string[]>;
+  headers?: HeaderMatcher[];
+  body?: BodyMatcher[];
   nth?: number;
   every?: number;
   window?: { from?: Moment; until?: Moment };

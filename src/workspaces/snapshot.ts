@@ -47,6 +47,13 @@ export function checkSnapshot(registry: WorkspaceRegistry, snapshot: WorkspaceSn
       throw new ApiError(400, 'VALIDATION_ERROR', "The snapshot's scenario is broken (rules, ruleStates, states or loadedAtMs).", { param: 'workspace.stores.scenario' });
     }
   }
+  const runtime = data.stores['rules'] as { rules?: unknown; ruleStates?: unknown; nextId?: unknown; addedAt?: unknown } | undefined;
+  if (runtime !== undefined) {
+    const rulesOk = Array.isArray(runtime.rules) && runtime.rules.every((rule) => typeof rule === 'object' && rule !== null && typeof (rule as { id?: unknown }).id === 'string' && typeof (rule as { match?: unknown }).match === 'object' && typeof (rule as { then?: unknown }).then === 'object');
+    if (!rulesOk || typeof runtime.ruleStates !== 'object' || runtime.ruleStates === null || typeof runtime.nextId !== 'number' || typeof runtime.addedAt !== 'object' || runtime.addedAt === null) {
+      throw new ApiError(400, 'VALIDATION_ERROR', "The snapshot's run-time rules are broken (rules, ruleStates, nextId or addedAt).", { param: 'workspace.stores.rules' });
+    }
+  }
   if (Number.isNaN(Date.parse(data.createdAt))) throw new ApiError(400, 'VALIDATION_ERROR', 'workspace.createdAt is not a date-time.', { param: 'workspace.createdAt' });
   return data;
 }

@@ -118,6 +118,12 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('setWebhookFaults', `/__control/webhooks/${hook}/faults`, controlBodyExample('setWebhookFaults'));
   await call('setWebhookFaults', `/__control/webhooks/${hook}/faults`, {});
 
+  // ---- rules at run time: add one, see it, let it fire, remove it
+  await call('addRule', '/__control/rules', { id: 'walk-rule', match: { operationId: 'listAccounts' }, then: { latencyMs: 0 }, times: 1 });
+  await call('listRules', '/__control/rules');
+  await api('GET', '/v1/accounts?limit=1');
+  await call('removeRule', '/__control/rules/walk-rule');
+
   // ---- inspection: the journal, the events so far (replayed, so the stream has one to end on), coverage
   await call('getJournal', '/__control/journal?limit=5');
   const stream = await call('streamEvents', '/__control/events?replay=true');
@@ -143,6 +149,8 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('updateLimits', '/__control/limits', { velocity: [{ accountId: missing, published: 1 }] }, { status: 404, code: 'NOT_FOUND' });
   await call('receiveInboundReview', '/__control/inbound/reviews', { accountId: missing }, { status: 404, code: 'NOT_FOUND' });
   await call('revokeApiKey', `/__control/keys/${readKey}`, undefined, { status: 404, code: 'NOT_FOUND' });
+  await call('removeRule', `/__control/rules/${missing}`, undefined, { status: 404, code: 'NOT_FOUND' });
+  await call('addRule', '/__control/rules', { then: { colour: 'red' } }, { status: 400, code: 'INVALID_SCENARIO' });
   return exchanges;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSelects, drawUnit, pathCanReach, pathMatches, pathPattern } from '../../src/scenarios/matching.js';
+import { countSelects, drawUnit, pathCanReach, pathMatches, pathPattern, resolvePointer, valueMatches } from '../../src/scenarios/matching.js';
 import { parseMoment, resolveMoment } from '../../src/scenarios/moments.js';
 import { initialRuleState, nextRuleState, nextScenarioState, ScenarioStateError } from '../../src/scenarios/rule-state.js';
 
@@ -120,5 +120,41 @@ describe('moments', () => {
   it('resolves a relative moment from the load and leaves an absolute one', () => {
     expect(resolveMoment({ relativeMs: -1000 }, 5000)).toBe(4000);
     expect(resolveMoment({ absoluteMs: 42 }, 5000)).toBe(42);
+  });
+});
+
+describe('JSON Pointers into a body', () => {
+  const body = { text: 'Hi', destinations: [{ connectionId: 'a' }, { connectionId: 'b' }], 'a/b': { '~k': 1 }, empty: null };
+  it.each([
+    ['', true, body],
+    ['/text', true, 'Hi'],
+    ['/destinations/1/connectionId', true, 'b'],
+    ['/destinations/2/connectionId', false, undefined],
+    ['/destinations/01', false, undefined],
+    ['/destinations/-', false, undefined],
+    ['/a~1b/~0k', true, 1],
+    ['/empty', true, null],
+    ['/empty/x', false, undefined],
+    ['/text/length', false, undefined],
+    ['/toString', false, undefined],
+  ])('%s: found %s', (pointer, found, value) => {
+    expect(resolvePointer(body, pointer)).toEqual(found ? { found, value } : { found });
+  });
+});
+
+describe('equals and matches', () => {
+  it.each([
+    ['a string equal', 'abc', { equals: 'abc' }, true],
+    ['a string not equal', 'abc', { equals: 'ABC' }, false],
+    ['an object compared whole', { a: [1, 2] }, { equals: { a: [1, 2] } }, true],
+    ['an object that differs', { a: [1, 2] }, { equals: { a: [1] } }, false],
+    ['null equal to null', null, { equals: null }, true],
+    ['a string matching', 'my-sdk/1.4', { matches: '^my-sdk/1\\.' }, true],
+    ['a number read as text', 42, { matches: '^4' }, true],
+    ['a boolean read as text', true, { matches: '^true$' }, true],
+    ['an object never matching', { a: 1 }, { matches: '.' }, false],
+    ['null never matching', null, { matches: '.*' }, false],
+  ])('%s', (_case, value, test, expected) => {
+    expect(valueMatches(value, test)).toBe(expected);
   });
 });

@@ -1,0 +1,104 @@
+import { defineStore } from '../store/define-store.js';
+import type { Workspace } from '../workspaces/workspace.js';
+import { compileRule } from './load.js';
+import { parseRuntimeRule } from './parse.js';
+import { initialRuleState, type RuleState } from './rule-state.js';
+import { loadedScenario, type LoadedRule } from './store.js';
+
+/*
+ * Rules added to a running workspace (POST /__control/rules), beside the loaded
+ * scenario's. They are part of the workspace's data, so a snapshot, a restore and
+ * --data keep them with their counters, and a reset or a scenario load (which start
+ * the workspace afresh) removes them: the workspace's start has none.
+ */
+
+/** Where an active rule came from. */
+export const RULE_SOURCES = ['scenario', 'runtime'] as const;
+export type RuleSource = (typeof RULE_SOURCES)[number];
+
+/** The name coverage files run-time rules under, in place of a scenario's. */
+export const RUNTIME_RULES_NAME = 'runtime';
+
+export const runtimeRulesStore = defineStore('rules', () => ({
+  /** The rules added at run time, in the order added: tried in that order, before the scenario's. */
+  rules: [] as LoadedRule[],
+  /** Each one's counters, by rule id; they move only through rule-state.ts. */
+  ruleStates: {} as Record<string, RuleState>,
+  /** The number in the id of the next rule added without one (`rule-1`, `rule-2`, …). */
+  nextId: 1,
+  /** Virtual time each rule was added at, by id: its relative window moments count from it. */
+  addedAt: {} as Record<string, string>,
+}));
+
+/** A rule with its counters, as GET /__control/rules lists it. */
+export interface ActiveRule {
+  rule: LoadedRule;
+  source: RuleSource;
+  state: RuleState;
+  addedAt: string | null;
+}
+
+/** Every rule the workspace tries, in the order it tries them: run-time rules first, then the scenario's. */
+export function activeRules(workspace: Workspace): ActiveRule[] {
+  const runtime = runtimeRulesStore.peek(workspace);
+  const scenario = loadedScenario(workspace);
+  return [
+    ...(runtime?.rules ?? []).map((rule) => ({ rule, source: 'runtime' as const, state: runtime?.ruleStates[rule.id] ?? initialRuleState(), addedAt: runtime?.addedAt[rule.id] ?? null })),
+    ...(scenario?.rules ?? []).map((rule) => ({ rule, source: 'scenario' as const, state: scenario?.ruleStates[rule.id] ?? initialRuleState(), addedAt: scenario?.loadedAt ?? null })),
+  ];
+}
+
+/** A rule id already in use, scenario's or run-time. */
+export class DuplicateRuleError extends Error {
+  override name = 'DuplicateRuleError';
+
+  constructor(readonly ruleId: string) {
+    super(`A rule with the id '${ruleId}' is already active in this workspace; remove it first (DELETE /__control/rules/${ruleId}) or pick another id.`);
+  }
+}
+
+/**
+ * Checks a rule as a scenario file's would be checked (the loaded scenario's states are
+ * the ones it may name), then adds it, armed, after the other run-time rules. Throws a
+ * ScenarioError or a DuplicateRuleError and changes nothing when it cannot.
+ */
+export function addRuntimeRule(workspace: Workspace, body: Record<string, unknown>): ActiveRule {
+  const store = runtimeRulesStore.read(workspace);
+  const taken = new Set(activeRules(workspace).map((active) => active.rule.id));
+  let nextId = store.nextId;
+  let id = typeof body['id'] === 'string' ? body['id'] : undefined;
+  if (id === undefined) {
+    while (taken.has(`rule-${nextId}`)) nextId++;
+    id = `rule-${nextId}`;
+    nextId++;
+  }
+  if (taken.has(id)) throw new DuplicateRuleError(id);
+  const parsed = parseRuntimeRule({ ...body, id }, loadedScenario(workspace)?.states ?? []);
+  const addedAtMs = workspace.now();
+  const rule = compileRule(workspace, parsed, parsed.rule, addedAtMs);
+
+  // Nothing changes before every check has passed.
+  const stored = runtimeRulesStore.get(workspace);
+  stored.nextId = nextId;
+  stored.rules.push(rule);
+  stored.ruleStates[rule.id] = initialRuleState();
+  stored.addedAt[rule.id] = new Date(addedAtMs).toISOString();
+  workspace.changed();
+  return { rule, source: 'runtime', state: initialRuleState(), addedAt: stored.addedAt[rule.id] ?? null };
+}
+
+/**
+ * Removes an active rule, run-time or the scenario's (a reset brings the scenario's
+ * back). Answers the rule as it was, or undefined when no rule has the id.
+ */
+export function removeRule(workspace: Workspace, id: string): ActiveRule | undefined {
+  const found = activeRules(workspace).find((active) => active.rule.id === id);
+  if (!found) return undefined;
+  const holder = found.source === 'runtime' ? runtimeRulesStore.get(workspace) : loadedScenario(workspace);
+  if (!holder) return undefined;
+  holder.rules = holder.rules.filter((rule) => rule.id !== id);
+  delete holder.ruleStates[id];
+  if (found.source === 'runtime') delete runtimeRulesStore.get(workspace).addedAt[id];
+  workspace.changed();
+  return found;
+}
