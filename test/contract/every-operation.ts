@@ -32,6 +32,8 @@ export interface WalkOptions {
   apiKey: string;
   /** A receiver that answers 2xx, for the webhook the walk creates (the example's URL is not reachable). */
   hookUrl: string;
+  /** Changes every body example before it is sent (a walk on a clock past the examples' dates moves them). */
+  adaptExample?: (operationId: string, value: unknown) => unknown;
 }
 
 type Json = Record<string, unknown>;
@@ -109,7 +111,8 @@ export async function walkEveryOperation(options: WalkOptions): Promise<Exchange
     const found = bodyExamples(operationId);
     if (found.length === 0) throw new Error(`${operationId} has no body example`);
     let last: Exchange | undefined;
-    for (const { name, value } of found) last = await call(operationId, path, adapt(value, name), '2xx', name);
+    const adaptExample = options.adaptExample ?? ((_operationId: string, value: unknown) => value);
+    for (const { name, value } of found) last = await call(operationId, path, adapt(adaptExample(operationId, value), name), '2xx', name);
     return last as Exchange;
   }
 

@@ -138,6 +138,8 @@ export function oauthPages(registry: WorkspaceRegistry): Router {
 
   router.get('/authorize', (req: Request, res: Response) => {
     const { workspace, session } = locate(registry, req.query.session);
+    // The page's Date header comes from this workspace's clock.
+    req.ctx.workspace = workspace;
     if (req.query.auto !== undefined) return decide(res, workspace, session.id, readDecision(req.query.auto, 'auto'));
     if (session.state !== 'pending') {
       throw new SignInPageError(409, 'Sign-in already finished', `This sign-in was already finished (${session.state}); start a new connect to sign in again.`);
@@ -148,6 +150,7 @@ export function oauthPages(registry: WorkspaceRegistry): Router {
   router.post('/decide', (req: Request, res: Response) => {
     const form = (req.body ?? {}) as Record<string, unknown>;
     const { workspace, session } = locate(registry, form.session);
+    req.ctx.workspace = workspace;
     decide(res, workspace, session.id, readDecision(form.decision, 'decision'));
   });
 

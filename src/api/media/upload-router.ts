@@ -20,6 +20,8 @@ export function mediaRouter(registry: WorkspaceRegistry): Router {
       contentType: req.headers['content-type'],
       contentLength: req.headers['content-length'],
     });
+    // The answer's Date header comes from this workspace's clock.
+    req.ctx.workspace = workspace;
     readBody(req, res, (error?: unknown) => {
       if (error) {
         next((error as { type?: string }).type === 'entity.too.large' ? payloadTooLarge() : error);
