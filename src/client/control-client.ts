@@ -63,6 +63,9 @@ export const CONTROL_ROUTES = {
   updateLimits: { method: 'POST', path: '/__control/limits' },
   streamEvents: { method: 'GET', path: '/__control/events' },
   setWebhookFaults: { method: 'POST', path: '/__control/webhooks/{id}/faults' },
+  failWebhookDeliveries: { method: 'POST', path: '/__control/webhooks/{id}/failures' },
+  setPostOutcome: { method: 'POST', path: '/__control/posts/{id}/outcome' },
+  emitEvent: { method: 'POST', path: '/__control/events' },
   receiveInboundComment: { method: 'POST', path: '/__control/inbound/comments' },
   receiveInboundMessage: { method: 'POST', path: '/__control/inbound/messages' },
   receiveInboundStoryReply: { method: 'POST', path: '/__control/inbound/story-replies' },
@@ -345,6 +348,47 @@ export class ControlClient {
    */
   setWebhookFaults(webhookId: string, body: ControlBody<'setWebhookFaults'>): Promise<ControlResult<'setWebhookFaults'>> {
     return this.json('setWebhookFaults', { pathParams: { id: webhookId }, body });
+  }
+
+  /**
+   * `POST /__control/webhooks/{id}/failures`: the webhook's next `count` delivery attempts fail
+   * with a status, a time-out or a reset connection, logged and retried like real failures.
+   *
+   * @example
+   * ```ts
+   * await control.failWebhookDeliveries(webhook.id, { count: 2, status: 500 });
+   * await control.failWebhookDeliveries(webhook.id, { count: 1, timeout: true });
+   * ```
+   */
+  failWebhookDeliveries(webhookId: string, body: ControlBody<'failWebhookDeliveries'>): Promise<ControlResult<'failWebhookDeliveries'>> {
+    return this.json('failWebhookDeliveries', { pathParams: { id: webhookId }, body });
+  }
+
+  /**
+   * `POST /__control/posts/{id}/outcome`: decides how a queued or scheduled post's destinations
+   * end when it fires (all of them, or those to `accountId`).
+   *
+   * @example
+   * ```ts
+   * await control.setPostOutcome(post.id, { result: 'failed', errorCode: 'PLATFORM_ERROR' });
+   * ```
+   */
+  setPostOutcome(postId: string, body: ControlBody<'setPostOutcome'>): Promise<ControlResult<'setPostOutcome'>> {
+    return this.json('setPostOutcome', { pathParams: { id: postId }, body });
+  }
+
+  /**
+   * `POST /__control/events`: emits one of the 22 events for an existing object, its payload
+   * built from the object's current state with `overrides` merged in; answers the event and
+   * the deliveries it made.
+   *
+   * @example
+   * ```ts
+   * const { event } = await control.emitEvent({ event: 'post.published', objectId: post.id, overrides: { post: { text: 'edited' } } });
+   * ```
+   */
+  emitEvent(body: ControlBody<'emitEvent'>): Promise<ControlResult<'emitEvent'>> {
+    return this.json('emitEvent', { body });
   }
 
   /**

@@ -23,6 +23,7 @@ import type { ScenarioChoice, WorkspaceRegistry } from '../workspaces/registry.j
 import { checkSnapshot, takeSnapshot, type WorkspaceSnapshot } from '../workspaces/snapshot.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { withEventReport } from './event-report.js';
+import { triggerRoutes } from './triggers.js';
 import { addRule, deleteRule, listRules } from './rules.js';
 import { keyRoutes } from './keys.js';
 
@@ -288,6 +289,8 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
       workspace.changed();
       return ok({ webhookId: params.id, faults });
     }),
+
+    ...triggerRoutes(),
 
     route<never, never, InboundCommentInput | undefined>('receiveInboundComment', ({ workspace, body }) => {
       const { result, events, automations } = withEventReport(workspace, () => receiveComment(workspace, body ?? {}));

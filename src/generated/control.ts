@@ -274,7 +274,26 @@ export interface paths {
          */
         get: operations["streamEvents"];
         put?: never;
-        post?: never;
+        /**
+         * Emit an event for an existing object
+         * @description Emits one of the 22 events for an object that exists in the workspace, its
+         *     payload built from the object's current state as the service would build it,
+         *     then `overrides` merged in (objects merge key by key, any other value,
+         *     arrays included, replaces; `stripe trigger … --override` is the model). The
+         *     event goes where every emitted event goes: to each enabled webhook subscribed
+         *     to it (logged and retried like any delivery), the event stream and the
+         *     automations (`comment.received` and `message.received` run them). The
+         *     object's state does not change. `objectId` names: a post for `post.*` events
+         *     other than `post.platform.*`, a destination for `post.platform.*`, an account
+         *     for `account.*`, a comment for `comment.*`, a message for `message.*`, a
+         *     conversation for `conversation.started`, a review for `review.new`, an
+         *     automation for `automation.*`, a webhook for `webhook.test` (sent to that
+         *     webhook only, as `POST /v1/webhooks/{id}/test` sends it). An id of another
+         *     kind of object is `400 VALIDATION_ERROR` (`param: objectId`); an unknown one
+         *     `404 NOT_FOUND` (`param: objectId`). Written to the journal under its
+         *     operationId.
+         */
+        post: operations["emitEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -303,6 +322,72 @@ export interface paths {
          *     back goes out as soon as `outOfOrder` is switched off.
          */
         post: operations["setWebhookFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/webhooks/{id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail a webhook's next delivery attempts
+         * @description Makes the webhook's next `count` delivery attempts fail, each as the chosen
+         *     failure: `status` (the receiver answered that 4xx or 5xx), `timeout: true`
+         *     (no answer within the time-out) or `reset: true` (the connection was reset).
+         *     The attempts are not sent; each is logged in the webhook's delivery log as
+         *     that failure (`responseStatus` and `error`), and retries, the failure count
+         *     and disabling run on the virtual clock as after a real one. Retries and
+         *     manual attempts (test, redeliver) count among the `count`. It sets the
+         *     forced-failure part of the same delivery faults `POST
+         *     /__control/webhooks/{id}/faults` sets (`failStatus`, `failCount`), leaving
+         *     `duplicate`, `outOfOrder` and `delayMs` as they are, and answers all of them;
+         *     a later call replaces the forced failures. Written to the journal under its
+         *     operationId.
+         */
+        post: operations["failWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/posts/{id}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide how a queued or scheduled post ends
+         * @description Decides how a `queued` or `scheduled` post's destinations end when it fires,
+         *     instead of the network's answer: `published` (with an external id and URL
+         *     like any publish) or `failed` with `errorCode` (one of the codes of
+         *     openapi.yaml's error envelope, such as `PLATFORM_ERROR`) and `message` (a
+         *     default names the code). Without `accountId` it decides every destination;
+         *     with it, the destinations to that account (a later call overrides an earlier
+         *     one per destination). When the post fires, each destination ends as decided
+         *     at its usual time, with the events the real flow sends
+         *     (`post.platform.published` or `post.platform.failed` each, then
+         *     `post.published`, `post.partial` or `post.failed`); only published ones count
+         *     toward posting velocity, and a decided destination is not refused by the
+         *     velocity cap at fire time. A destination whose account was disconnected
+         *     meanwhile still fails with `ACCOUNT_RECONNECT_REQUIRED`. A post in any other
+         *     status is `409 CONFLICT`; an `accountId` the post does not publish to is `400
+         *     VALIDATION_ERROR` (`param: accountId`). Written to the journal under its
+         *     operationId.
+         */
+        post: operations["setPostOutcome"];
         delete?: never;
         options?: never;
         head?: never;
@@ -824,9 +909,121 @@ export interface components {
                 outOfOrder: boolean;
                 delayMs: number;
                 failStatus: number | null;
+                /**
+                 * @description Forced attempts fail as a time-out or a reset connection instead of a status (`POST /__control/webhooks/{id}/failures`).
+                 * @enum {string|null}
+                 */
+                failError: "timeout" | "reset" | null;
                 /** @description Forced failures still to come; null when every attempt fails (or none is forced). */
                 failCount: number | null;
             };
+        };
+        /**
+         * @description How many attempts fail, and how; exactly one of `status`, `timeout` and `reset`.
+         * @example {
+         *       "count": 2,
+         *       "status": 500
+         *     }
+         */
+        WebhookFailuresBody: {
+            /** @description How many of the next attempts fail. */
+            count: number;
+            /** @description The status the receiver seems to answer. */
+            status?: number;
+            /**
+             * @description No answer arrives within the time-out (`responseStatus` null, `error` `timeout`).
+             * @enum {boolean}
+             */
+            timeout?: true;
+            /**
+             * @description The connection is reset (`responseStatus` null, `error` `connection reset`).
+             * @enum {boolean}
+             */
+            reset?: true;
+        };
+        /**
+         * @example {
+         *       "result": "failed",
+         *       "errorCode": "PLATFORM_ERROR"
+         *     }
+         */
+        PostOutcomeBody: {
+            /** @enum {string} */
+            result: "published" | "failed";
+            /**
+             * @description Required with `failed`, refused with `published`; one of the codes of openapi.yaml's error envelope.
+             * @example PLATFORM_ERROR
+             */
+            errorCode?: string;
+            /** @description The destinations' `errorMessage`, with `failed` only; a default names the code. */
+            message?: string;
+            /** @description Only the destinations to this account; every destination when omitted. */
+            accountId?: string;
+        };
+        /** @description How a destination will end; null when the network decides. */
+        DecidedOutcome: {
+            /** @enum {string} */
+            result: "published" | "failed";
+            errorCode: string | null;
+            message: string | null;
+        } | null;
+        /**
+         * @example {
+         *       "postId": "3f2a8c1e-5b7d-4e9f-a1c3-d5e7f9b1c3d5",
+         *       "status": "scheduled",
+         *       "destinations": [
+         *         {
+         *           "destinationId": "e5f6a7b8-c9d0-4e1f-8a2b-3c4d5e6f7a8b",
+         *           "accountId": "7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d",
+         *           "platform": "instagram",
+         *           "outcome": {
+         *             "result": "failed",
+         *             "errorCode": "PLATFORM_ERROR",
+         *             "message": "The network answered 503."
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        PostOutcome: {
+            postId: string;
+            /** @enum {string} */
+            status: "queued" | "scheduled";
+            destinations: {
+                destinationId: string;
+                accountId: string;
+                platform: string;
+                outcome: components["schemas"]["DecidedOutcome"];
+            }[];
+        };
+        /**
+         * @description One of the 22 events of openapi.yaml.
+         * @enum {string}
+         */
+        EventName: "post.scheduled" | "post.published" | "post.failed" | "post.partial" | "post.cancelled" | "post.deleted" | "post.platform.published" | "post.platform.failed" | "post.external.created" | "account.connected" | "account.disconnected" | "account.expired" | "account.reconnected" | "comment.received" | "comment.replied" | "message.received" | "message.sent" | "conversation.started" | "review.new" | "automation.triggered" | "automation.failed" | "webhook.test";
+        /**
+         * @example {
+         *       "event": "post.published",
+         *       "objectId": "3f2a8c1e-5b7d-4e9f-a1c3-d5e7f9b1c3d5"
+         *     }
+         */
+        EmitEventBody: {
+            event: components["schemas"]["EventName"];
+            /** @description The object the payload is built from (see the operation). */
+            objectId: string;
+            /** @description Merged into the payload's `data`; objects key by key, anything else replaces. */
+            overrides?: {
+                [key: string]: unknown;
+            };
+        };
+        EmittedEventResult: {
+            event: components["schemas"]["EmittedEvent"];
+            /** @description The webhook deliveries it made, one per webhook (their attempts go out at once). */
+            deliveries: {
+                webhookId: string;
+                deliveryId: string;
+            }[];
+            automations: components["schemas"]["AutomationRun"][];
         };
         InboundCommentBody: {
             /** @description The destination commented on. */
@@ -1413,6 +1610,23 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The object's state does not allow the call (a post that is no longer queued or scheduled). */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONFLICT",
+                 *         "message": "Post '3f2a8c1e-5b7d-4e9f-a1c3-d5e7f9b1c3d5' is published; only a queued or scheduled post can still be given an outcome."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Another active rule of the workspace has this id (`CONFLICT`). */
         RuleConflict: {
             headers: {
@@ -1850,6 +2064,36 @@ export interface operations {
             500: components["responses"]["ContractViolation"];
         };
     };
+    emitEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmitEventBody"];
+            };
+        };
+        responses: {
+            /** @description The event emitted, where it was delivered and what it set off. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmittedEventResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
     setWebhookFaults: {
         parameters: {
             query?: never;
@@ -1874,6 +2118,73 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    failWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookFailuresBody"];
+            };
+        };
+        responses: {
+            /** @description The webhook's delivery faults now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookFaults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    setPostOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostOutcomeBody"];
+            };
+        };
+        responses: {
+            /** @description The post and the outcome now decided for each destination. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];

@@ -769,6 +769,44 @@ export type ControlUpdateLimitsBody = ControlComponents['schemas']['UpdateLimits
 export type ControlWebhookFaults = ControlComponents['schemas']['WebhookFaults'];
 
 /**
+ * How many attempts fail, and how; exactly one of `status`, `timeout` and `reset`.
+ * control.yaml: `#/components/schemas/WebhookFailuresBody`.
+ */
+export type ControlWebhookFailuresBody = ControlComponents['schemas']['WebhookFailuresBody'];
+
+/**
+ * control.yaml: `#/components/schemas/PostOutcomeBody`.
+ */
+export type ControlPostOutcomeBody = ControlComponents['schemas']['PostOutcomeBody'];
+
+/**
+ * How a destination will end; null when the network decides.
+ * control.yaml: `#/components/schemas/DecidedOutcome`.
+ */
+export type ControlDecidedOutcome = ControlComponents['schemas']['DecidedOutcome'];
+
+/**
+ * control.yaml: `#/components/schemas/PostOutcome`.
+ */
+export type ControlPostOutcome = ControlComponents['schemas']['PostOutcome'];
+
+/**
+ * One of the 22 events of openapi.yaml.
+ * control.yaml: `#/components/schemas/EventName`.
+ */
+export type ControlEventName = ControlComponents['schemas']['EventName'];
+
+/**
+ * control.yaml: `#/components/schemas/EmitEventBody`.
+ */
+export type ControlEmitEventBody = ControlComponents['schemas']['EmitEventBody'];
+
+/**
+ * control.yaml: `#/components/schemas/EmittedEventResult`.
+ */
+export type ControlEmittedEventResult = ControlComponents['schemas']['EmittedEventResult'];
+
+/**
  * control.yaml: `#/components/schemas/InboundCommentBody`.
  */
 export type ControlInboundCommentBody = ControlComponents['schemas']['InboundCommentBody'];
@@ -971,6 +1009,16 @@ export type ControlCreateApiKeyBody = NonNullable<ControlOperations['createApiKe
  * Request body of `setWebhookFaults` (`POST /__control/webhooks/{id}/faults`) in control.yaml.
  */
 export type ControlSetWebhookFaultsBody = ControlWebhookFaultsBody;
+
+/**
+ * Request body of `failWebhookDeliveries` (`POST /__control/webhooks/{id}/failures`) in control.yaml.
+ */
+export type ControlFailWebhookDeliveriesBody = ControlWebhookFailuresBody;
+
+/**
+ * Request body of `setPostOutcome` (`POST /__control/posts/{id}/outcome`) in control.yaml.
+ */
+export type ControlSetPostOutcomeBody = ControlPostOutcomeBody;
 
 /**
  * Request body of `receiveInboundComment` (`POST /__control/inbound/comments`) in control.yaml.

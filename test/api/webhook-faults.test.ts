@@ -35,9 +35,9 @@ describe('POST /__control/webhooks/{id}/faults', () => {
   it('answers the faults now in force, and {} switches them off', async () => {
     const world = await newWorld(mock);
     const { id, faults } = await hookWith(world, { duplicate: true, failStatus: 503, failCount: 2 });
-    expect(faults).toEqual({ webhookId: id, faults: { duplicate: true, outOfOrder: false, delayMs: 0, failStatus: 503, failCount: 2 } });
+    expect(faults).toEqual({ webhookId: id, faults: { duplicate: true, outOfOrder: false, delayMs: 0, failStatus: 503, failError: null, failCount: 2 } });
     const cleared = await world.control('post', `/__control/webhooks/${id}/faults`).send({});
-    expect(cleared.body.faults).toEqual({ duplicate: false, outOfOrder: false, delayMs: 0, failStatus: null, failCount: null });
+    expect(cleared.body.faults).toEqual({ duplicate: false, outOfOrder: false, delayMs: 0, failStatus: null, failError: null, failCount: null });
   });
 
   it.each([

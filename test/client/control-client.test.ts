@@ -283,7 +283,7 @@ describe('webhooks, accounts and the wallet', () => {
     const webhook = await api(workspace, 'POST', '/webhooks', { name: 'crm', url: 'https://hooks.example.com/gateway', events: ['post.published'] });
     expect(webhook.status).toBe(201);
     const faults = await workspace.setWebhookFaults(webhook.body.id, { failStatus: 503, failCount: 2 });
-    expect(faults).toEqual({ webhookId: webhook.body.id, faults: { duplicate: false, outOfOrder: false, delayMs: 0, failStatus: 503, failCount: 2 } });
+    expect(faults).toEqual({ webhookId: webhook.body.id, faults: { duplicate: false, outOfOrder: false, delayMs: 0, failStatus: 503, failError: null, failCount: 2 } });
     expect((await workspace.setWebhookFaults(webhook.body.id, {})).faults.failStatus).toBeNull();
     const error = await controlError(() => workspace.setWebhookFaults('wh_missing', {}));
     expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND' });

@@ -107,7 +107,7 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('receiveInboundMessage', '/__control/inbound/messages', {});
   await call('receiveInboundStoryReply', '/__control/inbound/story-replies', {});
   await call('receiveInboundReview', '/__control/inbound/reviews', {});
-  const accounts = (await api('GET', '/v1/accounts?limit=100')).data as Array<{ id: string; status: string }>;
+  const accounts = (await api('GET', '/v1/accounts?limit=100')).data as Array<{ id: string; status: string; platform: string }>;
   const account = accounts.find((row) => row.status === 'active');
   if (!account) throw new Error('no active account');
   await call('setAccountStatus', `/__control/accounts/${account.id}/status`, controlBodyExample('setAccountStatus'));
@@ -116,7 +116,15 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   // ---- webhook faults, on a webhook made through the API
   const hook = (await api('POST', '/v1/webhooks', { name: 'Control walk', url: options.hookUrl, events: ['post.published'] })).id as string;
   await call('setWebhookFaults', `/__control/webhooks/${hook}/faults`, controlBodyExample('setWebhookFaults'));
+  await call('failWebhookDeliveries', `/__control/webhooks/${hook}/failures`, controlBodyExample('failWebhookDeliveries'));
   await call('setWebhookFaults', `/__control/webhooks/${hook}/faults`, {});
+
+  // ---- triggers on existing objects: a queued post's outcome, an event for it
+  const textAccount = accounts.find((row) => row.status === 'active' && row.platform === 'bluesky');
+  if (!textAccount) throw new Error('no active bluesky account');
+  const queued = ((await api('POST', '/v1/posts', { text: 'Control walk', destinations: [{ connectionId: textAccount.id }] })).post as Json).id as string;
+  await call('setPostOutcome', `/__control/posts/${queued}/outcome`, controlBodyExample('setPostOutcome'));
+  await call('emitEvent', '/__control/events', { event: 'post.scheduled', objectId: queued });
 
   // ---- rules at run time: add one, see it, let it fire, remove it
   await call('addRule', '/__control/rules', { id: 'walk-rule', match: { operationId: 'listAccounts' }, then: { latencyMs: 0 }, times: 1 });
@@ -146,6 +154,9 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('setClock', '/__control/clock/set', { to: yesterday }, { status: 400, code: 'VALIDATION_ERROR' });
   await call('setAccountStatus', `/__control/accounts/${missing}/status`, { status: 'expired' }, { status: 404, code: 'NOT_FOUND' });
   await call('setWebhookFaults', `/__control/webhooks/${missing}/faults`, {}, { status: 404, code: 'NOT_FOUND' });
+  await call('failWebhookDeliveries', `/__control/webhooks/${missing}/failures`, { count: 1, status: 500 }, { status: 404, code: 'NOT_FOUND' });
+  await call('setPostOutcome', `/__control/posts/${missing}/outcome`, { result: 'published' }, { status: 404, code: 'NOT_FOUND' });
+  await call('emitEvent', '/__control/events', { event: 'post.published', objectId: missing }, { status: 404, code: 'NOT_FOUND' });
   await call('updateLimits', '/__control/limits', { velocity: [{ accountId: missing, published: 1 }] }, { status: 404, code: 'NOT_FOUND' });
   await call('receiveInboundReview', '/__control/inbound/reviews', { accountId: missing }, { status: 404, code: 'NOT_FOUND' });
   await call('revokeApiKey', `/__control/keys/${readKey}`, undefined, { status: 404, code: 'NOT_FOUND' });

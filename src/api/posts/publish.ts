@@ -5,6 +5,7 @@ import { activeOutage } from '../../platforms/outages.js';
 import { reserve, settle, velocityError, velocityMessage, velocityRefusal, type VelocityAccount } from '../../limits/velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
+import { decidedOutcome, decidedRefusal, dropOutcomes, takeOutcome } from './outcomes.js';
 import { postChanged, postsStore, type DestinationRecord, type PostRecord } from './store.js';
 import { destinationView, postView } from './views.js';
 
@@ -103,7 +104,12 @@ function startNextDestination(workspace: Workspace, post: PostRecord): void {
 /** The network's answer for one destination, applied and announced. */
 function publishDestination(workspace: Workspace, post: PostRecord, destination: DestinationRecord): void {
   const account = accountsStore.get(workspace).accounts[destination.connectionId];
-  const refusal = account ? refusalFor(workspace, destination, account) : DISCONNECTED;
+  // An outcome decided through the control plane stands in for the network's answer.
+  const decided = takeOutcome(workspace, post.id, destination.id);
+  let refusal: Refusal | undefined;
+  if (!account) refusal = DISCONNECTED;
+  else if (decided) refusal = decidedRefusal(decided, destination.platform);
+  else refusal = refusalFor(workspace, destination, account);
   const nowIso = workspace.nowIso();
   if (refusal || !account) {
     const why = refusal ?? DISCONNECTED;
@@ -172,7 +178,9 @@ export function admitNow(workspace: Workspace, accounts: VelocityAccount[]): voi
  */
 function admitAtFireTime(workspace: Workspace, post: PostRecord): void {
   for (const destination of post.destinations) {
-    const refusal = velocityRefusal(workspace, { id: destination.connectionId, platform: destination.platform }, 1);
+    // A destination whose outcome was decided ends as decided, past the cap or not.
+    const decided = decidedOutcome(workspace, post.id, destination.id) !== undefined;
+    const refusal = decided ? undefined : velocityRefusal(workspace, { id: destination.connectionId, platform: destination.platform }, 1);
     if (!refusal) {
       reserve(workspace, destination.connectionId, [destination.id]);
       continue;
@@ -191,6 +199,7 @@ function settlePost(workspace: Workspace, post: PostRecord): void {
   const failed = post.destinations.length - published;
   post.status = published > 0 ? 'published' : 'failed';
   post.updatedAt = workspace.nowIso();
+  dropOutcomes(workspace, post.id);
   const event = published === 0 ? 'post.failed' : failed > 0 ? 'post.partial' : 'post.published';
   workspace.events.emit(event, { post: postView(workspace, post) });
 }

@@ -208,10 +208,10 @@ async function runAttempt(workspace: Workspace, webhookId: string, deliveryId: s
     'X-Gateway-Delivery-Attempt': String(attempt),
     ...(webhook.secret !== null && { 'X-Gateway-Signature': signWebhookBody(delivery.body, webhook.secret) }),
   };
-  const forced = takeForcedFailure(webhook);
+  const forced = takeForcedFailure(webhook, workspace.webhookTimeoutMs);
   let outcome: SendOutcome;
   if (forced !== null) {
-    outcome = { ok: false, responseStatus: forced, durationMs: 0, error: `forced failure ${forced} (delivery fault): not sent` };
+    outcome = { ok: false, durationMs: 0, ...forced };
   } else {
     outcome = await sendWebhookRequest({ url: webhook.url, body: delivery.body, headers, timeoutMs: workspace.webhookTimeoutMs });
   }
@@ -291,19 +291,28 @@ export function disableWebhook(workspace: Workspace, webhook: WebhookRecord, rea
   }
 }
 
-/** The failure status a fault forces on this attempt, if any, counting it down. */
-function takeForcedFailure(webhook: WebhookRecord): number | null {
+/**
+ * The failure a fault forces on this attempt, if any, counting it down: logged as
+ * the real failure would be (a status, or no status and the time-out's or the
+ * reset's error), marked as never sent.
+ */
+function takeForcedFailure(webhook: WebhookRecord, timeoutMs: number): { responseStatus: number | null; error: string } | null {
   const faults = webhook.faults;
-  if (!faults || faults.failStatus === null) return null;
+  if (!faults) return null;
   const status = faults.failStatus;
+  const error = faults.failError ?? null;
+  if (status === null && error === null) return null;
   if (faults.failRemaining !== null) {
     faults.failRemaining--;
     if (faults.failRemaining <= 0) {
       faults.failStatus = null;
+      faults.failError = null;
       faults.failRemaining = null;
     }
   }
-  return status;
+  if (status !== null) return { responseStatus: status, error: `forced failure ${status} (delivery fault): not sent` };
+  const what = error === 'timeout' ? `timeout: no answer within ${timeoutMs} ms` : 'connection reset';
+  return { responseStatus: null, error: `${what} (delivery fault): not sent` };
 }
 
 function deliveryJob(handle: (workspace: Workspace, webhook: WebhookRecord, deliveryId: string) => void): JobHandler<Workspace> {

@@ -3,7 +3,7 @@ import { notFound, validationError } from '../../http/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { LOG_RETENTION_MS, logWindow, type LogWindow } from './delivery-log.js';
 import { cancelWebhookJobs, createDelivery, disableWebhook, findDelivery, releaseDelivery, startAttempt } from './dispatcher.js';
-import { webhooksStore, type DeliveryRecord, type WebhookFaults, type WebhookRecord } from './store.js';
+import { webhooksStore, type DeliveryRecord, type ForcedError, type WebhookFaults, type WebhookRecord } from './store.js';
 import { getOwn } from '../../lib/records.js';
 import { maskCredentials } from './url-credentials.js';
 
@@ -175,18 +175,22 @@ export interface DeliveryFaultsView {
   outOfOrder: boolean;
   delayMs: number;
   failStatus: number | null;
+  failError: ForcedError | null;
   /** Attempts still to fail; null means every attempt. */
   failCount: number | null;
 }
 
 export function deliveryFaultsView(webhook: WebhookRecord): DeliveryFaultsView {
   const faults = webhook.faults;
+  const failStatus = faults?.failStatus ?? null;
+  const failError = faults?.failError ?? null;
   return {
     duplicate: faults?.duplicate ?? false,
     outOfOrder: faults?.outOfOrder ?? false,
     delayMs: faults?.delayMs ?? 0,
-    failStatus: faults?.failStatus ?? null,
-    failCount: faults?.failStatus !== null && faults?.failStatus !== undefined ? faults.failRemaining : null,
+    failStatus,
+    failError,
+    failCount: failStatus !== null || failError !== null ? (faults?.failRemaining ?? null) : null,
   };
 }
 
@@ -205,6 +209,35 @@ export function deliveryFaults(input: DeliveryFaultsInput): WebhookFaults {
     failStatus: input.failStatus ?? null,
     failRemaining: input.failStatus !== undefined ? (input.failCount ?? null) : null,
   };
+}
+
+/** What `POST /__control/webhooks/{id}/failures` asks for: exactly one way to fail. */
+export interface ForcedFailuresInput {
+  count: number;
+  status?: number;
+  timeout?: boolean;
+  reset?: boolean;
+}
+
+/**
+ * Makes the webhook's next `count` attempts fail as asked. The same state as the
+ * `failStatus`/`failCount` faults (one mechanism), so it replaces any forced failure
+ * set before and leaves the other faults as they are.
+ */
+export function forceDeliveryFailures(workspace: Workspace, webhookId: string, input: ForcedFailuresInput): DeliveryFaultsView {
+  const webhook = getWebhook(workspace, webhookId);
+  const ways = (['status', 'timeout', 'reset'] as const).filter((way) => (way === 'status' ? input.status !== undefined : input[way] === true));
+  if (ways.length !== 1) {
+    throw validationError(ways[1] ?? 'status', 'Say how the attempts fail: exactly one of status, timeout: true and reset: true.');
+  }
+  const faults = webhook.faults ?? deliveryFaults({});
+  webhook.faults = {
+    ...faults,
+    failStatus: input.status ?? null,
+    failError: input.timeout === true ? 'timeout' : input.reset === true ? 'reset' : null,
+    failRemaining: input.count,
+  };
+  return deliveryFaultsView(webhook);
 }
 
 /**

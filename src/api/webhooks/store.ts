@@ -4,6 +4,10 @@ import { defineStore } from '../../store/define-store.js';
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** Failures without a status a fault can force: no answer in time, or the connection reset. */
+export const FORCED_ERRORS = ['timeout', 'reset'] as const;
+export type ForcedError = (typeof FORCED_ERRORS)[number];
+
 /**
  * Delivery faults a test or a scenario switched on for one webhook. They change
  * how the mock sends, never what the API answers about the webhook.
@@ -17,7 +21,9 @@ export interface WebhookFaults {
   delayMs: number;
   /** Attempts fail with this status without reaching the receiver; null sends normally. */
   failStatus: number | null;
-  /** How many more attempts fail with `failStatus`; null means every attempt until the faults change. */
+  /** Attempts fail as a time-out or a reset connection without reaching the receiver; absent or null: none. */
+  failError?: ForcedError | null;
+  /** How many more attempts fail with `failStatus` or `failError`; null means every attempt until the faults change. */
   failRemaining: number | null;
 }
 
