@@ -168,13 +168,29 @@ describe('on a clock set years ahead of the wall clock', () => {
     expect(Date.parse(moved.headers.date as string)).toBe(Date.parse(moved.body.now as string));
   });
 
-  it('dates the answers outside the contracts (a 401, the index, the docs, the contracts, a sign-in page) with the virtual clock too', async () => {
-    const connect = await mock.call('post', '/v1/connections/instagram/connect').send({ redirectUrl: 'https://app.example/done' });
-    const signIn = new URL(connect.body.url as string);
-    for (const path of ['/v1/connections', '/', '/docs/', '/openapi.yaml', '/control.yaml', `${signIn.pathname}${signIn.search}`]) {
+  it('dates the answers outside the contracts (a 401, the index, the docs, the contracts) with the default workspace’s clock', async () => {
+    for (const path of ['/v1/connections', '/', '/docs/', '/openapi.yaml', '/control.yaml']) {
       const res = await fetch(`${url}${path}`);
       await res.arrayBuffer();
       expect(res.headers.get('date'), path).toBe(new Date(startMs).toUTCString());
+    }
+  });
+
+  it('dates a sign-in page, an upload and a media file with the clock of the workspace they belong to', async () => {
+    const laterMs = startMs + 10 * DAY_MS;
+    const key = (await mock.control('post', '/__control/workspaces').send({ clock: { start: new Date(laterMs).toISOString(), frozen: true } })).body.apiKey as string;
+    const local = (address: string) => `${url}${new URL(address).pathname}${new URL(address).search}`;
+    const connect = await mock.call('post', '/v1/connections/instagram/connect', key).send({ redirectUrl: 'https://app.example/done' });
+    const presigned = await mock.call('post', '/v1/media/presign', key).send({ filename: 'photo.jpg', contentType: 'image/jpeg' });
+    const answers = [
+      await fetch(local(connect.body.url as string)),
+      await fetch(local(presigned.body.uploadUrl as string), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array([0xff, 0xd8, 0xff]) }),
+      await fetch(local(presigned.body.publicUrl as string)),
+    ];
+    for (const res of answers) {
+      await res.arrayBuffer();
+      expect(res.status, res.url).toBe(200);
+      expect(res.headers.get('date'), res.url).toBe(new Date(laterMs).toUTCString());
     }
   });
 

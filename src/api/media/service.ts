@@ -153,11 +153,11 @@ export function storeUpload(workspace: Workspace, record: MediaRecord, bytes: Bu
 }
 
 /** The file a public URL serves; 404 until it was uploaded. */
-export function readMedia(registry: WorkspaceRegistry, key: string): { record: MediaRecord; bytes: Buffer } {
+export function readMedia(registry: WorkspaceRegistry, key: string): { workspace: Workspace; record: MediaRecord; bytes: Buffer } {
   const { workspace, record } = findByKey(registry, key);
   const bytes = mediaBytes(workspace).get(key);
   if (record.uploadedAt === null || bytes === undefined) throw mediaNotFound(key);
-  return { record, bytes };
+  return { workspace, record, bytes };
 }
 
 /** Uploaded media (MediaAssets), newest upload first. */

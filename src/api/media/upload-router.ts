@@ -37,7 +37,8 @@ export function mediaRouter(registry: WorkspaceRegistry): Router {
   });
 
   router.get(`${PUBLIC_PATH}/:key`, (req, res) => {
-    const { record, bytes } = readMedia(registry, req.params.key ?? '');
+    const { workspace, record, bytes } = readMedia(registry, req.params.key ?? '');
+    req.ctx.workspace = workspace;
     res.setHeader('Content-Type', record.contentType);
     res.setHeader('Content-Length', String(bytes.length));
     // The type is whatever the uploader declared: never let a browser run it as a page of this origin.
