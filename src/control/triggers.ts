@@ -3,16 +3,16 @@ import { accountView } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
 import { automationsStore, type AutomationRecord } from '../api/automations/store.js';
 import { commentView } from '../api/comments/service.js';
-import { commentsStore } from '../api/comments/store.js';
+import { commentsStore, type CommentRecord } from '../api/comments/store.js';
 import { conversationView, messageView } from '../api/inbox/service.js';
-import { inboxStore } from '../api/inbox/store.js';
+import { inboxStore, type ConversationRecord, type MessageRecord } from '../api/inbox/store.js';
 import { decideOutcome, decidedOutcome } from '../api/posts/outcomes.js';
 import { getPost } from '../api/posts/service.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
 import { destinationView, postView } from '../api/posts/views.js';
 import { profilesStore } from '../api/profiles/store.js';
 import { reviewView } from '../api/reviews/service.js';
-import { reviewsStore } from '../api/reviews/store.js';
+import { reviewsStore, type ReviewRecord } from '../api/reviews/store.js';
 import { createDelivery, startAttempt } from '../api/webhooks/dispatcher.js';
 import { forceDeliveryFailures, getWebhook } from '../api/webhooks/service.js';
 import { webhooksStore, type WebhookRecord } from '../api/webhooks/store.js';
@@ -21,6 +21,7 @@ import type { components } from '../generated/control.js';
 import { ApiError, validationError } from '../http/errors.js';
 import { created, ok, route, type HandlerInput, type Reply, type RouteDefinition } from '../http/route.js';
 import { loadSpec } from '../http/spec.js';
+import { mergeOverrides } from '../lib/merge-overrides.js';
 import { getOwn } from '../lib/records.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { withEventReport } from './event-report.js';
@@ -143,58 +144,70 @@ function objectKindOf(event: EventName): ObjectKind {
   return event.slice(0, event.indexOf('.')) as ObjectKind;
 }
 
-interface Located {
-  post?: PostRecord;
-  destination?: DestinationRecord;
-  account?: AccountRecord;
-  automation?: AutomationRecord;
-  webhook?: WebhookRecord;
-  id: string;
-}
+/** An object an event can be built from, found by id. */
+type Found =
+  | { kind: 'post'; post: PostRecord }
+  | { kind: 'destination'; post: PostRecord; destination: DestinationRecord }
+  | { kind: 'account'; account: AccountRecord }
+  | { kind: 'comment'; comment: CommentRecord }
+  | { kind: 'message'; message: MessageRecord; conversation: ConversationRecord | undefined }
+  | { kind: 'conversation'; conversation: ConversationRecord }
+  | { kind: 'review'; review: ReviewRecord }
+  | { kind: 'automation'; automation: AutomationRecord }
+  | { kind: 'webhook'; webhook: WebhookRecord };
 
-/** Finds the object of a kind by id; undefined when this workspace has none. Reads only. */
-function locate(workspace: Workspace, kind: ObjectKind, id: string): Located | undefined {
+/** The object of a kind with this id; undefined when this workspace has none. Reads only. */
+function find(workspace: Workspace, kind: ObjectKind, id: string): Found | undefined {
   switch (kind) {
     case 'post': {
       const post = getOwn(postsStore.read(workspace).posts, id);
-      return post && { id, post };
+      return post && { kind, post };
     }
     case 'destination': {
       for (const post of Object.values(postsStore.read(workspace).posts)) {
         const destination = post.destinations.find((candidate) => candidate.id === id);
-        if (destination) return { id, post, destination };
+        if (destination) return { kind, post, destination };
       }
       return undefined;
     }
     case 'account': {
       const account = getOwn(accountsStore.read(workspace).accounts, id);
-      return account && { id, account };
+      return account && { kind, account };
     }
-    case 'comment':
-      return getOwn(commentsStore.read(workspace).comments, id) && { id };
-    case 'message':
-      return getOwn(inboxStore.read(workspace).messages, id) && { id };
-    case 'conversation':
-      return getOwn(inboxStore.read(workspace).conversations, id) && { id };
-    case 'review':
-      return getOwn(reviewsStore.read(workspace).reviews, id) && { id };
+    case 'comment': {
+      const comment = getOwn(commentsStore.read(workspace).comments, id);
+      return comment && { kind, comment };
+    }
+    case 'message': {
+      const inbox = inboxStore.read(workspace);
+      const message = getOwn(inbox.messages, id);
+      return message && { kind, message, conversation: getOwn(inbox.conversations, message.conversationId) };
+    }
+    case 'conversation': {
+      const conversation = getOwn(inboxStore.read(workspace).conversations, id);
+      return conversation && { kind, conversation };
+    }
+    case 'review': {
+      const review = getOwn(reviewsStore.read(workspace).reviews, id);
+      return review && { kind, review };
+    }
     case 'automation': {
       const automation = getOwn(automationsStore.read(workspace).automations, id);
-      return automation && { id, automation };
+      return automation && { kind, automation };
     }
     case 'webhook': {
       const webhook = getOwn(webhooksStore.read(workspace).webhooks, id);
-      return webhook && { id, webhook };
+      return webhook && { kind, webhook };
     }
   }
 }
 
 /** The object `objectId` names for this event, or the 400 (another kind of object) or 404 naming `objectId`. */
-function objectFor(workspace: Workspace, event: EventName, objectId: string): Located {
+function objectFor(workspace: Workspace, event: EventName, objectId: string): Found {
   const kind = objectKindOf(event);
-  const found = locate(workspace, kind, objectId);
+  const found = find(workspace, kind, objectId);
   if (found) return found;
-  const other = OBJECT_KINDS.find((candidate) => candidate !== kind && locate(workspace, candidate, objectId));
+  const other = OBJECT_KINDS.find((candidate) => candidate !== kind && find(workspace, candidate, objectId));
   if (other) throw validationError('objectId', `'${objectId}' is a ${other}; ${event} is built from a ${kind}, so objectId must name one.`);
   throw new ApiError(404, 'NOT_FOUND', `No ${kind} '${objectId}' in this workspace (${event} is built from a ${kind}).`, { param: 'objectId' });
 }
@@ -206,78 +219,53 @@ function triggerType(kind: string): 'comment' | 'story_reply' | 'message' {
   return 'message';
 }
 
+/** The platform of an account, when it is still connected. */
+function platformOf(workspace: Workspace, accountId: string): string | null {
+  return getOwn(accountsStore.read(workspace).accounts, accountId)?.platform ?? null;
+}
+
 /**
  * The event's `data` as the service builds it, from the object's current state.
- * What an object does not keep (an automation's last trigger) comes empty: the
- * overrides fill it in.
+ * What an object does not keep (an automation's last trigger and message) comes
+ * empty: the overrides fill it in.
  */
-function payloadOf(workspace: Workspace, event: EventName, object: Located): Record<string, unknown> {
-  switch (objectKindOf(event)) {
+function payloadOf(workspace: Workspace, event: EventName, object: Found): Record<string, unknown> {
+  switch (object.kind) {
     case 'post':
-      return { post: postView(workspace, object.post as PostRecord) };
+      return { post: postView(workspace, object.post) };
     case 'destination':
-      return { postId: (object.post as PostRecord).id, destination: destinationView(workspace, object.destination as DestinationRecord) };
+      return { postId: object.post.id, destination: destinationView(workspace, object.destination) };
     case 'account': {
-      const account = object.account as AccountRecord;
+      const account = object.account;
       if (event !== 'account.disconnected') return { account: accountView(workspace, account) };
+      // What account.disconnected carries: the account as it was, gone from now.
       const profile = account.profileId ? (getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name ?? null) : null;
       return { id: account.id, platform: account.platform, displayName: account.displayName, handle: account.handle, profile, disconnectedAt: workspace.nowIso() };
     }
-    case 'comment': {
-      const comment = getOwn(commentsStore.read(workspace).comments, object.id);
-      return { destinationId: comment?.destinationId, comment: comment && commentView(comment) };
-    }
-    case 'message': {
-      const inbox = inboxStore.read(workspace);
-      const message = getOwn(inbox.messages, object.id);
-      const conversation = message && getOwn(inbox.conversations, message.conversationId);
-      return { accountId: conversation?.accountId, platform: conversation?.platform, message: message && messageView(message) };
-    }
-    case 'conversation': {
-      const conversation = getOwn(inboxStore.read(workspace).conversations, object.id);
-      return { accountId: conversation?.accountId, platform: conversation?.platform, conversation: conversation && conversationView(workspace, conversation) };
-    }
-    case 'review': {
-      const review = getOwn(reviewsStore.read(workspace).reviews, object.id);
-      const account = review && getOwn(accountsStore.read(workspace).accounts, review.accountId);
-      return { accountId: review?.accountId, platform: account?.platform ?? 'facebook', review: review && reviewView(review) };
-    }
+    case 'comment':
+      return { destinationId: object.comment.destinationId, comment: commentView(object.comment) };
+    case 'message':
+      return { accountId: object.conversation?.accountId ?? null, platform: object.conversation?.platform ?? null, message: messageView(object.message) };
+    case 'conversation':
+      return { accountId: object.conversation.accountId, platform: object.conversation.platform, conversation: conversationView(workspace, object.conversation) };
+    case 'review':
+      return { accountId: object.review.accountId, platform: platformOf(workspace, object.review.accountId), review: reviewView(object.review) };
     case 'automation': {
-      const automation = object.automation as AutomationRecord;
-      const account = getOwn(accountsStore.read(workspace).accounts, automation.accountId);
-      const failed = event === 'automation.failed';
+      const { automation } = object;
       return {
         automationId: automation.id,
         accountId: automation.accountId,
-        platform: account?.platform ?? null,
+        platform: platformOf(workspace, automation.accountId),
         kind: automation.kind,
         trigger: { type: triggerType(automation.kind), id: '', senderId: '', text: null },
         matchedKeyword: automation.keywords[0] ?? null,
         messageId: null,
-        error: failed ? { code: 'PLATFORM_ERROR', message: 'The direct message could not be sent.' } : null,
+        error: event === 'automation.failed' ? { code: 'PLATFORM_ERROR', message: 'The direct message could not be sent.' } : null,
       };
     }
     case 'webhook':
-      return { webhookId: object.id, message: 'This is a test event from the Social Publishing Gateway.' };
+      return { webhookId: object.webhook.id, message: 'This is a test event from the Social Publishing Gateway.' };
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * `overrides` merged into `base` as `stripe trigger --override` does: objects key by
- * key, anything else (arrays included) replaces. Keys are set as own properties, so
- * `__proto__` in a request body is a key like any other.
- */
-export function mergeOverrides(base: unknown, overrides: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(overrides)) return structuredClone(overrides);
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(overrides)) {
-    Object.defineProperty(merged, key, { value: mergeOverrides(getOwn(base, key), value), writable: true, enumerable: true, configurable: true });
-  }
-  return merged;
 }
 
 /** The deliveries an event made: the newest delivery of each webhook that carries it. */
@@ -300,7 +288,7 @@ async function emitForObject(workspace: Workspace, body: EmitEventBody) {
   const emitted = report.result;
   if (event === 'webhook.test') {
     // The dispatcher leaves webhook.test to the test endpoint: it goes to the one webhook named, whatever its events.
-    const webhook = getWebhook(workspace, object.id);
+    const webhook = getWebhook(workspace, body.objectId);
     const delivery = createDelivery(workspace, webhook, emitted, 'test');
     await startAttempt(workspace, webhook.id, delivery.id, 'manual');
   }

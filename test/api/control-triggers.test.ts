@@ -1,7 +1,9 @@
 import type { Response } from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { EVENT_NAMES } from '../../src/events/catalog.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { payloadProblems } from '../helpers/webhook-contract.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const MINUTE = 60_000;
@@ -440,6 +442,53 @@ describe('POST /__control/events', () => {
     expect(res.body.event.data).toEqual({ webhookId: hook, message: 'Hello from the test' });
     expect(res.body.deliveries).toEqual([{ webhookId: hook, deliveryId: expect.any(String) }]);
     expect(receiver.requests.map((request) => request.json.event)).toEqual(['webhook.test']);
+  });
+
+  describe('for every event, in a fixture world', () => {
+    /** An object of each kind the fixture world holds, found as a client would (the snapshot for what no list shows). */
+    async function objectsOf(key: string): Promise<Record<string, string>> {
+      const get = async (path: string) => (await mock.call('get', path, key)).body;
+      const state = (await mock.control('get', '/__control/state', key)).body.workspace.stores as Record<string, Record<string, Record<string, unknown>>>;
+      const first = (records: Record<string, unknown> | undefined) => Object.keys(records ?? {})[0] as string;
+      const post = (await get('/v1/posts?limit=1')).data[0];
+      const hook = await mock.call('post', '/v1/webhooks', key).send({ name: 'CRM', url: receiver.url, events: ['post.published'] });
+      return {
+        post: post.id,
+        destination: post.destinations[0].id,
+        account: (await get('/v1/accounts?limit=1')).data[0].id,
+        comment: first(state.comments?.comments),
+        message: first(state.inbox?.messages),
+        conversation: first(state.inbox?.conversations),
+        review: first(state.reviews?.reviews),
+        automation: (await get('/v1/automations?limit=1')).data[0].id,
+        webhook: hook.body.id,
+      };
+    }
+
+    const kindOf = (event: string) =>
+      event.startsWith('post.platform.') ? 'destination'
+      : event === 'conversation.started' ? 'conversation'
+      : event === 'review.new' ? 'review'
+      : event === 'webhook.test' ? 'webhook'
+      : event.slice(0, event.indexOf('.'));
+
+    it('emits each of the 22 with a payload the contract accepts, built from the object', async () => {
+      const created = await mock.control('post', '/__control/workspaces').send({});
+      const key = created.body.apiKey as string;
+      const objects = await objectsOf(key);
+      for (const [kind, id] of Object.entries(objects)) expect(id, kind).toEqual(expect.any(String));
+      expect(EVENT_NAMES).toHaveLength(22);
+      for (const event of EVENT_NAMES) {
+        const objectId = objects[kindOf(event)] as string;
+        const res = await mock.control('post', '/__control/events', key).send({ event, objectId });
+        expectStatus(res, 201);
+        expect(res.body.event.event).toBe(event);
+        expect(payloadProblems(res.body.event), event).toEqual([]);
+        expect(JSON.stringify(res.body.event.data), event).toContain(objectId);
+      }
+      const journal = (await mock.control('get', '/__control/journal?operationId=emitEvent&limit=100', key)).body.data;
+      expect(journal).toHaveLength(22);
+    });
   });
 
   describe('refusals', () => {
