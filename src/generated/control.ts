@@ -164,7 +164,10 @@ export interface paths {
         /**
          * Read the workspace's recent requests, oldest first
          * @description The journal is a bounded ring (`--journal-size`, default 1000 per workspace): once
-         *     full, each new request replaces the oldest. Control calls are not recorded.
+         *     full, each new request replaces the oldest. Control calls are not recorded, except
+         *     the triggers on existing objects (`setPostOutcome`, `failWebhookDeliveries`,
+         *     `emitEvent`), which change the world as an API write does: each one carried out is
+         *     recorded under its operationId.
          */
         get: operations["getJournal"];
         put?: never;
