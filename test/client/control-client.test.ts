@@ -289,6 +289,24 @@ describe('webhooks, accounts and the wallet', () => {
     expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
+  it('the triggers: failWebhookDeliveries, setPostOutcome and emitEvent, typed by control.yaml', async () => {
+    const workspace = await freshWorkspace({ fixtures: false });
+    const webhook = await api(workspace, 'POST', '/webhooks', { name: 'crm', url: 'https://hooks.example.com/gateway', events: ['post.failed'] });
+    const failing = await workspace.failWebhookDeliveries(webhook.body.id, { count: 1, timeout: true });
+    expect(failing.faults).toMatchObject({ failStatus: null, failError: 'timeout', failCount: 1 });
+
+    const connected = await api(workspace, 'POST', '/connections/bluesky/connect', { identifier: 'studio-north.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop' });
+    const post = await api(workspace, 'POST', '/posts', { text: 'Fresh beans today.', destinations: [{ connectionId: connected.body.connection.id }] });
+    const decided = await workspace.setPostOutcome(post.body.post.id, { result: 'failed', errorCode: 'PLATFORM_ERROR' });
+    expect(decided.destinations[0]?.outcome).toMatchObject({ result: 'failed', errorCode: 'PLATFORM_ERROR' });
+
+    const emitted = await workspace.emitEvent({ event: 'post.failed', objectId: post.body.post.id, overrides: { post: { status: 'failed' } } });
+    expect(emitted.event).toMatchObject({ event: 'post.failed', data: { post: { id: post.body.post.id, status: 'failed' } } });
+    expect(emitted.deliveries).toEqual([{ webhookId: webhook.body.id, deliveryId: expect.any(String) }]);
+    const error = await controlError(() => workspace.emitEvent({ event: 'review.new', objectId: post.body.post.id }));
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', param: 'objectId' });
+  });
+
   it('setAccountStatus expires an account as the network would', async () => {
     const workspace = await freshWorkspace();
     const account = await firstActiveAccount(workspace);
