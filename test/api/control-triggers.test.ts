@@ -227,6 +227,20 @@ describe('POST /__control/posts/{id}/outcome', () => {
     });
   });
 
+  describe('when the workspace is restored from a snapshot taken after the decision', () => {
+    it('still ends as decided: the decision is part of the world', async () => {
+      const world = await newWorld();
+      const [a] = world.active as [Connection];
+      const post = await createPost(world, [a]);
+      expectStatus(await world.control('post', `/__control/posts/${post.id}/outcome`).send({ result: 'failed', errorCode: 'PLATFORM_ERROR' }), 200);
+      const snapshot = await world.state();
+      expectStatus(await world.control('post', '/__control/reset'), 200);
+      expectStatus(await world.control('put', '/__control/state').send(snapshot as object), 200);
+      await world.advance(5_000);
+      expect((await postOf(world, post.id)).destinations[0]).toMatchObject({ status: 'failed', errorCode: 'PLATFORM_ERROR' });
+    });
+  });
+
   describe('refusals', () => {
     it('answers 404 for an unknown post', async () => {
       const world = await newWorld();
