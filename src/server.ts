@@ -212,7 +212,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       const { workspace, contract, operation } = req.ctx;
       if (contract !== 'api') return;
       const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
-      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode });
+      const injected = req.ctx.injected ?? false;
+      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected });
       if (!workspace) return;
       workspace.journal.record({
         at: req.ctx.arrivedAt ?? workspace.nowIso(),
@@ -224,10 +225,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         durationMs: realTime() - req.ctx.startedAt,
         matchedRule: req.ctx.matchedRule ?? null,
         effect: req.ctx.scenarioEffect ?? null,
+        injected,
       });
     };
     res.on('finish', () => record(res.statusCode));
-    res.on('close', () => record(res.writableFinished ? res.statusCode : 0));
+    // An answer cut short (a rule's truncated body, a reset mid-body) still had its status seen.
+    res.on('close', () => record(res.writableFinished || res.headersSent ? res.statusCode : 0));
     next();
   });
 
@@ -246,7 +249,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
       authenticate: authenticateApi(registry),
       // DESIGN.md's order: the budget first, then the key's scope (decision 0013), then scenario rules, then validation.
-      guards: [rateLimitStep(options.rateLimit ?? true), keyScopeStep(), scenarioGuard({ document: api.document, bodyLimit, observer: coverage })],
+      guards: [rateLimitStep(options.rateLimit ?? true), keyScopeStep(), scenarioGuard({ document: api.document, bodyLimit, observer: coverage, responder })],
       beforeHandler: [idempotency.step()],
       bodyLimit,
       responder,

@@ -12,11 +12,14 @@ export interface CoveredResponse {
   /** 0 when no answer was sent. */
   status: number;
   errorCode: string | null;
+  /** An off-contract fault a scenario rule injected: counted apart, never as the contract's status or code. */
+  injected?: boolean;
 }
 
 interface OperationTally {
   calls: number;
   noResponse: number;
+  injected: number;
   statuses: Map<number, number>;
   codes: Map<string, number>;
 }
@@ -47,6 +50,8 @@ export interface OperationCoverage {
   calls: number;
   /** Requests answered with no response at all (dropped or reset by a scenario). */
   noResponse: number;
+  /** Requests a scenario rule answered with an off-contract fault (also in `calls`, never in `statuses`). */
+  injected: number;
   /** At least one answer with a status the contract declares for it. */
   exercised: boolean;
   statuses: Array<{ status: number; count: number; declared: boolean }>;
@@ -100,11 +105,16 @@ export class CoverageTracker implements ScenarioObserver {
     const tally = this.tallyOf(response.workspaceId);
     let operation = tally.operations.get(response.operationId);
     if (!operation) {
-      operation = { calls: 0, noResponse: 0, statuses: new Map(), codes: new Map() };
+      operation = { calls: 0, noResponse: 0, injected: 0, statuses: new Map(), codes: new Map() };
       tally.operations.set(response.operationId, operation);
     }
     operation.calls++;
     if (response.status === 0) operation.noResponse++;
+    if (response.injected) {
+      // A proxy's 503 or a cut body says nothing about the contract's statuses and codes.
+      operation.injected++;
+      return;
+    }
     else operation.statuses.set(response.status, (operation.statuses.get(response.status) ?? 0) + 1);
     if (response.errorCode !== null) operation.codes.set(response.errorCode, (operation.codes.get(response.errorCode) ?? 0) + 1);
   }
@@ -142,12 +152,13 @@ export class CoverageTracker implements ScenarioObserver {
     let codeSeen = 0;
     for (const declared of this.declared.values()) {
       if (only && !only.has(declared.operationId)) continue;
-      const merged: OperationTally = { calls: 0, noResponse: 0, statuses: new Map(), codes: new Map() };
+      const merged: OperationTally = { calls: 0, noResponse: 0, injected: 0, statuses: new Map(), codes: new Map() };
       for (const tally of tallies) {
         const own = tally.operations.get(declared.operationId);
         if (!own) continue;
         merged.calls += own.calls;
         merged.noResponse += own.noResponse;
+        merged.injected += own.injected;
         for (const [status, count] of own.statuses) merged.statuses.set(status, (merged.statuses.get(status) ?? 0) + count);
         for (const [code, count] of own.codes) merged.codes.set(code, (merged.codes.get(code) ?? 0) + count);
       }
@@ -166,6 +177,7 @@ export class CoverageTracker implements ScenarioObserver {
         path: declared.path,
         calls: merged.calls,
         noResponse: merged.noResponse,
+        injected: merged.injected,
         exercised: statuses.some((entry) => entry.declared),
         statuses,
         missingStatuses,
@@ -257,8 +269,9 @@ export function coverageMarkdown(report: CoverageReport): string {
   for (const operation of report.byOperation) {
     const statuses = counted(operation.statuses.map((s) => ({ label: String(s.status), count: s.count, declared: s.declared })));
     const noAnswer = operation.noResponse > 0 ? `${statuses ? ', ' : ''}no answer ×${operation.noResponse}` : '';
+    const injected = operation.injected > 0 ? `${statuses || noAnswer ? ', ' : ''}injected ×${operation.injected}` : '';
     const codes = counted(operation.errorCodes.map((c) => ({ label: c.code, count: c.count, declared: c.declared })));
-    lines.push(`| ${operation.exercised ? '' : '✗ '}\`${operation.operationId}\` | \`${operation.method} ${operation.path}\` | ${operation.calls} | ${cell(statuses + noAnswer)} | ${operation.missingStatuses.join(', ')} | ${cell(codes)} | ${operation.missingErrorCodes.join(', ')} |`);
+    lines.push(`| ${operation.exercised ? '' : '✗ '}\`${operation.operationId}\` | \`${operation.method} ${operation.path}\` | ${operation.calls} | ${cell(statuses + noAnswer + injected)} | ${operation.missingStatuses.join(', ')} | ${cell(codes)} | ${operation.missingErrorCodes.join(', ')} |`);
   }
   lines.push('', '## Webhook events delivered', '', '| Event | Deliveries |', '|---|---:|');
   for (const { event, count } of report.webhookEvents.events) lines.push(`| \`${event}\` | ${count} |`);

@@ -827,8 +827,19 @@ export interface components {
             errorCode: string | null;
             durationMs: number;
             matchedRule: string | null;
-            /** @description What a scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `state`). */
+            /**
+             * @description What a scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `state`,
+             *     `fault`, `truncated`, `drip`); several joined by `+` (`fault+drip`, `error+reset`: a reset mid-body).
+             */
             effect: string | null;
+            /**
+             * @description The answer was an off-contract fault a rule injected: a `fault` (a proxy's 5xx page, an empty
+             *     body), a `malformed` body, a body cut short (`truncated`, `reset` mid-body) or dripped slowly
+             *     (`drip`), or no answer (`drop`, `reset`). `--strict-responses` does not check such answers
+             *     against the contract, and coverage counts them apart. The status is the one sent (also for a
+             *     body cut short); 0 when none was.
+             */
+            injected: boolean;
         };
         JournalPage: {
             data: components["schemas"]["JournalEntry"][];
@@ -1420,6 +1431,8 @@ export interface components {
             calls: number;
             /** @description Requests that got no answer at all (a scenario dropped or reset the connection). */
             noResponse: number;
+            /** @description Requests a scenario rule answered with an off-contract fault (see the journal's `injected`); counted in `calls`, never in `statuses` or `errorCodes`. */
+            injected: number;
             /** @description At least one answer had a status the contract declares for the operation. */
             exercised: boolean;
             statuses: {
@@ -1448,7 +1461,7 @@ export interface components {
             description?: string;
             /** @description The matchers (`operationId`, `method`, `path`, `account`, `platform`, `params`, `headers`, `body`, `nth`, `every`, `window`, `probability`, `state`); every one given must hold. */
             match?: Record<string, never>;
-            /** @description What the rule does (`error`, `latencyMs`, `drop`, `reset`, `malformed`, `unknownValues`, `state`, and the off-contract faults). */
+            /** @description What the rule does (`error`, `latencyMs`, `drop`, `reset`, `malformed`, `unknownValues`, `state`, and the off-contract faults `fault`, `truncated`, `drip`, `reset: { afterBytes }`). */
             then: Record<string, never>;
             /** @description Fire at most this many times; the rule is then `exhausted`, still listed, and lets every request pass. */
             times?: number;

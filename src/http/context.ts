@@ -2,6 +2,7 @@ import type { KeyScope } from '../workspaces/keys.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { RateLimitHeaders } from '../limits/request-budget.js';
 import type { Operation } from './operations.js';
+import type { WireFault } from './wire-faults.js';
 
 /** What the pipeline learns about a request as it passes each step. */
 export interface RequestContext {
@@ -26,6 +27,10 @@ export interface RequestContext {
   rateLimit?: RateLimitHeaders;
   /** What a scenario did to the request (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`). */
   scenarioEffect?: string;
+  /** The answer is an off-contract fault a scenario rule injected (the journal and coverage mark it). */
+  injected?: boolean;
+  /** How the answer goes out on the wire: dripped, cut short, reset mid-body. */
+  wireFault?: WireFault;
   /** Rewrites the handler's answer before it is checked and sent (a scenario's unknown values). */
   rewriteReply?: (status: number, body: unknown) => unknown;
   /** The Idempotency-Key this request holds while it runs. */

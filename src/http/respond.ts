@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { ContractChecker, ContractViolation } from './contract.js';
 import { ApiError } from './errors.js';
 import type { Reply, ResponseStream } from './route.js';
+import { writeWithFault } from './wire-faults.js';
 
 /** Adds headers every response carries (the rate-limit headers, for one). */
 export type ResponseDecorator = (req: Request, res: Response, reply: Reply) => void;
@@ -52,11 +53,11 @@ export class Responder {
     const checked = this.check(req, res, reply);
     for (const listener of this.sentListeners) listener(req, checked);
     const held = this.gate?.(req);
-    if (!held) return this.write(res, checked);
+    if (!held) return this.write(req, res, checked);
     // A failed write has been logged where it failed; the answer still goes out.
     held.then(
-      () => this.write(res, checked),
-      () => this.write(res, checked),
+      () => this.write(req, res, checked),
+      () => this.write(req, res, checked),
     );
   }
 
@@ -65,11 +66,12 @@ export class Responder {
     this.send(req, res, { status: error.status, body: error.body(), headers: error.extra.headers });
   }
 
-  private write(res: Response, reply: Reply): void {
+  private write(req: Request, res: Response, reply: Reply): void {
     // The client may have gone while the answer waited on the gate.
     if (res.headersSent || res.destroyed) return;
     res.status(reply.status);
-    if (reply.stream) openStream(res, reply.stream);
+    if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
+    else if (reply.stream) openStream(res, reply.stream);
     else if (reply.body === undefined) res.end();
     else if (reply.contentType !== undefined) res.type(reply.contentType).send(String(reply.body));
     else res.json(reply.body);
@@ -78,7 +80,8 @@ export class Responder {
   private check(req: Request, res: Response, reply: Reply): Reply {
     const { operation, contract } = req.ctx;
     // 501 marks an operation the mock has not built; the contract describes the real service, so it is not declared there.
-    if (!this.options.strictResponses || !operation || !contract || reply.status === 501) return reply;
+    // An off-contract answer is a fault a rule injected on purpose, never a violation.
+    if (!this.options.strictResponses || !operation || !contract || reply.status === 501 || reply.offContract) return reply;
     const violation = this.options.checkers[contract].check(operation, reply.status, reply.body, res.getHeaders(), reply.contentType);
     if (!violation) return reply;
     this.options.onViolation(violation);
@@ -88,6 +91,17 @@ export class Responder {
     req.ctx.errorCode = error.code;
     return { status: 500, body: error.body() };
   }
+}
+
+/** The bytes of a reply's body, as write would send them, with its Content-Type set on `res`. */
+function replyBytes(res: Response, reply: Reply): Buffer {
+  if (reply.body === undefined) return Buffer.alloc(0);
+  if (reply.contentType !== undefined) {
+    res.type(reply.contentType);
+    return Buffer.from(String(reply.body));
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  return Buffer.from(JSON.stringify(reply.body));
 }
 
 /** Sends the headers now and hands the open response to the route. */

@@ -29,6 +29,11 @@ export interface Reply {
   stream?: (stream: ResponseStream) => void;
   /** A media type other than JSON (`text/markdown`): `body` is then the text, sent as is. */
   contentType?: string;
+  /**
+   * An answer a scenario rule made up to break the contract on purpose (a proxy's 502 page,
+   * a broken body): the responder does not check it against the contract.
+   */
+  offContract?: true;
 }
 
 export type Handler = (input: HandlerInput) => Reply | Promise<Reply>;

@@ -15,8 +15,10 @@ export interface JournalEntry {
   durationMs: number;
   /** The scenario rule that intercepted the request, when one did. */
   matchedRule: string | null;
-  /** What the scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`); null when nothing. */
+  /** What the scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `fault`, `truncated`, `drip`; combined with `+`); null when nothing. */
   effect: string | null;
+  /** The answer was an off-contract fault a rule injected (a proxy's page, a cut or dripped body, a dropped or reset connection, a broken body). */
+  injected: boolean;
 }
 
 /** What the journal can be asked for; every filter given must hold. */
@@ -43,8 +45,9 @@ export class Journal {
     this.ring = new Array<JournalEntry | undefined>(Math.max(1, capacity));
   }
 
-  record(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
-    const full: JournalEntry = { seq: this.nextSeq++, ...entry };
+  /** Records an entry; one that does not say is not injected (the control plane's own entries, for one). */
+  record(entry: Omit<JournalEntry, 'seq' | 'injected'> & { injected?: boolean }): JournalEntry {
+    const full: JournalEntry = { seq: this.nextSeq++, ...entry, injected: entry.injected ?? false };
     this.ring[(full.seq - 1) % this.ring.length] = full;
     return full;
   }

@@ -3,11 +3,12 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { ApiError, RateLimitedError } from '../http/errors.js';
 import { declaredOperations } from '../http/declared-responses.js';
 import type { Operation } from '../http/operations.js';
-import type { ResponseDecorator } from '../http/respond.js';
+import type { Responder, ResponseDecorator } from '../http/respond.js';
 import type { OpenApiDocument } from '../http/spec.js';
 import { activeOutage, assertNetworkUp, outagesStore } from '../platforms/outages.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ScenarioObserver } from './load.js';
+import { faultReply, wireFaultOf } from './fault-answers.js';
 import { countSelects, drawUnit, pathMatches, resolvePointer, valueMatches } from './matching.js';
 import { OpenValueRewriter } from './open-values.js';
 import { requestAccounts, type RequestAccounts } from './request-facts.js';
@@ -21,6 +22,8 @@ export interface ScenarioGuardOptions {
   /** The API's body limit: rules that match on a body account read the body here. */
   bodyLimit: string;
   observer?: ScenarioObserver;
+  /** Sends the off-contract answers (faults, broken bodies) the rules make up. */
+  responder?: Responder;
 }
 
 /** Retry-After of an injected 429 when neither the rule nor its window says. */
@@ -71,7 +74,7 @@ export function scenarioGuard(options: ScenarioGuardOptions): RequestHandler {
         req.ctx.matchedRule = rule.id;
         options.observer?.ruleFired(workspace, { name: set.name }, rule.id);
         workspace.changed();
-        const passOn = await applyEffect(rule, req, res, workspace, operation, rewriter);
+        const passOn = await applyEffect(rule, req, res, workspace, operation, rewriter, options.responder);
         if (!passOn) return;
       }
     }
@@ -176,6 +179,7 @@ async function applyEffect(
   workspace: Workspace,
   operation: Operation,
   rewriter: OpenValueRewriter,
+  responder: Responder | undefined,
 ): Promise<boolean> {
   const { then } = rule;
   if (then.latencyMs) {
@@ -185,28 +189,43 @@ async function applyEffect(
   }
   if (then.drop) {
     req.ctx.scenarioEffect = 'drop';
+    req.ctx.injected = true;
     req.socket.destroy();
     return false;
   }
-  if (then.reset) {
+  if (then.reset === true) {
     req.ctx.scenarioEffect = 'reset';
+    req.ctx.injected = true;
     req.socket.resetAndDestroy();
     return false;
   }
-  if (then.malformed) {
-    // Past the responder on purpose: no contract describes a broken body.
-    req.ctx.scenarioEffect = 'malformed';
-    res.status(200).type('application/json').end(then.malformed.body);
+  // A drip or a cut applies to whatever answer goes out: the real one, or the rule's own below.
+  const wireFault = wireFaultOf(then);
+  const wireEffects = [...(then.drip ? ['drip'] : []), ...(then.truncated ? ['truncated'] : []), ...(typeof then.reset === 'object' ? ['reset'] : [])];
+  if (wireFault) {
+    req.ctx.wireFault = wireFault;
+    req.ctx.injected = true;
+  }
+  const effect = (answer?: string) => [...(answer ? [answer] : []), ...wireEffects].join('+');
+  const offContract = then.malformed ? { status: 200, contentType: 'application/json', body: then.malformed.body, offContract: true as const } : then.fault ? faultReply(then.fault, rule.id) : undefined;
+  if (offContract) {
+    // No contract describes these answers: the responder sends them unchecked, and the journal and coverage mark them injected.
+    req.ctx.scenarioEffect = effect(then.malformed ? 'malformed' : 'fault');
+    req.ctx.injected = true;
+    if (!responder) throw new Error('The scenario guard needs the responder to send an off-contract answer');
+    responder.send(req, res, offContract);
     return false;
   }
   if (then.error) {
-    req.ctx.scenarioEffect = 'error';
+    req.ctx.scenarioEffect = effect('error');
     throw ruleError(then.error, rule, workspace);
   }
   if (then.unknownValues) {
     const values = then.unknownValues;
-    req.ctx.scenarioEffect = 'unknownValues';
+    req.ctx.scenarioEffect = effect('unknownValues');
     req.ctx.rewriteReply = (status, body) => rewriter.rewrite(operation, status, body, values);
+  } else if (wireEffects.length > 0) {
+    req.ctx.scenarioEffect = effect();
   } else if (!then.latencyMs) {
     req.ctx.scenarioEffect = 'state';
   }

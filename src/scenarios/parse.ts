@@ -13,7 +13,7 @@ import type { PlanName } from '../workspaces/plans.js';
 import { pathCanReach } from './matching.js';
 import { parseDateTime, parseMoment, type Moment } from './moments.js';
 import { accountSourcesOf, canNameAccount, type AccountSources } from './request-facts.js';
-import type { FieldPath, MatchSpec, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
+import type { FaultBody, FaultEffect, FieldPath, MatchSpec, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
 
 /** A scenario file that cannot be used, with where and why. */
 export class ScenarioError extends Error {
@@ -261,7 +261,12 @@ interface RawRule {
     probability?: number;
     state?: string;
   };
-  then: Omit<ThenSpec, 'malformed'> & { malformed?: true | { body: string } };
+  then: Omit<ThenSpec, 'malformed' | 'fault' | 'truncated' | 'drip'> & {
+    malformed?: true | { body: string };
+    fault?: Omit<FaultEffect, 'body'> & { body?: FaultBody };
+    truncated?: true | { afterBytes: number };
+    drip?: { chunkBytes?: number; intervalMs?: number };
+  };
   times?: number;
 }
 interface RawScenario {
@@ -282,6 +287,9 @@ function list<T>(value: OneOrMany<T> | undefined): T[] | undefined {
   if (value === undefined) return undefined;
   return Array.isArray(value) ? value : [value];
 }
+
+/** How a `drip: {}` sends a body: 16 bytes every 100 ms. */
+export const DEFAULT_DRIP = { chunkBytes: 16, intervalMs: 100 } as const;
 
 /** A malformed body a client cannot parse: the start of a list, cut off. */
 export const DEFAULT_MALFORMED_BODY = '{"data": [{"id": "';
@@ -433,13 +441,23 @@ class Checker {
   }
 
   private then(raw: RawRule['then'], at: FieldPath, states: string[], operations: string[]): ThenSpec {
-    const answers = (['error', 'drop', 'reset', 'malformed', 'unknownValues'] as const).filter((key) => raw[key] !== undefined);
-    if (answers.length > 1) this.map.fail([...at, answers[1] as string], `give one of error, drop, reset, malformed or unknownValues, not ${answers.join(' and ')}`);
+    // `reset: true` answers nothing; `reset: { afterBytes }` cuts whatever answer goes out.
+    const answers = (['error', 'drop', 'reset', 'malformed', 'unknownValues', 'fault'] as const).filter((key) => (key === 'reset' ? raw.reset === true : raw[key] !== undefined));
+    if (answers.length > 1) this.map.fail([...at, answers[1] as string], `give one of error, drop, reset, malformed, unknownValues or fault, not ${answers.join(' and ')}`);
+    const cuts = (['truncated', 'reset'] as const).filter((key) => raw[key] !== undefined && raw[key] !== true).concat(raw.truncated === true ? ['truncated'] : []);
+    const noAnswer = raw.drop !== undefined ? 'drop' : raw.reset === true ? 'reset' : undefined;
+    if (cuts.length > 1) this.map.fail([...at, 'reset'], 'give truncated or reset with afterBytes, not both: the answer is cut once');
+    if (noAnswer !== undefined && (cuts.length > 0 || raw.drip !== undefined)) {
+      this.map.fail([...at, raw.drip !== undefined ? 'drip' : 'truncated'], `${noAnswer} sends no answer, so there is nothing to ${raw.drip !== undefined ? 'drip' : 'cut'}`);
+    }
     const then: ThenSpec = {
       ...(raw.latencyMs !== undefined && { latencyMs: raw.latencyMs }),
       ...(raw.drop !== undefined && { drop: raw.drop }),
       ...(raw.reset !== undefined && { reset: raw.reset }),
       ...(raw.malformed !== undefined && { malformed: raw.malformed === true ? { body: DEFAULT_MALFORMED_BODY } : raw.malformed }),
+      ...(raw.fault !== undefined && { fault: { ...raw.fault, body: raw.fault.body ?? (raw.fault.status === 500 ? 'json' : 'html') } }),
+      ...(raw.truncated !== undefined && { truncated: raw.truncated === true ? {} : raw.truncated }),
+      ...(raw.drip !== undefined && { drip: { chunkBytes: raw.drip.chunkBytes ?? DEFAULT_DRIP.chunkBytes, intervalMs: raw.drip.intervalMs ?? DEFAULT_DRIP.intervalMs } }),
       ...(raw.state !== undefined && { state: this.state(raw.state, states, [...at, 'state']) }),
     };
     if (raw.error) {

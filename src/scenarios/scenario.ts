@@ -83,12 +83,36 @@ export interface MatchSpec {
   state?: string;
 }
 
+/** The statuses an off-contract fault answers, as proxies and crashed servers do. */
+export const FAULT_STATUSES = [500, 502, 503, 504] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+/** The bodies an off-contract fault can carry. */
+export const FAULT_BODIES = ['html', 'empty', 'json'] as const;
+export type FaultBody = (typeof FAULT_BODIES)[number];
+
+/** An answer no contract declares (a load balancer's 502 page, an empty 503). */
+export interface FaultEffect {
+  status: FaultStatus;
+  body: FaultBody;
+  retryAfter?: number;
+  code?: string;
+  message?: string;
+  headers?: Record<string, string>;
+}
+
 export interface ThenSpec {
   error?: ErrorEffect;
   latencyMs?: number;
   drop?: true;
-  reset?: true;
+  /** `true`: no answer at all; with `afterBytes`, the answer's first bytes, then the reset. */
+  reset?: true | { afterBytes: number };
   malformed?: { body: string };
+  fault?: FaultEffect;
+  /** The answer cut after `afterBytes` bytes of body (half of it when absent), then a close. */
+  truncated?: { afterBytes?: number };
+  /** The answer's body sent `chunkBytes` at a time, `intervalMs` real milliseconds apart. */
+  drip?: { chunkBytes: number; intervalMs: number };
   unknownValues?: UnknownValues;
   state?: string;
 }

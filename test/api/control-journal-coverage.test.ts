@@ -50,6 +50,7 @@ describe('GET /__control/coverage', () => {
       path: '/v1/connections',
       calls: 3,
       noResponse: 0,
+      injected: 0,
       exercised: true,
       statuses: [
         { status: 200, count: 2, declared: true },
