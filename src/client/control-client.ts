@@ -499,6 +499,8 @@ export class ControlClient {
    * const rule = await control.addRule({ match: { operationId: 'createPost' }, then: { error: { status: 502, code: 'PLATFORM_ERROR' } }, times: 1 });
    * // ... the next createPost answers 502 ...
    * await control.removeRule(rule.id);
+   * // A load balancer's 503 page, off the contract, twice:
+   * await control.addRule({ match: { method: 'GET' }, then: { fault: { status: 503, retryAfter: 5 } }, times: 2 });
    * ```
    */
   addRule(body: ControlBody<'addRule'>): Promise<ControlResult<'addRule'>> {

@@ -1460,9 +1460,13 @@ export interface components {
             id?: string;
             description?: string;
             /** @description The matchers (`operationId`, `method`, `path`, `account`, `platform`, `params`, `headers`, `body`, `nth`, `every`, `window`, `probability`, `state`); every one given must hold. */
-            match?: Record<string, never>;
+            match?: {
+                [key: string]: unknown;
+            };
             /** @description What the rule does (`error`, `latencyMs`, `drop`, `reset`, `malformed`, `unknownValues`, `state`, and the off-contract faults `fault`, `truncated`, `drip`, `reset: { afterBytes }`). */
-            then: Record<string, never>;
+            then: {
+                [key: string]: unknown;
+            };
             /** @description Fire at most this many times; the rule is then `exhausted`, still listed, and lets every request pass. */
             times?: number;
         };
@@ -1482,9 +1486,13 @@ export interface components {
              */
             addedAt: string | null;
             /** @description The matchers as the mock applies them (account references resolved to ids, windows to instants in `fromMs`/`untilMs`, the path also as `pathPattern`). */
-            match: Record<string, never>;
+            match: {
+                [key: string]: unknown;
+            };
             /** @description What the rule does. */
-            then: Record<string, never>;
+            then: {
+                [key: string]: unknown;
+            };
             times: number | null;
             /** @enum {string} */
             phase: "armed" | "exhausted";

@@ -367,6 +367,20 @@ describe('state and scenarios', () => {
     const error = await controlError(() => workspace.loadScenario({ name: 'no-such-scenario' }));
     expect(error).toMatchObject({ status: 400, code: 'INVALID_SCENARIO', param: 'name' });
   });
+
+  it('addRule, listRules and removeRule break one call now, count its hits, and throw INVALID_SCENARIO naming the field', async () => {
+    const workspace = await freshWorkspace({ fixtures: false });
+    const rule = await workspace.addRule({ match: { operationId: 'listPosts' }, then: { fault: { status: 503, body: 'empty' } }, times: 1 });
+    expect(rule).toMatchObject({ id: 'rule-1', source: 'runtime', phase: 'armed', remaining: 1 });
+    expect((await fetch(`${url}/v1/posts`, { headers: { 'x-api-key': workspace.apiKey ?? '' } })).status).toBe(503);
+    expect((await workspace.listRules()).data).toEqual([expect.objectContaining({ id: 'rule-1', fired: 1, phase: 'exhausted' })]);
+    expect(await workspace.removeRule('rule-1')).toMatchObject({ id: 'rule-1', fired: 1 });
+    expect((await workspace.listRules()).data).toEqual([]);
+
+    const error = await controlError(() => workspace.addRule({ then: { fault: { status: 418 } } }));
+    expect(error).toMatchObject({ status: 400, code: 'INVALID_SCENARIO', param: 'then.fault.status' });
+    expect(await controlError(() => workspace.removeRule('rule-1'))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
 });
 
 describe('getCoverage', () => {
