@@ -23,7 +23,7 @@ export interface ScenarioGuardOptions {
   bodyLimit: string;
   observer?: ScenarioObserver;
   /** Sends the off-contract answers (faults, broken bodies) the rules make up. */
-  responder?: Responder;
+  responder: Responder;
 }
 
 /** Retry-After of an injected 429 when neither the rule nor its window says. */
@@ -179,7 +179,7 @@ async function applyEffect(
   workspace: Workspace,
   operation: Operation,
   rewriter: OpenValueRewriter,
-  responder: Responder | undefined,
+  responder: Responder,
 ): Promise<boolean> {
   const { then } = rule;
   if (then.latencyMs) {
@@ -212,7 +212,6 @@ async function applyEffect(
     // No contract describes these answers: the responder sends them unchecked, and the journal and coverage mark them injected.
     req.ctx.scenarioEffect = effect(then.malformed ? 'malformed' : 'fault');
     req.ctx.injected = true;
-    if (!responder) throw new Error('The scenario guard needs the responder to send an off-contract answer');
     responder.send(req, res, offContract);
     return false;
   }
