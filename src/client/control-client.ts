@@ -496,8 +496,8 @@ export class ControlClient {
    *
    * @example
    * ```ts
-   * const rule = await control.addRule({ match: { operationId: 'createPost' }, then: { error: { status: 502, code: 'PLATFORM_ERROR' } }, times: 1 });
-   * // ... the next createPost answers 502 ...
+   * const rule = await control.addRule({ match: { operationId: 'createPost' }, then: { error: { status: 429, code: 'VELOCITY_LIMITED' } }, times: 1 });
+   * // ... the next createPost answers 429 ...
    * await control.removeRule(rule.id);
    * // A load balancer's 503 page, off the contract, twice:
    * await control.addRule({ match: { method: 'GET' }, then: { fault: { status: 503, retryAfter: 5 } }, times: 2 });
