@@ -71,7 +71,7 @@ export async function runCommand(argv: string[], io: CliIo, shutdown: ShutdownSo
     return 2;
   }
 
-  const started = await startServer(resolved, io, io.err);
+  const started = await startServer(resolved, io, { banner: io.err, confirm: true });
   if ('exitCode' in started) return started.exitCode;
   const token = resolved.server.controlToken;
   const subprocess = execa(file, args, {

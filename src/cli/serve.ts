@@ -43,12 +43,23 @@ async function checkAnswers(url: string, controlToken: string | undefined): Prom
   if (!response.ok) throw new Error(`GET ${url}/__control/health answered ${response.status}`);
 }
 
+export interface StartOptions {
+  /** Where the banner goes: stdout for `serve`, stderr for `run` (the command owns stdout). */
+  banner: (line: string) => void;
+  /**
+   * Check that the server answers before saying it is ready (`run`, `--ready-file`). A plain
+   * `serve` skips it: listening is enough there, and the first fetch loads Node's HTTP client
+   * (tens of milliseconds of every start).
+   */
+  confirm: boolean;
+}
+
 /**
- * Starts the server as the options ask, prints the banner to `banner`, and answers the
- * running server; or an exit code (2) when the options, the data file, the scenario or
- * the port do not allow a start.
+ * Starts the server as the options ask, prints the banner, and answers the running server;
+ * or an exit code (2) when the options, the data file, the scenario or the port do not
+ * allow a start.
  */
-export async function startServer(resolved: ResolvedCli, io: CliIo, banner: (line: string) => void): Promise<RunningServer | { exitCode: number }> {
+export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, confirm }: StartOptions): Promise<RunningServer | { exitCode: number }> {
   let server: MockServer;
   try {
     server = await createMockServer({ ...resolved.server, ...(resolved.cors && { cors: resolved.cors }), logRequests: resolved.logLevel === 'debug' ? io.err : undefined });
@@ -74,7 +85,7 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, banner: (lin
   let url: string;
   try {
     url = await server.listen(resolved.port, resolved.host);
-    await checkAnswers(url, resolved.server.controlToken);
+    if (confirm || readyFile !== undefined) await checkAnswers(url, resolved.server.controlToken);
   } catch (error) {
     await server.close();
     io.err(`social-gateway-mock: cannot listen on ${resolved.host}:${resolved.port}: ${error instanceof Error ? error.message : String(error)}`);
