@@ -15,7 +15,7 @@ import { authenticateApi, authenticateControl, keyScopeStep } from './http/authe
 import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
-import { virtualDateHeader } from './http/date-header.js';
+import { useVirtualDateHeader } from './http/date-header.js';
 import { toApiError } from './http/error-mapping.js';
 import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
@@ -235,7 +235,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
 
   // Looked up again when the head goes out: a reset or a restore has replaced the request's workspace (and its clock) by then.
-  app.use(virtualDateHeader((req) => (req.ctx.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace));
+  useVirtualDateHeader(app, (req) => (req.ctx?.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace);
   if (options.cors) app.use(cors(options.cors));
   app.use(urlLengthGuard(httpLimits));
 
