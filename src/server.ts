@@ -155,6 +155,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       for (const hook of resumeHooks) hook(workspace);
     },
     applyScenario: (workspace, source) => void applyScenario(workspace, source, coverage),
+    release: (workspace) => eventStreams.closeWorkspace(workspace.id),
     runtime: {
       realTime,
       journalSize: options.journalSize ?? 1000,

@@ -51,6 +51,8 @@ export interface ControlRoute {
 export const CONTROL_ROUTES = {
   getHealth: { method: 'GET', path: '/__control/health' },
   createWorkspace: { method: 'POST', path: '/__control/workspaces' },
+  listWorkspaces: { method: 'GET', path: '/__control/workspaces' },
+  deleteWorkspace: { method: 'DELETE', path: '/__control/workspaces/{id}' },
   getClock: { method: 'GET', path: '/__control/clock' },
   advanceClock: { method: 'POST', path: '/__control/clock/advance' },
   setClock: { method: 'POST', path: '/__control/clock/set' },
@@ -224,6 +226,29 @@ export class ControlClient {
    */
   createWorkspace(body: ControlBody<'createWorkspace'> = {}): Promise<ControlResult<'createWorkspace'>> {
     return this.json('createWorkspace', { body });
+  }
+
+  /**
+   * `GET /__control/workspaces`: every workspace of the server, with its plan, when it was
+   * created and last used, how long it has been idle, its size and what it holds open.
+   */
+  listWorkspaces(): Promise<ControlResult<'listWorkspaces'>> {
+    return this.json('listWorkspaces');
+  }
+
+  /**
+   * `DELETE /__control/workspaces/{id}`: ends a workspace; its keys answer 401, its jobs,
+   * webhook retries and event streams stop, and the server forgets it. The default
+   * workspace is kept (409).
+   *
+   * @example
+   * ```ts
+   * const { workspaceId } = await control.createWorkspace();
+   * await control.deleteWorkspace(workspaceId);
+   * ```
+   */
+  deleteWorkspace(id: string): Promise<ControlResult<'deleteWorkspace'>> {
+    return this.json('deleteWorkspace', { pathParams: { id } });
   }
 
   /** `GET /__control/clock`: the virtual time, whether it is frozen, and what is due next. */

@@ -117,6 +117,11 @@ export class Scheduler<C> {
     this.inFlight.add(settled);
   }
 
+  /** Whether a real timer is set to fire the next job (a running clock with work pending). */
+  get armed(): boolean {
+    return this.timer !== undefined;
+  }
+
   /** How many tracked pieces of I/O are still running. */
   get inFlightCount(): number {
     return this.inFlight.size;
@@ -171,6 +176,8 @@ export class Scheduler<C> {
   private async runUntil(limitMs: number, waitForInFlight = false): Promise<RanJob[]> {
     const ran: RanJob[] = [];
     while (ran.length < MAX_JOBS_PER_RUN) {
+      // A stopped scheduler belongs to a workspace that was deleted or replaced: nothing of it runs any more.
+      if (this.stopped) break;
       // Tracked I/O may schedule work (a retry) that is due before the next job: let it land first.
       if (waitForInFlight) await this.settle();
       const job = this.queue.peek();

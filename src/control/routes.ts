@@ -26,6 +26,7 @@ import { withEventReport } from './event-report.js';
 import { triggerRoutes } from './triggers.js';
 import { addRule, deleteRule, listRules } from './rules.js';
 import { keyRoutes } from './keys.js';
+import { workspaceRoutes } from './workspaces.js';
 
 export interface ControlDependencies {
   registry: WorkspaceRegistry;
@@ -184,6 +185,8 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
         clock: clockView(workspace),
       });
     }),
+
+    ...workspaceRoutes(registry, eventStreams),
 
     route('resetWorkspace', ({ workspace }) => ok(summary(withScenario('scenario', () => registry.reset(workspace))))),
 

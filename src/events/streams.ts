@@ -45,6 +45,14 @@ export class EventStreams {
     return total;
   }
 
+  /** Ends the workspace's streams: it was deleted or evicted, and nothing will ever be emitted to them. */
+  closeWorkspace(workspaceId: string): void {
+    const streams = this.open.get(workspaceId);
+    if (!streams) return;
+    this.open.delete(workspaceId);
+    for (const stream of [...streams]) stream.end();
+  }
+
   /** Ends every stream: a server cannot close while a response is still open. */
   closeAll(): void {
     for (const streams of [...this.open.values()]) for (const stream of [...streams]) stream.end();

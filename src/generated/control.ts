@@ -29,7 +29,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the server's workspaces
+         * @description Every workspace the server holds, the default one first: its plan, when it was
+         *     created and last used (instants of its own virtual clock: its start, and where its
+         *     clock stood at its last request), how long it has been idle (`idleMs`, wall
+         *     milliseconds: what `--workspace-ttl` measures), about how large it is (`sizeBytes`,
+         *     the length of its data as JSON) and what it holds open (pending scheduler jobs,
+         *     whether a real timer is set, webhook requests in flight, open event streams).
+         *     Changes nothing.
+         */
+        get: operations["listWorkspaces"];
         put?: never;
         /**
          * Create an isolated workspace and its API key
@@ -44,6 +54,35 @@ export interface paths {
          */
         post: operations["createWorkspace"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`workspaceId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workspace and release everything it holds
+         * @description The workspace ends at once: its keys answer `401 UNAUTHORIZED` from now on, its
+         *     scheduler stops (no job fires and no webhook attempt or retry is sent after; a
+         *     request already on the wire is not called back), its open event streams close, and
+         *     the server forgets its data and journal (with `--data`, it leaves the file). The
+         *     server's contract coverage keeps the traffic it saw. The key of the request plays no
+         *     part. An unknown id is `404`; the default workspace is kept (`409 CONFLICT`: its key
+         *     is the server's own; reset it instead).
+         */
+        delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
         patch?: never;
@@ -757,6 +796,49 @@ export interface components {
         };
         /** @enum {string} */
         PlanName: "free" | "payg";
+        WorkspaceList: {
+            data: components["schemas"]["WorkspaceListing"][];
+        };
+        WorkspaceListing: {
+            /** @example ws_3f9a1c2b7d4e */
+            workspaceId: string;
+            /** @description Whether this is the server's default workspace (never deleted nor evicted). */
+            default: boolean;
+            plan: components["schemas"]["PlanName"];
+            /**
+             * Format: date-time
+             * @description Where the workspace's virtual clock started.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Where the workspace's virtual clock stood at its last request (its creation, when none since).
+             */
+            lastUsedAt: string;
+            /** @description Wall milliseconds since its last request; what `--workspace-ttl` measures. */
+            idleMs: number;
+            /** @description About how much it holds, as the length of its data in JSON (what a snapshot of it weighs). */
+            sizeBytes: number;
+            /** @description Scheduler jobs waiting for their instant. */
+            pendingJobs: number;
+            /** @description Whether a real timer is set for its next job (a running clock with work pending). */
+            timerArmed: boolean;
+            /** @description Webhook requests on the wire. */
+            deliveriesInFlight: number;
+            /** @description Open `GET /__control/events` streams. */
+            eventStreams: number;
+        };
+        DeletedWorkspace: {
+            /** @example ws_3f9a1c2b7d4e */
+            workspaceId: string;
+            /** @enum {boolean} */
+            deleted: true;
+            /** @description What it held that will never run nor be written to. */
+            released: {
+                pendingJobs: number;
+                eventStreams: number;
+            };
+        };
         CreatedWorkspace: {
             /** @example ws_3f9a1c2b7d4e */
             workspaceId: string;
@@ -1651,6 +1733,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The default workspace cannot be deleted (`CONFLICT`). */
+        WorkspaceConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONFLICT",
+                 *         "message": "The default workspace cannot be deleted; reset it instead (POST /__control/reset).",
+                 *         "param": "id"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Another active rule of the workspace has this id (`CONFLICT`). */
         RuleConflict: {
             headers: {
@@ -1751,6 +1851,29 @@ export interface operations {
             500: components["responses"]["ContractViolation"];
         };
     };
+    listWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
     createWorkspace: {
         parameters: {
             query?: never;
@@ -1773,6 +1896,34 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`workspaceId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWorkspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["WorkspaceConflict"];
             500: components["responses"]["ContractViolation"];
         };
     };

@@ -677,6 +677,21 @@ export type ControlHealth = ControlComponents['schemas']['Health'];
 export type ControlPlanName = ControlComponents['schemas']['PlanName'];
 
 /**
+ * control.yaml: `#/components/schemas/WorkspaceList`.
+ */
+export type ControlWorkspaceList = ControlComponents['schemas']['WorkspaceList'];
+
+/**
+ * control.yaml: `#/components/schemas/WorkspaceListing`.
+ */
+export type ControlWorkspaceListing = ControlComponents['schemas']['WorkspaceListing'];
+
+/**
+ * control.yaml: `#/components/schemas/DeletedWorkspace`.
+ */
+export type ControlDeletedWorkspace = ControlComponents['schemas']['DeletedWorkspace'];
+
+/**
  * control.yaml: `#/components/schemas/CreatedWorkspace`.
  */
 export type ControlCreatedWorkspace = ControlComponents['schemas']['CreatedWorkspace'];

@@ -23,6 +23,7 @@ export function authenticateApi(registry: WorkspaceRegistry): (req: Request) => 
     const workspace = registry.byApiKey(key);
     if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
     req.ctx.keyScope = scopeOfKey(workspace.data, key);
+    registry.touch(workspace);
     return workspace;
   };
 }
@@ -61,6 +62,7 @@ export function authenticateControl(registry: WorkspaceRegistry, controlToken: s
     if (key === undefined) return registry.defaultWorkspace;
     const workspace = registry.byApiKey(key);
     if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
+    registry.touch(workspace);
     return workspace;
   };
 }

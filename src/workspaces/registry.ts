@@ -36,6 +36,17 @@ export interface RegistryOptions {
   resume?: (workspace: Workspace) => void;
   /** Applies a scenario's world, rules and timeline to a freshly populated workspace; throws when it cannot. */
   applyScenario?: (workspace: Workspace, source: ScenarioSource) => void;
+  /**
+   * Releases what the server holds for a workspace outside it (its open event streams)
+   * once the workspace is deleted or evicted. The registry calls it; nothing else does.
+   */
+  release?: (workspace: Workspace) => void;
+}
+
+/** When a workspace was last used: wall time (what idleness and eviction are measured in) and its own clock. */
+interface LastUse {
+  wallMs: number;
+  virtualMs: number;
 }
 
 /**
@@ -45,6 +56,8 @@ export interface RegistryOptions {
 export class WorkspaceRegistry {
   private readonly byId = new Map<string, Workspace>();
   private readonly byKey = new Map<string, Workspace>();
+  /** Kept beside the data, never in it: a read must not make --data write the file. */
+  private readonly lastUse = new Map<string, LastUse>();
 
   constructor(private readonly options: RegistryOptions) {
     for (const data of Object.values(options.database.data.workspaces)) {
@@ -88,6 +101,43 @@ export class WorkspaceRegistry {
 
   all(): Workspace[] {
     return [...this.byId.values()];
+  }
+
+  /**
+   * Notes that a request used the workspace (authentication calls it): what
+   * `GET /__control/workspaces` shows as last used.
+   */
+  touch(workspace: Workspace): void {
+    this.lastUse.set(workspace.id, { wallMs: this.options.runtime.realTime(), virtualMs: workspace.now() });
+  }
+
+  /** When the workspace was last used (its creation, when never since). */
+  lastUsed(workspace: Workspace): LastUse {
+    return this.lastUse.get(workspace.id) ?? { wallMs: this.options.runtime.realTime(), virtualMs: workspace.now() };
+  }
+
+  /** Wall milliseconds since the workspace was last used. */
+  idleMs(workspace: Workspace): number {
+    return Math.max(0, this.options.runtime.realTime() - this.lastUsed(workspace).wallMs);
+  }
+
+  /** About how much the workspace holds: the length of its data as JSON (a snapshot's size). */
+  sizeOf(workspace: Workspace): number {
+    return JSON.stringify(this.settle(workspace)).length;
+  }
+
+  /**
+   * Deletes a workspace (never the default one): its keys answer 401 from now on, its
+   * scheduler stops (no job fires, no webhook retry is sent), its open event streams
+   * close, and the registry and the database forget it (with --data, it leaves the file).
+   * A webhook request already on the wire is not called back.
+   */
+  delete(workspace: Workspace): void {
+    if (workspace.id === DEFAULT_WORKSPACE_ID) throw new Error('The default workspace cannot be deleted');
+    this.detach(workspace);
+    this.lastUse.delete(workspace.id);
+    this.options.release?.(workspace);
+    this.options.database.markDirty();
   }
 
   /** Whether this build has a handler for a job kind (a restored snapshot may name others). */
@@ -254,6 +304,7 @@ export class WorkspaceRegistry {
     this.options.database.data.workspaces[data.id] = data;
     const workspace = new Workspace(data, this.options.runtime, journal);
     this.byId.set(data.id, workspace);
+    if (!this.lastUse.has(data.id)) this.touch(workspace);
     for (const key of data.apiKeys) this.byKey.set(key, workspace);
     workspace.scheduler.arm();
     return workspace;

@@ -85,6 +85,9 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   const workspace = body(await call('createWorkspace', '/__control/workspaces', { seed: 7, clock: { frozen: true } }));
   headers['x-api-key'] = workspace.apiKey as string;
   await call('createApiKey', '/__control/keys');
+  await call('listWorkspaces', '/__control/workspaces');
+  const doomed = body(await call('createWorkspace', '/__control/workspaces', { fixtures: false }));
+  await call('deleteWorkspace', `/__control/workspaces/${doomed.workspaceId as string}`);
   const readKey = body(await call('createApiKey', '/__control/keys', controlBodyExample('createApiKey'))).apiKey as string;
 
   // ---- clock: forward by a duration, by nothing (waits for deliveries), to an instant; run, then freeze again
@@ -161,6 +164,8 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('receiveInboundReview', '/__control/inbound/reviews', { accountId: missing }, { status: 404, code: 'NOT_FOUND' });
   await call('revokeApiKey', `/__control/keys/${readKey}`, undefined, { status: 404, code: 'NOT_FOUND' });
   await call('removeRule', `/__control/rules/${missing}`, undefined, { status: 404, code: 'NOT_FOUND' });
+  await call('deleteWorkspace', `/__control/workspaces/${doomed.workspaceId as string}`, undefined, { status: 404, code: 'NOT_FOUND' });
+  await call('deleteWorkspace', '/__control/workspaces/ws_default', undefined, { status: 409, code: 'CONFLICT' });
   await call('addRule', '/__control/rules', { then: { colour: 'red' } }, { status: 400, code: 'INVALID_SCENARIO' });
   return exchanges;
 }

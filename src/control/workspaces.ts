@@ -1,0 +1,59 @@
+import type { EventStreams } from '../events/streams.js';
+import { ApiError } from '../http/errors.js';
+import { ok, route, type RouteDefinition } from '../http/route.js';
+import { DEFAULT_WORKSPACE_ID, type WorkspaceRegistry } from '../workspaces/registry.js';
+import type { Workspace } from '../workspaces/workspace.js';
+
+/**
+ * One workspace as `GET /__control/workspaces` lists it. `createdAt` and `lastUsedAt`
+ * are instants of the workspace's own virtual clock, as every time the mock shows is
+ * (one clock, issue 19): its start, and where its clock stood at its last request.
+ * Idleness is wall time (what `--workspace-ttl` measures), so it is a duration,
+ * `idleMs`, never an instant of a second clock.
+ */
+function listing(registry: WorkspaceRegistry, eventStreams: EventStreams, workspace: Workspace) {
+  const lastUse = registry.lastUsed(workspace);
+  return {
+    workspaceId: workspace.id,
+    default: workspace.id === DEFAULT_WORKSPACE_ID,
+    plan: workspace.data.plan,
+    createdAt: workspace.data.createdAt,
+    lastUsedAt: new Date(lastUse.virtualMs).toISOString(),
+    idleMs: registry.idleMs(workspace),
+    // The length of its data as JSON: what a snapshot or --data holds of it, read on each list.
+    sizeBytes: registry.sizeOf(workspace),
+    pendingJobs: workspace.scheduler.size,
+    timerArmed: workspace.scheduler.armed,
+    deliveriesInFlight: workspace.scheduler.inFlightCount,
+    eventStreams: eventStreams.count(workspace.id),
+  };
+}
+
+/** A workspace named in a path, or a 404: the key of the request plays no part. */
+function named(registry: WorkspaceRegistry, id: string): Workspace {
+  const workspace = registry.get(id);
+  if (!workspace) throw new ApiError(404, 'NOT_FOUND', `There is no workspace '${id}' on this server (deleted, evicted, or never made).`, { param: 'id' });
+  return workspace;
+}
+
+/**
+ * `GET /__control/workspaces` and `DELETE /__control/workspaces/{id}`: the server's
+ * workspaces and their end (docs/decisions/0017). The registry does the work; these
+ * only read parameters and shape answers.
+ */
+export function workspaceRoutes(registry: WorkspaceRegistry, eventStreams: EventStreams): RouteDefinition[] {
+  return [
+    route('listWorkspaces', () => ok({ data: registry.all().map((workspace) => listing(registry, eventStreams, workspace)) })),
+
+    route<{ id: string }>('deleteWorkspace', ({ params }) => {
+      const workspace = named(registry, params.id);
+      // Its key is the server's key (--api-key): the banner, the ready file and `run` hand it out, and --data brings it back.
+      if (workspace.id === DEFAULT_WORKSPACE_ID) {
+        throw new ApiError(409, 'CONFLICT', "The default workspace cannot be deleted; reset it instead (POST /__control/reset).", { param: 'id' });
+      }
+      const released = { pendingJobs: workspace.scheduler.size, eventStreams: eventStreams.count(workspace.id) };
+      registry.delete(workspace);
+      return ok({ workspaceId: workspace.id, deleted: true, released });
+    }),
+  ];
+}

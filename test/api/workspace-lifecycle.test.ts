@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMockServer } from '../../src/server.js';
+import type { Workspace } from '../../src/workspaces/workspace.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { SseClient } from '../helpers/sse-client.js';
+import { exampleData } from '../helpers/webhook-contract.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+const T0 = Date.parse(TEST_CLOCK);
+const MINUTE = 60_000;
+
+/** The wall clock the server reads (its `realTime`): tests move it, nothing sleeps. */
+let wall = T0;
+let mock: TestMock;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  mock = await startMock({ fixtures: false, realTime: () => wall });
+});
+afterAll(() => mock.close());
+beforeEach(async () => {
+  receiver = await WebhookReceiver.start();
+});
+afterEach(() => receiver.close());
+
+interface Created {
+  workspaceId: string;
+  apiKey: string;
+  workspace: Workspace;
+}
+
+/** A workspace, empty unless asked for the fixture world. */
+async function create(body: Record<string, unknown> = {}): Promise<Created> {
+  const res = await mock.control('post', '/__control/workspaces').send({ fixtures: false, ...body });
+  expectStatus(res, 201);
+  const workspace = mock.server.registry.get(res.body.workspaceId as string);
+  if (!workspace) throw new Error('the registry does not hold the new workspace');
+  return { workspaceId: res.body.workspaceId, apiKey: res.body.apiKey, workspace };
+}
+
+async function listed(id: string) {
+  const res = await mock.control('get', '/__control/workspaces');
+  expectStatus(res, 200);
+  return (res.body.data as Array<Record<string, unknown>>).find((row) => row.workspaceId === id);
+}
+
+/**
+ * A workspace whose clock runs with the (injected) wall clock, a webhook to the receiver,
+ * and one delivery that failed: its retry is a scheduler job a minute ahead, with a real
+ * timer set for it.
+ */
+async function withRetryPending(): Promise<Created> {
+  const created = await create({ clock: { frozen: false } });
+  const hook = await mock.call('post', '/v1/webhooks', created.apiKey).send({ name: 'CRM', url: receiver.url, events: ['post.published'] });
+  expectStatus(hook, 201);
+  receiver.answer(500);
+  created.workspace.events.emit('post.published', exampleData('post.published'));
+  expectStatus(await mock.control('post', '/__control/clock/advance', created.apiKey).send({ ms: 0 }), 200);
+  expect(receiver.requests).toHaveLength(1);
+  expect(await listed(created.workspaceId)).toMatchObject({ pendingJobs: 1, timerArmed: true });
+  return created;
+}
+
+describe('DELETE /__control/workspaces/{id}', () => {
+  it('answers 401 to its keys afterwards, on the API and the control plane', async () => {
+    const { workspaceId, apiKey } = await create();
+    expectStatus(await mock.call('get', '/v1/connections', apiKey), 200);
+    const res = await mock.control('delete', `/__control/workspaces/${workspaceId}`);
+    expectStatus(res, 200);
+    expect(res.body).toEqual({ workspaceId, deleted: true, released: { pendingJobs: 0, eventStreams: 0 } });
+    expectApiError(await mock.call('get', '/v1/connections', apiKey), 401, 'UNAUTHORIZED');
+    expectApiError(await mock.control('get', '/__control/clock', apiKey), 401, 'UNAUTHORIZED');
+  });
+
+  it('releases it: the registry and the database forget it, and the list leaves it out', async () => {
+    const { workspaceId } = await create();
+    expectStatus(await mock.control('delete', `/__control/workspaces/${workspaceId}`), 200);
+    expect(mock.server.registry.get(workspaceId)).toBeUndefined();
+    expect(mock.server.registry.all().map((workspace) => workspace.id)).not.toContain(workspaceId);
+    expect(mock.server.database.data.workspaces[workspaceId]).toBeUndefined();
+    expect(await listed(workspaceId)).toBeUndefined();
+  });
+
+  it('fires none of its jobs afterwards and sends no webhook retry, though their time comes', async () => {
+    const { workspaceId, workspace } = await withRetryPending();
+    const res = await mock.control('delete', `/__control/workspaces/${workspaceId}`);
+    expect(res.body.released).toEqual({ pendingJobs: 1, eventStreams: 0 });
+    expect(workspace.scheduler.armed).toBe(false);
+    wall += 2 * MINUTE;
+    // What the real timer would have called when the retry fell due.
+    expect(await workspace.scheduler.runDue()).toEqual([]);
+    expect(await workspace.scheduler.advanceTo(workspace.now() + 60 * MINUTE)).toEqual([]);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('(the same retry, in a workspace that is kept, is sent when its time comes)', async () => {
+    const { workspace } = await withRetryPending();
+    wall += 2 * MINUTE;
+    const ran = await workspace.scheduler.runDue();
+    expect(ran).toHaveLength(1);
+    await workspace.scheduler.settle();
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('closes its open event streams', async () => {
+    const url = await mock.server.listen();
+    const { workspaceId, apiKey } = await create();
+    const stream = await SseClient.open(`${url}/__control/events`, { 'x-api-key': apiKey });
+    await stream.waitFor(1);
+    expect(await listed(workspaceId)).toMatchObject({ eventStreams: 1 });
+    const res = await mock.control('delete', `/__control/workspaces/${workspaceId}`);
+    expect(res.body.released).toEqual({ pendingJobs: 0, eventStreams: 1 });
+    await stream.ended();
+    expect(stream.response.readableEnded).toBe(true);
+  });
+
+  it('answers 404 for an unknown id, and for one already deleted', async () => {
+    expectApiError(await mock.control('delete', '/__control/workspaces/ws_000000000000'), 404, 'NOT_FOUND', 'id');
+    const { workspaceId } = await create();
+    expectStatus(await mock.control('delete', `/__control/workspaces/${workspaceId}`), 200);
+    expectApiError(await mock.control('delete', `/__control/workspaces/${workspaceId}`), 404, 'NOT_FOUND', 'id');
+  });
+
+  it('keeps the default workspace with 409 CONFLICT', async () => {
+    expectApiError(await mock.control('delete', '/__control/workspaces/ws_default'), 409, 'CONFLICT', 'id');
+    expectStatus(await mock.call('get', '/v1/connections'), 200);
+  });
+
+  it('takes the workspace out of the --data file', async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'sgm-lifecycle-')), 'data.json');
+    const persistent = await startMock({ dataFile, fixtures: false });
+    try {
+      const created = await persistent.control('post', '/__control/workspaces').send({});
+      const id = created.body.workspaceId as string;
+      expect(Object.keys(JSON.parse(readFileSync(dataFile, 'utf8')).workspaces)).toContain(id);
+      expectStatus(await persistent.control('delete', `/__control/workspaces/${id}`), 200);
+      expect(Object.keys(JSON.parse(readFileSync(dataFile, 'utf8')).workspaces)).toEqual(['ws_default']);
+    } finally {
+      await persistent.close();
+    }
+    const reopened = await createMockServer({ dataFile });
+    expect(reopened.registry.all().map((workspace) => workspace.id)).toEqual(['ws_default']);
+    await reopened.close();
+  });
+});
+
+describe('GET /__control/workspaces', () => {
+  it('lists every workspace, the default first, with when it was made and used, its size and what it holds open', async () => {
+    const { workspaceId, apiKey } = await create({ plan: 'free', clock: { start: '2026-05-01T00:00:00Z', frozen: true } });
+    const res = await mock.control('get', '/__control/workspaces');
+    expectStatus(res, 200);
+    expect(res.body.data[0]).toMatchObject({ workspaceId: 'ws_default', default: true });
+    expect(await listed(workspaceId)).toEqual({
+      workspaceId,
+      default: false,
+      plan: 'free',
+      createdAt: '2026-05-01T00:00:00.000Z',
+      lastUsedAt: '2026-05-01T00:00:00.000Z',
+      idleMs: 0,
+      sizeBytes: expect.any(Number),
+      pendingJobs: 0,
+      timerArmed: false,
+      deliveriesInFlight: 0,
+      eventStreams: 0,
+    });
+
+    // Idle is wall time; last used is where its own clock stood.
+    wall += 5 * MINUTE;
+    expect(await listed(workspaceId)).toMatchObject({ idleMs: 5 * MINUTE });
+    expectStatus(await mock.control('post', '/__control/clock/advance', apiKey).send({ by: 'PT1H' }), 200);
+    expect(await listed(workspaceId)).toMatchObject({ idleMs: 0, lastUsedAt: '2026-05-01T00:00:00.000Z' });
+    expectStatus(await mock.call('get', '/v1/connections', apiKey), 200);
+    expect(await listed(workspaceId)).toMatchObject({ lastUsedAt: '2026-05-01T01:00:00.000Z' });
+  });
+
+  it('gives a workspace with the fixture world a larger size than an empty one', async () => {
+    const empty = await create({ fixtures: false });
+    const full = await create({ fixtures: true });
+    const emptySize = (await listed(empty.workspaceId))?.sizeBytes as number;
+    const fullSize = (await listed(full.workspaceId))?.sizeBytes as number;
+    expect(emptySize).toBeGreaterThan(0);
+    expect(fullSize).toBeGreaterThan(emptySize * 10);
+    expect(fullSize).toBe(JSON.stringify(mock.server.registry.settle(full.workspace)).length);
+  });
+});
