@@ -26,7 +26,7 @@ import { withEventReport } from './event-report.js';
 import { triggerRoutes } from './triggers.js';
 import { addRule, deleteRule, listRules } from './rules.js';
 import { keyRoutes } from './keys.js';
-import { workspaceRoutes } from './workspaces.js';
+import { forkWorkspace, workspaceRoutes } from './workspaces.js';
 
 export interface ControlDependencies {
   registry: WorkspaceRegistry;
@@ -92,6 +92,18 @@ function summary(workspace: Workspace) {
   };
 }
 
+/** The answer of a workspace made from the control plane (fresh or forked). */
+function createdWorkspace(workspace: Workspace) {
+  return created({
+    workspaceId: workspace.id,
+    apiKey: workspace.data.apiKeys[0],
+    plan: workspace.data.plan,
+    seed: workspace.data.seed,
+    scenario: loadedScenario(workspace)?.name ?? null,
+    clock: clockView(workspace),
+  });
+}
+
 function scenarioView(workspace: Workspace) {
   const loaded = loadedScenario(workspace);
   if (!loaded) return undefined;
@@ -150,6 +162,8 @@ interface CreateWorkspaceBody {
   fixtures?: boolean;
   clock?: { start?: string; frozen?: boolean };
   scenario?: string;
+  /** Fork: the id of the workspace to copy. */
+  from?: string;
 }
 
 /**
@@ -162,6 +176,11 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
     route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.all().length })),
 
     route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body }) => {
+      if (body?.from !== undefined) {
+        // Validation fills in `fixtures: true`, the contract's default: only `false` was asked for.
+        const asked = Object.keys(body).filter((name) => name !== 'fixtures' || body.fixtures === false);
+        return createdWorkspace(forkWorkspace(registry, body.from, asked));
+      }
       const explicit: Partial<WorkspaceBase> = {
         ...(body?.plan && { plan: body.plan }),
         ...(body?.seed !== undefined && { seed: body.seed }),
@@ -175,15 +194,7 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
         const source = SCENARIO_NAME.test(body.scenario) ? namedScenario(body.scenario, 'scenario') : inlineScenario(body.scenario);
         scenario = choose(source, 'scenario');
       }
-      const workspace = withScenario('scenario', () => registry.create(explicit, scenario));
-      return created({
-        workspaceId: workspace.id,
-        apiKey: workspace.data.apiKeys[0],
-        plan: workspace.data.plan,
-        seed: workspace.data.seed,
-        scenario: loadedScenario(workspace)?.name ?? null,
-        clock: clockView(workspace),
-      });
+      return createdWorkspace(withScenario('scenario', () => registry.create(explicit, scenario)));
     }),
 
     ...workspaceRoutes(registry, eventStreams),

@@ -37,6 +37,21 @@ function named(registry: WorkspaceRegistry, id: string): Workspace {
 }
 
 /**
+ * `POST /__control/workspaces { from }`: a fork of an existing workspace. It copies a
+ * world as it stands, so the fields that describe a fresh one (plan, seed, clock, …)
+ * have nothing to apply to.
+ */
+export function forkWorkspace(registry: WorkspaceRegistry, from: string, fields: string[]): Workspace {
+  const others = fields.filter((name) => name !== 'from');
+  if (others.length > 0) {
+    throw new ApiError(400, 'VALIDATION_ERROR', `from forks a workspace as it stands and takes no other field; got ${others.join(', ')}.`, { param: 'from' });
+  }
+  const source = registry.get(from);
+  if (!source) throw new ApiError(404, 'NOT_FOUND', `There is no workspace '${from}' on this server to fork (deleted, evicted, or never made).`, { param: 'from' });
+  return registry.fork(source);
+}
+
+/**
  * `GET /__control/workspaces` and `DELETE /__control/workspaces/{id}`: the server's
  * workspaces and their end (docs/decisions/0017). The registry does the work; these
  * only read parameters and shape answers.

@@ -50,7 +50,9 @@ export interface paths {
          *     sets up its world, rules and timeline; the body's own `plan`, `seed`, `fixtures`
          *     and `clock` win over the scenario's. A scenario that cannot be used answers
          *     `400 INVALID_SCENARIO` with `file:line:column` in the message and in `details`,
-         *     and no workspace is made.
+         *     and no workspace is made. `from` (a workspace's id) forks that workspace instead:
+         *     a copy of its whole world, clock included, with its own id and key; an unknown
+         *     id is `404`.
          */
         post: operations["createWorkspace"];
         delete?: never;
@@ -1799,6 +1801,13 @@ export interface components {
                      * @example network-outage
                      */
                     scenario?: string;
+                    /**
+                     * @description Fork: the id of an existing workspace whose whole world as it stands (every
+                     *     store, pending jobs, clock, scenario and rules) the new workspace starts
+                     *     with, under its own id and key; from then on the two are independent. It
+                     *     takes no other field (`400` naming `from`); an unknown id is `404`.
+                     */
+                    from?: string;
                 };
             };
         };
@@ -1894,6 +1903,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];

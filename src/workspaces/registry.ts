@@ -2,6 +2,7 @@ import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceO
 import type { Journal } from '../journal/journal.js';
 import { drawHex } from '../lib/ids.js';
 import type { KeyScope } from './keys.js';
+import { takeSnapshot } from './snapshot.js';
 import { Workspace, type WorkspaceRuntime } from './workspace.js';
 
 /** Every key has this prefix, as the reference's keys have a fixed prefix. */
@@ -151,10 +152,7 @@ export class WorkspaceRegistry {
    */
   create(explicit: Partial<WorkspaceBase> = {}, scenario?: ScenarioChoice): Workspace {
     const db = this.options.database.data;
-    const n = ++db.workspaceCounter;
-    const hex = drawHex(this.options.seed, 'workspace', n);
-    const id = `ws_${hex.slice(0, 12)}`;
-    const key = `${API_KEY_PREFIX}test_${hex.slice(12, 44)}`;
+    const { n, id, key } = this.nextIdentity();
     try {
       return this.createWith(id, { apiKeys: [key] }, this.startFrom({ ...this.options.defaults, seed: this.options.seed + n, ...explicit }, explicit, scenario));
     } catch (error) {
@@ -162,6 +160,24 @@ export class WorkspaceRegistry {
       db.workspaceCounter--;
       throw error;
     }
+  }
+
+  /**
+   * A new workspace holding a copy of `source`'s whole world as it stands (every store,
+   * pending jobs, clock, scenario and its counters, run-time rules), with its own id and
+   * one full key: for tests that share an expensive setup. From then on the two are
+   * independent. Its journal starts empty; its origin is the source's, so a reset brings
+   * it back to where the source started, not to the fork.
+   */
+  fork(source: Workspace): Workspace {
+    const { id, key } = this.nextIdentity();
+    // The snapshot machinery's copy: the running clock read, nothing of the source touched.
+    const { keyScopes: _scopes, ...world } = takeSnapshot(source).workspace;
+    const data: WorkspaceData = { ...world, id, apiKeys: [key], createdAt: new Date(world.clock.nowMs).toISOString() };
+    const workspace = this.install(data);
+    this.options.resume?.(workspace);
+    workspace.changed();
+    return workspace;
   }
 
   /** Mints another key for the workspace; it shares the workspace's one budget. */
@@ -263,6 +279,13 @@ export class WorkspaceRegistry {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The id and first key of the next workspace made from the control plane, from the server seed. */
+  private nextIdentity(): { n: number; id: string; key: string } {
+    const n = ++this.options.database.data.workspaceCounter;
+    const hex = drawHex(this.options.seed, 'workspace', n);
+    return { n, id: `ws_${hex.slice(0, 12)}`, key: `${API_KEY_PREFIX}test_${hex.slice(12, 44)}` };
   }
 
   /** The start of a workspace: its base, the scenario's choices over it, and what was asked explicitly over those. */

@@ -185,3 +185,66 @@ describe('GET /__control/workspaces', () => {
     expect(fullSize).toBe(JSON.stringify(mock.server.registry.settle(full.workspace)).length);
   });
 });
+
+describe('POST /__control/workspaces { from }', () => {
+  /** Reads that show a world: bodies without the list cursors, which each workspace signs with its own secret. */
+  async function reads(apiKey: string) {
+    const paths = ['/v1/posts?limit=100', '/v1/accounts?limit=100', '/v1/connections', '/v1/profiles?limit=100', '/v1/webhooks'];
+    const bodies: Record<string, unknown> = {};
+    for (const path of paths) {
+      const res = await mock.call('get', path, apiKey);
+      expectStatus(res, 200);
+      const { nextCursor: _cursor, ...body } = res.body as Record<string, unknown>;
+      bodies[path] = body;
+    }
+    const clock = await mock.control('get', '/__control/clock', apiKey);
+    bodies.clock = clock.body;
+    return bodies;
+  }
+
+  async function fork(from: string) {
+    const res = await mock.control('post', '/__control/workspaces').send({ from });
+    expectStatus(res, 201);
+    return res.body as { workspaceId: string; apiKey: string; clock: { now: string } };
+  }
+
+  it('copies the whole world, clock and pending jobs included, under its own id and key', async () => {
+    const source = await create({ fixtures: true, seed: 11, clock: { frozen: true } });
+    expectStatus(await mock.control('post', '/__control/clock/advance', source.apiKey).send({ by: 'PT3H' }), 200);
+    expectStatus(await mock.call('post', '/v1/profiles', source.apiKey).send({ name: 'Expensive setup' }), 201);
+    const before = await reads(source.apiKey);
+
+    const forked = await fork(source.workspaceId);
+    expect(forked.workspaceId).not.toBe(source.workspaceId);
+    expect(forked.apiKey).not.toBe(source.apiKey);
+    expect(forked.clock.now).toBe(mock.server.registry.get(source.workspaceId)?.nowIso());
+    expect(await reads(forked.apiKey)).toEqual(before);
+    // The source is untouched by being forked.
+    expect(await reads(source.apiKey)).toEqual(before);
+  });
+
+  it('is independent afterwards: writes, time and jobs of one never reach the other', async () => {
+    const source = await create({ fixtures: true, clock: { frozen: true } });
+    const forked = await fork(source.workspaceId);
+    const sourceBefore = await reads(source.apiKey);
+
+    expectStatus(await mock.call('post', '/v1/profiles', forked.apiKey).send({ name: 'Only in the fork' }), 201);
+    const moved = await mock.control('post', '/__control/clock/advance', forked.apiKey).send({ by: 'P30D' });
+    expectStatus(moved, 200);
+    expect(moved.body.ran.length).toBeGreaterThan(0);
+
+    expect(await reads(source.apiKey)).toEqual(sourceBefore);
+    const names = (await mock.call('get', '/v1/profiles?limit=100', forked.apiKey)).body.data.map((profile: { name: string }) => profile.name);
+    expect(names).toContain('Only in the fork');
+
+    // Deleting the source leaves the fork whole.
+    expectStatus(await mock.control('delete', `/__control/workspaces/${source.workspaceId}`), 200);
+    expectStatus(await mock.call('get', '/v1/profiles?limit=100', forked.apiKey), 200);
+  });
+
+  it('answers 404 naming from for an unknown workspace, and 400 when other fields come with it', async () => {
+    expectApiError(await mock.control('post', '/__control/workspaces').send({ from: 'ws_000000000000' }), 404, 'NOT_FOUND', 'from');
+    const source = await create();
+    expectApiError(await mock.control('post', '/__control/workspaces').send({ from: source.workspaceId, plan: 'free' }), 400, 'VALIDATION_ERROR', 'from');
+  });
+});

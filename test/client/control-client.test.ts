@@ -126,21 +126,6 @@ describe('createWorkspace and forWorkspace', () => {
   });
 });
 
-describe('listWorkspaces and deleteWorkspace', () => {
-  it('lists a new workspace, deletes it, and throws 404 and 409 as the envelope says', async () => {
-    const created = await control.createWorkspace({ fixtures: false });
-    const listed = await control.listWorkspaces();
-    expect(listed.data.map((row) => row.workspaceId)).toEqual(expect.arrayContaining(['ws_default', created.workspaceId]));
-    expect(listed.data.find((row) => row.workspaceId === created.workspaceId)).toMatchObject({ default: false, plan: 'payg', pendingJobs: 0 });
-
-    expect(await control.deleteWorkspace(created.workspaceId)).toEqual({ workspaceId: created.workspaceId, deleted: true, released: { pendingJobs: 0, eventStreams: 0 } });
-    expect((await control.listWorkspaces()).data.map((row) => row.workspaceId)).not.toContain(created.workspaceId);
-    expect((await api(control.forWorkspace(created.apiKey), 'GET', '/posts')).status).toBe(401);
-    expect(await controlError(() => control.deleteWorkspace(created.workspaceId))).toMatchObject({ status: 404, code: 'NOT_FOUND', param: 'id', operationId: 'deleteWorkspace' });
-    expect(await controlError(() => control.deleteWorkspace('ws_default'))).toMatchObject({ status: 409, code: 'CONFLICT', operationId: 'deleteWorkspace' });
-  });
-});
-
 describe('the clock', () => {
   it('reads the frozen start', async () => {
     const workspace = await freshWorkspace();
@@ -425,5 +410,28 @@ describe('a server with --control-token', () => {
     const { apiKey } = await client.createWorkspace({ fixtures: false });
     // forWorkspace keeps the token.
     expect((await client.forWorkspace(apiKey).getClock()).now).toBe(TEST_CLOCK);
+  });
+});
+
+describe('listWorkspaces and deleteWorkspace', () => {
+  it('lists a new workspace, deletes it, and throws 404 and 409 as the envelope says', async () => {
+    const created = await control.createWorkspace({ fixtures: false });
+    const listed = await control.listWorkspaces();
+    expect(listed.data.map((row) => row.workspaceId)).toEqual(expect.arrayContaining(['ws_default', created.workspaceId]));
+    expect(listed.data.find((row) => row.workspaceId === created.workspaceId)).toMatchObject({ default: false, plan: 'payg', pendingJobs: 0 });
+
+    expect(await control.deleteWorkspace(created.workspaceId)).toEqual({ workspaceId: created.workspaceId, deleted: true, released: { pendingJobs: 0, eventStreams: 0 } });
+    expect((await control.listWorkspaces()).data.map((row) => row.workspaceId)).not.toContain(created.workspaceId);
+    expect((await api(control.forWorkspace(created.apiKey), 'GET', '/posts')).status).toBe(401);
+    expect(await controlError(() => control.deleteWorkspace(created.workspaceId))).toMatchObject({ status: 404, code: 'NOT_FOUND', param: 'id', operationId: 'deleteWorkspace' });
+    expect(await controlError(() => control.deleteWorkspace('ws_default'))).toMatchObject({ status: 409, code: 'CONFLICT', operationId: 'deleteWorkspace' });
+  });
+
+  it('forks a workspace with createWorkspace({ from })', async () => {
+    const source = await control.createWorkspace({ fixtures: false, clock: { start: '2026-06-01T00:00:00Z', frozen: true } });
+    const fork = await control.createWorkspace({ from: source.workspaceId });
+    expect(fork.workspaceId).not.toBe(source.workspaceId);
+    expect(fork.clock.now).toBe('2026-06-01T00:00:00.000Z');
+    expect(await controlError(() => control.createWorkspace({ from: 'ws_000000000000' }))).toMatchObject({ status: 404, code: 'NOT_FOUND', param: 'from' });
   });
 });

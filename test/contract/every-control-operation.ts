@@ -88,6 +88,8 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('listWorkspaces', '/__control/workspaces');
   const doomed = body(await call('createWorkspace', '/__control/workspaces', { fixtures: false }));
   await call('deleteWorkspace', `/__control/workspaces/${doomed.workspaceId as string}`);
+  const forked = body(await call('createWorkspace', '/__control/workspaces', { from: workspace.workspaceId }));
+  await call('deleteWorkspace', `/__control/workspaces/${forked.workspaceId as string}`);
   const readKey = body(await call('createApiKey', '/__control/keys', controlBodyExample('createApiKey'))).apiKey as string;
 
   // ---- clock: forward by a duration, by nothing (waits for deliveries), to an instant; run, then freeze again
@@ -166,6 +168,7 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('removeRule', `/__control/rules/${missing}`, undefined, { status: 404, code: 'NOT_FOUND' });
   await call('deleteWorkspace', `/__control/workspaces/${doomed.workspaceId as string}`, undefined, { status: 404, code: 'NOT_FOUND' });
   await call('deleteWorkspace', '/__control/workspaces/ws_default', undefined, { status: 409, code: 'CONFLICT' });
+  await call('createWorkspace', '/__control/workspaces', { from: doomed.workspaceId }, { status: 404, code: 'NOT_FOUND' });
   await call('addRule', '/__control/rules', { then: { colour: 'red' } }, { status: 400, code: 'INVALID_SCENARIO' });
   return exchanges;
 }
