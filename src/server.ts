@@ -34,7 +34,7 @@ import { applyScenario, scenarioStart } from './scenarios/load.js';
 import { parseScenario } from './scenarios/parse.js';
 import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
-import { WorkspaceRegistry, type ScenarioChoice } from './workspaces/registry.js';
+import { WorkspaceRegistry, type MaxWorkspacesPolicy, type ScenarioChoice } from './workspaces/registry.js';
 import { VERSION } from './version.js';
 
 export interface MockServerOptions {
@@ -78,6 +78,12 @@ export interface MockServerOptions {
   cwd?: string;
   /** Timeouts and size limits of the HTTP server (defaults: DEFAULT_HTTP_LIMITS). */
   httpLimits?: Partial<HttpLimits>;
+  /** Evict workspaces (never the default one) idle longer than this many wall milliseconds (read from `realTime`). Off by default. */
+  workspaceTtlMs?: number;
+  /** Hold at most this many workspaces, the default one included. No limit by default. */
+  maxWorkspaces?: number;
+  /** At `maxWorkspaces`: refuse a new one with 503 WORKSPACE_LIMIT_REACHED (default), or evict the longest idle. */
+  onMaxWorkspaces?: MaxWorkspacesPolicy;
 }
 
 export interface MockServer {
@@ -120,6 +126,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
+  if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
+  if (options.maxWorkspaces !== undefined && !(Number.isSafeInteger(options.maxWorkspaces) && options.maxWorkspaces > 0)) throw new Error(`maxWorkspaces: ${options.maxWorkspaces} is not a whole number above 0`);
 
   // Read before anything else starts: a bad scenario stops the start with its line and column.
   let defaultScenario: ScenarioChoice | undefined;
@@ -156,6 +164,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     },
     applyScenario: (workspace, source) => void applyScenario(workspace, source, coverage),
     release: (workspace) => eventStreams.closeWorkspace(workspace.id),
+    ...(options.workspaceTtlMs !== undefined && { workspaceTtlMs: options.workspaceTtlMs }),
+    ...(options.maxWorkspaces !== undefined && { maxWorkspaces: options.maxWorkspaces }),
+    ...(options.onMaxWorkspaces !== undefined && { onMaxWorkspaces: options.onMaxWorkspaces }),
     runtime: {
       realTime,
       journalSize: options.journalSize ?? 1000,

@@ -3,7 +3,9 @@ import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
+import { parseIsoDuration } from '../clock/duration.js';
 import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
+import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
 
 export const CONFIG_FILE = 'social-gateway-mock.config.yaml';
 export const ENV_PREFIX = 'SOCIAL_GATEWAY_MOCK_';
@@ -37,6 +39,9 @@ export const FLAGS = {
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
   'body-limit': { type: 'string', help: 'Largest accepted JSON body (default 1mb).' },
   'webhook-timeout': { type: 'string', help: 'Milliseconds a webhook receiver has to answer (default 10000; raise it to debug a receiver).' },
+  'workspace-ttl': { type: 'string', help: 'Evict workspaces idle longer than this (wall time; ISO 8601 like PT30M, or milliseconds); never the default one. Off by default; for shared servers.' },
+  'max-workspaces': { type: 'string', help: 'Hold at most this many workspaces, the default one included; past it a new one is refused with 503 (see --on-max-workspaces).' },
+  'on-max-workspaces': { type: 'string', help: `At --max-workspaces: ${MAX_WORKSPACES_POLICIES.join(' or ')} (evict the longest idle workspace; default refuse).` },
   config: { type: 'string', help: `Read flags from this YAML file (default ./${CONFIG_FILE} when present).` },
   help: { type: 'boolean', help: 'Show this help.' },
   version: { type: 'boolean', help: 'Show the version.' },
@@ -97,6 +102,16 @@ function integer(name: string, raw: string | boolean | undefined, min: number, m
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got '${String(raw)}'`);
   }
   return value;
+}
+
+/** --workspace-ttl: an ISO 8601 duration (PT30M) or whole milliseconds, above 0. */
+function workspaceTtl(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = /^\d+$/.test(raw) ? Number(raw) : parseIsoDuration(raw);
+  if (ms === undefined || !Number.isSafeInteger(ms) || ms < 1) {
+    throw new UsageError(`--workspace-ttl must be an ISO 8601 duration without years or months (PT30M, P1D) or milliseconds above 0; got '${raw}'`);
+  }
+  return ms;
 }
 
 function text(raw: string | boolean | undefined): string | undefined {
@@ -171,6 +186,13 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   const seed = integer('seed', value('seed'), 0, 2_147_483_647);
   const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
   const webhookTimeoutMs = integer('webhook-timeout', value('webhook-timeout'), 1, 3_600_000);
+  const workspaceTtlMs = workspaceTtl(text(value('workspace-ttl')));
+  const maxWorkspaces = integer('max-workspaces', value('max-workspaces'), 1, 10_000_000);
+  const onMaxWorkspaces = text(value('on-max-workspaces'));
+  if (onMaxWorkspaces !== undefined && !(MAX_WORKSPACES_POLICIES as readonly string[]).includes(onMaxWorkspaces)) {
+    throw new UsageError(`--on-max-workspaces must be ${MAX_WORKSPACES_POLICIES.join(' or ')}; got '${onMaxWorkspaces}'`);
+  }
+  if (onMaxWorkspaces !== undefined && maxWorkspaces === undefined) throw new UsageError('--on-max-workspaces needs --max-workspaces');
   const server: MockServerOptions = {
     ...(seed !== undefined && { seed }),
     ...(apiKey !== undefined && { apiKey }),
@@ -186,6 +208,9 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...(text(value('control-token')) !== undefined && { controlToken: text(value('control-token')) }),
     ...(bodyLimit !== undefined && { bodyLimit }),
     ...(webhookTimeoutMs !== undefined && { webhookTimeoutMs }),
+    ...(workspaceTtlMs !== undefined && { workspaceTtlMs }),
+    ...(maxWorkspaces !== undefined && { maxWorkspaces }),
+    ...(onMaxWorkspaces !== undefined && { onMaxWorkspaces: onMaxWorkspaces as MaxWorkspacesPolicy }),
   };
   return {
     host: text(value('host')) ?? '127.0.0.1',

@@ -52,7 +52,9 @@ export interface paths {
          *     `400 INVALID_SCENARIO` with `file:line:column` in the message and in `details`,
          *     and no workspace is made. `from` (a workspace's id) forks that workspace instead:
          *     a copy of its whole world, clock included, with its own id and key; an unknown
-         *     id is `404`.
+         *     id is `404`. Under `--max-workspaces` a server that holds as many as it may
+         *     answers `503 WORKSPACE_LIMIT_REACHED` naming the limit (or, with
+         *     `--on-max-workspaces evict`, evicts the longest idle workspace to make room).
          */
         post: operations["createWorkspace"];
         delete?: never;
@@ -1735,6 +1737,31 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The server holds as many workspaces as `--max-workspaces` allows (`WORKSPACE_LIMIT_REACHED`),
+         *     the default one included; `details` names the limit. Delete one first, or start the server
+         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead.
+         */
+        WorkspaceLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "WORKSPACE_LIMIT_REACHED",
+                 *         "message": "This server holds at most 50 workspaces (--max-workspaces 50, the default one included); delete one (DELETE /__control/workspaces/{id}) before creating another.",
+                 *         "details": {
+                 *           "maxWorkspaces": 50,
+                 *           "workspaces": 50
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The default workspace cannot be deleted (`CONFLICT`). */
         WorkspaceConflict: {
             headers: {
@@ -1907,6 +1934,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["WorkspaceLimitReached"];
         };
     };
     deleteWorkspace: {

@@ -1,5 +1,6 @@
 import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceOrigin } from '../store/database.js';
 import type { Journal } from '../journal/journal.js';
+import { ApiError } from '../http/errors.js';
 import { drawHex } from '../lib/ids.js';
 import type { KeyScope } from './keys.js';
 import { takeSnapshot } from './snapshot.js';
@@ -42,6 +43,23 @@ export interface RegistryOptions {
    * once the workspace is deleted or evicted. The registry calls it; nothing else does.
    */
   release?: (workspace: Workspace) => void;
+  /**
+   * Evict workspaces (never the default one) idle longer than this, in wall milliseconds
+   * of `runtime.realTime` (--workspace-ttl). Off when left out.
+   */
+  workspaceTtlMs?: number;
+  /** At most this many workspaces, the default one included (--max-workspaces). No limit when left out. */
+  maxWorkspaces?: number;
+  /** At the limit: refuse a new workspace with 503 (the default), or evict the longest idle one. */
+  onMaxWorkspaces?: MaxWorkspacesPolicy;
+}
+
+export const MAX_WORKSPACES_POLICIES = ['refuse', 'evict'] as const;
+export type MaxWorkspacesPolicy = (typeof MAX_WORKSPACES_POLICIES)[number];
+
+/** How often idle workspaces are looked for: often enough for a short TTL, at most once a minute. */
+export function sweepIntervalMs(ttlMs: number): number {
+  return Math.min(60_000, Math.max(1_000, Math.floor(ttlMs / 2)));
 }
 
 /** When a workspace was last used: wall time (what idleness and eviction are measured in) and its own clock. */
@@ -59,6 +77,8 @@ export class WorkspaceRegistry {
   private readonly byKey = new Map<string, Workspace>();
   /** Kept beside the data, never in it: a read must not make --data write the file. */
   private readonly lastUse = new Map<string, LastUse>();
+  /** The real timer of the idle sweep (with --workspace-ttl). */
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RegistryOptions) {
     for (const data of Object.values(options.database.data.workspaces)) {
@@ -84,6 +104,11 @@ export class WorkspaceRegistry {
     options.database.onBeforeWrite(() => {
       for (const workspace of this.byId.values()) workspace.data.clock = workspace.clock.state();
     });
+    if (options.workspaceTtlMs !== undefined) {
+      this.sweeper = setInterval(() => this.evictIdle(), sweepIntervalMs(options.workspaceTtlMs));
+      // The sweep never keeps the process alive.
+      this.sweeper.unref();
+    }
   }
 
   get defaultWorkspace(): Workspace {
@@ -92,8 +117,17 @@ export class WorkspaceRegistry {
     return workspace;
   }
 
+  /**
+   * The workspace of a key. One idle past --workspace-ttl is evicted on the spot, so a
+   * key stops working at its TTL exactly, whenever the sweep comes by.
+   */
   byApiKey(key: string): Workspace | undefined {
-    return this.byKey.get(key);
+    const workspace = this.byKey.get(key);
+    if (workspace && this.expired(workspace)) {
+      this.delete(workspace);
+      return undefined;
+    }
+    return workspace;
   }
 
   get(id: string): Workspace | undefined {
@@ -141,6 +175,21 @@ export class WorkspaceRegistry {
     this.options.database.markDirty();
   }
 
+  /**
+   * Evicts every workspace (never the default one) idle longer than --workspace-ttl, as
+   * `delete` does; answers their ids. The sweep's timer calls it; tests call it after
+   * moving the injected wall clock.
+   */
+  evictIdle(): string[] {
+    const evicted: string[] = [];
+    for (const workspace of [...this.byId.values()]) {
+      if (!this.expired(workspace)) continue;
+      this.delete(workspace);
+      evicted.push(workspace.id);
+    }
+    return evicted;
+  }
+
   /** Whether this build has a handler for a job kind (a restored snapshot may name others). */
   canRun(jobKind: string): boolean {
     return this.options.runtime.jobHandlers.has(jobKind);
@@ -151,6 +200,7 @@ export class WorkspaceRegistry {
    * Its start: the server's defaults, then the scenario's choices, then `explicit`.
    */
   create(explicit: Partial<WorkspaceBase> = {}, scenario?: ScenarioChoice): Workspace {
+    this.admit();
     const db = this.options.database.data;
     const { n, id, key } = this.nextIdentity();
     try {
@@ -170,6 +220,7 @@ export class WorkspaceRegistry {
    * it back to where the source started, not to the fork.
    */
   fork(source: Workspace): Workspace {
+    this.admit();
     const { id, key } = this.nextIdentity();
     // The snapshot machinery's copy: the running clock read, nothing of the source touched.
     const { keyScopes: _scopes, ...world } = takeSnapshot(source).workspace;
@@ -261,6 +312,8 @@ export class WorkspaceRegistry {
   }
 
   stopAll(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const workspace of this.byId.values()) workspace.dispose();
   }
 
@@ -279,6 +332,42 @@ export class WorkspaceRegistry {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Whether the workspace has been idle longer than --workspace-ttl (the default workspace never is). */
+  private expired(workspace: Workspace): boolean {
+    const ttl = this.options.workspaceTtlMs;
+    return ttl !== undefined && workspace.id !== DEFAULT_WORKSPACE_ID && this.idleMs(workspace) > ttl;
+  }
+
+  /**
+   * Makes room for one more workspace under --max-workspaces: idle ones past their TTL go
+   * first; then, at the limit, the longest idle is evicted (--on-max-workspaces evict) or
+   * the new one is refused with 503 WORKSPACE_LIMIT_REACHED.
+   */
+  private admit(): void {
+    const max = this.options.maxWorkspaces;
+    if (max === undefined) return;
+    if (this.byId.size >= max) this.evictIdle();
+    while (this.byId.size >= max) {
+      const idlest = this.options.onMaxWorkspaces === 'evict' ? this.longestIdle() : undefined;
+      if (!idlest) {
+        throw new ApiError(503, 'WORKSPACE_LIMIT_REACHED', `This server holds at most ${max} workspaces (--max-workspaces ${max}, the default one included); delete one (DELETE /__control/workspaces/{id}) before creating another.`, {
+          details: { maxWorkspaces: max, workspaces: this.byId.size },
+        });
+      }
+      this.delete(idlest);
+    }
+  }
+
+  /** The workspace used longest ago, the default one left out. */
+  private longestIdle(): Workspace | undefined {
+    let idlest: Workspace | undefined;
+    for (const workspace of this.byId.values()) {
+      if (workspace.id === DEFAULT_WORKSPACE_ID) continue;
+      if (!idlest || this.lastUsed(workspace).wallMs < this.lastUsed(idlest).wallMs) idlest = workspace;
+    }
+    return idlest;
   }
 
   /** The id and first key of the next workspace made from the control plane, from the server seed. */

@@ -248,3 +248,109 @@ describe('POST /__control/workspaces { from }', () => {
     expectApiError(await mock.control('post', '/__control/workspaces').send({ from: source.workspaceId, plan: 'free' }), 400, 'VALIDATION_ERROR', 'from');
   });
 });
+
+describe('--workspace-ttl', () => {
+  const TTL = 30 * MINUTE;
+  let clockMs = T0;
+  let ttlMock: TestMock;
+  beforeAll(async () => {
+    ttlMock = await startMock({ fixtures: false, realTime: () => clockMs, workspaceTtlMs: TTL });
+  });
+  afterAll(() => ttlMock.close());
+
+  async function make() {
+    const res = await ttlMock.control('post', '/__control/workspaces').send({ fixtures: false });
+    expectStatus(res, 201);
+    return res.body as { workspaceId: string; apiKey: string };
+  }
+
+  it('evicts a workspace idle longer than the TTL, by wall time, and never the default one', async () => {
+    const idle = await make();
+    const busy = await make();
+    clockMs += 20 * MINUTE;
+    expectStatus(await ttlMock.call('get', '/v1/connections', busy.apiKey), 200);
+    clockMs += 10 * MINUTE;
+    // Exactly the TTL idle: still kept.
+    expect(ttlMock.server.registry.evictIdle()).toEqual([]);
+    clockMs += 1;
+    expect(ttlMock.server.registry.evictIdle()).toEqual([idle.workspaceId]);
+    expectApiError(await ttlMock.call('get', '/v1/connections', idle.apiKey), 401, 'UNAUTHORIZED');
+    expectStatus(await ttlMock.call('get', '/v1/connections', busy.apiKey), 200);
+
+    clockMs += 365 * 24 * 60 * MINUTE;
+    expect(ttlMock.server.registry.evictIdle()).toEqual([busy.workspaceId]);
+    expectStatus(await ttlMock.call('get', '/v1/connections'), 200);
+    expect(ttlMock.server.registry.all().map((workspace) => workspace.id)).toEqual(['ws_default']);
+  });
+
+  it('refuses the key of a workspace past its TTL at once, before any sweep', async () => {
+    const idle = await make();
+    clockMs += TTL + 1;
+    expectApiError(await ttlMock.call('get', '/v1/connections', idle.apiKey), 401, 'UNAUTHORIZED');
+    expect(ttlMock.server.registry.get(idle.workspaceId)).toBeUndefined();
+  });
+
+  it('counts idleness from the last request, not from the virtual clock', async () => {
+    const used = await make();
+    // Virtual time racing ahead is no use of the workspace's wall time.
+    expectStatus(await ttlMock.control('post', '/__control/clock/advance', used.apiKey).send({ by: 'P365D' }), 200);
+    clockMs += TTL;
+    expect(ttlMock.server.registry.evictIdle()).toEqual([]);
+    clockMs += 1;
+    expect(ttlMock.server.registry.evictIdle()).toEqual([used.workspaceId]);
+  });
+});
+
+describe('--max-workspaces', () => {
+  let clockMs = T0;
+
+  it('refuses a workspace past the limit with 503 WORKSPACE_LIMIT_REACHED naming it, and makes room once one is deleted', async () => {
+    const limited = await startMock({ fixtures: false, realTime: () => clockMs, maxWorkspaces: 3 });
+    try {
+      const first = await limited.control('post', '/__control/workspaces').send({});
+      expectStatus(first, 201);
+      expectStatus(await limited.control('post', '/__control/workspaces').send({}), 201);
+      const refused = await limited.control('post', '/__control/workspaces').send({});
+      expectApiError(refused, 503, 'WORKSPACE_LIMIT_REACHED');
+      expect(refused.body.error.message).toContain('--max-workspaces 3');
+      expect(refused.body.error.details).toEqual({ maxWorkspaces: 3, workspaces: 3 });
+      expectApiError(await limited.control('post', '/__control/workspaces').send({ from: first.body.workspaceId }), 503, 'WORKSPACE_LIMIT_REACHED');
+      expect(limited.server.registry.all()).toHaveLength(3);
+
+      expectStatus(await limited.control('delete', `/__control/workspaces/${first.body.workspaceId}`), 200);
+      expectStatus(await limited.control('post', '/__control/workspaces').send({}), 201);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('evicts the longest idle workspace instead with --on-max-workspaces evict', async () => {
+    const evicting = await startMock({ fixtures: false, realTime: () => clockMs, maxWorkspaces: 3, onMaxWorkspaces: 'evict' });
+    try {
+      const older = (await evicting.control('post', '/__control/workspaces').send({})).body as { workspaceId: string; apiKey: string };
+      clockMs += MINUTE;
+      const newer = (await evicting.control('post', '/__control/workspaces').send({})).body as { workspaceId: string; apiKey: string };
+      clockMs += MINUTE;
+      // The older one is used last: the newer is now the longest idle.
+      expectStatus(await evicting.call('get', '/v1/connections', older.apiKey), 200);
+      clockMs += MINUTE;
+      const third = await evicting.control('post', '/__control/workspaces').send({});
+      expectStatus(third, 201);
+      expectApiError(await evicting.call('get', '/v1/connections', newer.apiKey), 401, 'UNAUTHORIZED');
+      expectStatus(await evicting.call('get', '/v1/connections', older.apiKey), 200);
+      expect(evicting.server.registry.all().map((workspace) => workspace.id)).toEqual(['ws_default', older.workspaceId, third.body.workspaceId]);
+    } finally {
+      await evicting.close();
+    }
+  });
+
+  it('still refuses when the default workspace is the only one it could evict', async () => {
+    const single = await startMock({ fixtures: false, maxWorkspaces: 1, onMaxWorkspaces: 'evict' });
+    try {
+      expectApiError(await single.control('post', '/__control/workspaces').send({}), 503, 'WORKSPACE_LIMIT_REACHED');
+      expectStatus(await single.call('get', '/v1/connections'), 200);
+    } finally {
+      await single.close();
+    }
+  });
+});
