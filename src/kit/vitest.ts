@@ -1,5 +1,5 @@
 import { test as baseTest, type TestAPI } from 'vitest';
-import { createControlClient, type ControlBody, type ControlClient, type ControlResult } from '../client/control-client.js';
+import { ControlError, createControlClient, type ControlBody, type ControlClient, type ControlResult } from '../client/control-client.js';
 import type { MockServerOptions } from '../server.js';
 
 /**
@@ -12,9 +12,11 @@ import type { MockServerOptions } from '../server.js';
  * `social-gateway-mock run -- vitest run` sets it), that server is used instead and nothing
  * is started.
  *
- * The control plane has no DELETE for workspaces yet: a test's workspace stays on the server
- * (unused) after the test, until the server stops. The kit closes the event streams the
- * test opened through `mock.control`.
+ * After each test, passed or failed, the kit closes the event streams the test opened
+ * through `mock.control` and deletes the test's workspace (`DELETE /__control/workspaces/{id}`):
+ * its timers, deliveries and memory are released, so a long-lived shared server does not
+ * grow with every test. A workspace already gone (the test deleted it, or `--workspace-ttl`
+ * evicted it) is fine.
  */
 
 /** The workspace each test gets: `createWorkspace`'s body (plan, seed, scenario, clock, fixtures). */
@@ -73,6 +75,15 @@ const CONTROL_TOKEN_VARIABLE = 'SOCIAL_GATEWAY_MOCK_CONTROL_TOKEN';
  * test sees the same ids and times whichever tests ran before it (or were filtered out).
  */
 const WORKSPACE_DEFAULTS = { seed: 1, clock: { frozen: true } } satisfies MockWorkspaceOptions;
+
+/** Deletes a test's workspace; one already gone (the test deleted it, a TTL evicted it) is what was wanted. */
+async function deleteQuietly(control: ControlClient, workspaceId: string): Promise<void> {
+  try {
+    await control.deleteWorkspace(workspaceId);
+  } catch (error) {
+    if (!(error instanceof ControlError && error.status === 404)) throw error;
+  }
+}
 
 /**
  * A vitest `test` (also usable as `it`) with a `mock` fixture: a fresh workspace per test on
@@ -144,8 +155,8 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
       try {
         await use({ url: mockServer.url, baseUrl: `${mockServer.url}/v1`, apiKey: created.apiKey, workspaceId: created.workspaceId, control, created });
       } finally {
-        // No DELETE for workspaces yet: what a test can release is what it opened.
         control.close();
+        await deleteQuietly(mockServer.control, created.workspaceId);
       }
     },
   });

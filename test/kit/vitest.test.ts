@@ -47,11 +47,25 @@ describe('social-gateway-mock/vitest', () => {
     expect((await mock.control.getClock()).now).toBe(mock.created.clock.now);
     // The same seed, so the same fixture world and start: the tests do not depend on their order.
     expect(mock.created.clock.now).toBe(first.mock.created.clock.now);
-    // The first workspace is still there (no DELETE yet), moved two hours on...
-    const firstClock = await first.mock.control.getClock();
-    expect(Date.parse(firstClock.now) - Date.parse(mock.created.clock.now)).toBe(2 * 3600_000);
+    // The first workspace was deleted after its test: its key answers 401, the server no longer lists it...
+    const answer = await fetch(`${first.mock.baseUrl}/profiles`, { headers: { 'x-api-key': first.mock.apiKey } });
+    expect(answer.status).toBe(401);
+    const listed = (await mockServer.control.listWorkspaces()).data.map((row) => row.workspaceId);
+    expect(listed).toContain(mock.workspaceId);
+    expect(listed).not.toContain(first.mock.workspaceId);
     // ...and the stream its test opened was closed after it.
     expect(firstStream?.closed).toBe(true);
+  });
+
+  test('lets a test delete its own workspace: the kit takes it as already done', async ({ mock, mockServer }) => {
+    await mockServer.control.deleteWorkspace(mock.workspaceId);
+    const answer = await fetch(`${mock.baseUrl}/profiles`, { headers: { 'x-api-key': mock.apiKey } });
+    expect(answer.status).toBe(401);
+  });
+
+  test('(and the next test still gets a workspace, the server holding only the default one and its own)', async ({ mock, mockServer }) => {
+    const listed = (await mockServer.control.listWorkspaces()).data.map((row) => row.workspaceId);
+    expect(listed).toEqual(['ws_default', mock.workspaceId]);
   });
 
   describe('with mockOptions overridden for a suite', () => {
