@@ -183,6 +183,12 @@ describe('GET /__control/workspaces', () => {
     expect(emptySize).toBeGreaterThan(0);
     expect(fullSize).toBeGreaterThan(emptySize * 10);
     expect(fullSize).toBe(JSON.stringify(mock.server.registry.settle(full.workspace)).length);
+    // A running clock is read for the size, not written back into the data.
+    const running = await create({ clock: { frozen: false } });
+    const stored = running.workspace.data.clock;
+    wall += MINUTE;
+    await listed(running.workspaceId);
+    expect(running.workspace.data.clock).toBe(stored);
   });
 });
 
