@@ -142,6 +142,24 @@ describe('a rule with fault', () => {
   });
 });
 
+describe('a fault answered to a request with an Idempotency-Key', () => {
+  // The reference: a 429 or 5xx response is not kept, so a retry with the same key runs again.
+  it('is not kept: the retry with the same key runs, and only its answer is replayed after', async () => {
+    const key = await freshWorkspace();
+    const body = { text: 'Spring blend is back.', destinations: [{ connectionId: await accountOn(mock, key, 'bluesky') }] };
+    await addRule(key, { match: { operationId: 'createPost' }, then: { fault: { status: 503, retryAfter: 5 } }, times: 1 });
+    const post = () => mock.call('post', '/v1/posts', key).set('Idempotency-Key', 'retry-after-fault').send(body);
+
+    expect((await post()).status).toBe(503);
+    const retry = await post();
+    expectStatus(retry, 201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    const again = await post();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.post.id).toBe(retry.body.post.id);
+  });
+});
+
 describe('a rule with truncated', () => {
   describe('on the real answer', () => {
     it('sends the status and the whole length, then half the body, then closes', async () => {
