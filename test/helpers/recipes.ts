@@ -3,7 +3,7 @@ import { readdir, readFile, readlink, writeFile, mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Result } from 'execa';
-import { expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
 import { packagePath } from '../../src/lib/package-root.js';
 import { scratchProject, type ScratchProject } from './packed.js';
 
@@ -277,4 +277,29 @@ export function freePort(): Promise<number> {
       probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/**
+ * The projects of one file's recipe tests, named `<prefix>-<name>`: the shared install is
+ * made (or waited for) once before the file's tests, and after each test every project it
+ * made is checked for processes left behind, then removed. Call at a file's top level.
+ */
+export function useRecipeProjects(prefix: string): (name: string) => Promise<ScratchProject> {
+  const projects: ScratchProject[] = [];
+  const make = async (name: string) => {
+    const made = await recipeProject(`${prefix}-${name}`);
+    projects.push(made);
+    return made;
+  };
+  beforeAll(async () => {
+    // The shared install (packing, then npm install) is made once for every recipe test.
+    await make('warm-up');
+  }, 600_000);
+  afterEach(async () => {
+    for (const made of projects.splice(0)) {
+      await expectNoProcessLeft(made.dir);
+      await made.remove();
+    }
+  });
+  return make;
 }

@@ -1,20 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ScratchProject } from '../helpers/packed.js';
 import {
   docBlocksUnder,
   docFile,
-  expectNoProcessLeft,
   freePort,
-  recipeProject,
   runGithubJob,
   runGitlabJob,
   runCommand,
   CI_BASH,
   writeUserSuite,
+  useRecipeProjects,
   type UserSuite,
 } from '../helpers/recipes.js';
 
@@ -31,24 +30,12 @@ const DOC = 'ci.md';
  */
 const FREE_PORT = { SOCIAL_GATEWAY_MOCK_PORT: '0' };
 
-const projects: ScratchProject[] = [];
+const newProject = useRecipeProjects('ci');
 async function project(name: string, suite: UserSuite): Promise<ScratchProject> {
-  const made = await recipeProject(`ci-${name}`);
-  projects.push(made);
+  const made = await newProject(name);
   await writeUserSuite(made, suite);
   return made;
 }
-
-beforeAll(async () => {
-  // The shared install (packing, then npm install) is made once for every recipe test.
-  projects.push(await recipeProject('ci-warm-up'));
-}, 600_000);
-afterEach(async () => {
-  for (const made of projects.splice(0)) {
-    await expectNoProcessLeft(made.dir);
-    await made.remove();
-  }
-});
 
 function coverage(made: ScratchProject): string {
   const path = join(made.dir, 'coverage.md');

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScratchProject } from '../helpers/packed.js';
-import { CI_BASH, docBlocksUnder, docFile, expectNoProcessLeft, recipeProject, runCommand } from '../helpers/recipes.js';
+import { CI_BASH, docBlocksUnder, docFile, runCommand, useRecipeProjects } from '../helpers/recipes.js';
 
 // docs/other-languages.md, run as written: the curl walk-through (under `run --`, and by hand
 // against a server started in "another terminal" and stopped with Ctrl-C) and the Python suite.
@@ -12,22 +12,7 @@ const DOC = 'other-languages.md';
 const WALKTHROUGH = 'A walk-through with curl';
 const PYTHON = 'Python, with the standard library only';
 
-const projects: ScratchProject[] = [];
-async function project(name: string): Promise<ScratchProject> {
-  const made = await recipeProject(`other-${name}`);
-  projects.push(made);
-  return made;
-}
-
-beforeAll(async () => {
-  projects.push(await recipeProject('other-warm-up'));
-}, 600_000);
-afterEach(async () => {
-  for (const made of projects.splice(0)) {
-    await expectNoProcessLeft(made.dir);
-    await made.remove();
-  }
-});
+const project = useRecipeProjects('other');
 
 /** The sh block of a section whose command starts with `prefix`. */
 function command(heading: string, prefix: string): string {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScratchProject } from '../helpers/packed.js';
-import { CI_BASH, docBlocksUnder, expectNoProcessLeft, freePort, recipeDevDependencies, recipeProject, runCommand, writeDocFiles } from '../helpers/recipes.js';
+import { CI_BASH, docBlocksUnder, freePort, recipeDevDependencies, runCommand, useRecipeProjects, writeDocFiles } from '../helpers/recipes.js';
 
 // docs/typescript.md, run as written: each recipe's files (the `<!-- file: project/… -->` blocks)
 // written into a scratch project that has the packed package and the recipes' dev dependencies
@@ -11,23 +11,12 @@ import { CI_BASH, docBlocksUnder, expectNoProcessLeft, freePort, recipeDevDepend
 
 const DOC = 'typescript.md';
 
-const projects: ScratchProject[] = [];
+const newProject = useRecipeProjects('ts');
 async function project(name: string, prefix: string): Promise<ScratchProject> {
-  const made = await recipeProject(`ts-${name}`);
-  projects.push(made);
+  const made = await newProject(name);
   await writeDocFiles(DOC, prefix, made.dir);
   return made;
 }
-
-beforeAll(async () => {
-  projects.push(await recipeProject('ts-warm-up'));
-}, 600_000);
-afterEach(async () => {
-  for (const made of projects.splice(0)) {
-    await expectNoProcessLeft(made.dir);
-    await made.remove();
-  }
-});
 
 /**
  * The section's commands after `npm install -D …`, checking that what it installs is what the
