@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import { expect } from 'vitest';
 import { packagePath } from '../../src/lib/package-root.js';
 
 /** The real command line in its own process, as `npx social-gateway-mock` runs it. */
@@ -67,4 +69,40 @@ export function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Processes whose command line or working directory is in `dir` (this process aside). */
+export async function processesIn(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => '');
+    // A zombie has an empty command line: it holds nothing (no port, no file) and is its parent's to reap.
+    if (commandLine === '') continue;
+    if (commandLine.includes(dir) || cwd === dir || cwd.startsWith(`${dir}/`)) found.push(`${entry} ${commandLine.replaceAll('\0', ' ').trim()}`);
+  }
+  return found;
+}
+
+/**
+ * Asserts that no process of the project is left, after waiting up to 5 s for them to end
+ * (the issue's bound for a server to stop), then kills any that are, so one failure does not
+ * leave a server behind for the next test.
+ */
+export async function expectNoProcessLeft(dir: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  let left = await processesIn(dir);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = await processesIn(dir);
+  }
+  for (const line of left) {
+    try {
+      process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  expect(left, `processes left in ${dir}`).toEqual([]);
 }

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { VERSION } from '../../src/version.js';
 import { scratchProject, type ScratchProject } from '../helpers/packed.js';
+import { processesIn } from '../helpers/process.js';
 
 // The product as a user gets it: `npm pack`, installed into a project of its own, run through npx.
 // Packing and installing are cached (test/helpers/packed.ts), so only the first run pays for them.
@@ -57,39 +58,6 @@ async function startMock(project: ScratchProject, args: string[]): Promise<Runni
       clearTimeout(killer);
     },
   };
-}
-
-interface ProcessRow {
-  pid: number;
-  ppid: number;
-  /** ps's STAT: a zombie (Z) has exited and only waits to be reaped. */
-  stat: string;
-  args: string;
-}
-
-async function processTable(): Promise<ProcessRow[]> {
-  const { stdout } = await execa('ps', ['-eo', 'pid=,ppid=,stat=,args=']);
-  return stdout.split('\n').flatMap((line) => {
-    const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
-    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), stat: match[3]!, args: match[4]! }] : [];
-  });
-}
-
-/** The processes started from `root`, however deep (npx → sh → node). */
-function descendantsOf(table: ProcessRow[], root: number): number[] {
-  const found: number[] = [];
-  for (let frontier = [root]; frontier.length > 0; ) {
-    frontier = table.filter((row) => frontier.includes(row.ppid)).map((row) => row.pid);
-    found.push(...frontier);
-  }
-  return found;
-}
-
-/** Processes of the scratch project's mock still running (zombies have exited: not counted). */
-async function mockProcessesLeft(project: ScratchProject, pids: number[] = []): Promise<ProcessRow[]> {
-  return (await processTable()).filter(
-    (row) => !row.stat.startsWith('Z') && (pids.includes(row.pid) || (row.args.includes(project.dir) && row.args.includes('social-gateway-mock'))),
-  );
 }
 
 function portAnswers(url: string): Promise<boolean> {
@@ -184,12 +152,11 @@ describe('the packed package, installed with npm install -D', () => {
       const mock = await startMock(project, ['--port', '0', '--coverage-report', 'cov-recipe.json']);
       try {
         expect((await fetch(`${mock.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).status).toBe(200);
-        const started = descendantsOf(await processTable(), mock.child.pid!);
-        expect(started.length).toBeGreaterThan(0);
+        expect((await processesIn(project.dir)).length).toBeGreaterThan(0);
 
         process.kill(mock.child.pid!, 'SIGTERM');
-        const stopped = await becomes(async () => !(await portAnswers(mock.url)) && (await mockProcessesLeft(project, started)).length === 0, 5_000);
-        expect(stopped, `still running 5 s after SIGTERM: ${JSON.stringify(await mockProcessesLeft(project, started))}`).toBe(true);
+        const stopped = await becomes(async () => !(await portAnswers(mock.url)) && (await processesIn(project.dir)).length === 0, 5_000);
+        expect(stopped, `still running 5 s after SIGTERM: ${JSON.stringify(await processesIn(project.dir))}`).toBe(true);
         expect(callsOf(project, 'cov-recipe.json', 'listConnections')).toBe(1);
       } finally {
         await mock.stop();
@@ -211,14 +178,14 @@ describe('the packed package, installed with npm install -D', () => {
       const result = await project.run('npx', ['social-gateway-mock', 'run', '--port', '0', '--coverage-report', 'cov-run.json', '--', 'node', '--input-type=module', '-e', client(0)], { reject: false });
       expect(result.exitCode, result.stderr).toBe(0);
       expect(callsOf(project, 'cov-run.json', 'listConnections')).toBe(1);
-      expect(await mockProcessesLeft(project)).toEqual([]);
+      expect(await processesIn(project.dir)).toEqual([]);
     });
 
     it("exits with the command's status when it fails", async () => {
       const result = await project.run('npx', ['social-gateway-mock', 'run', '--port', '0', '--coverage-report', 'cov-failed.json', '--', 'node', '--input-type=module', '-e', client(3)], { reject: false });
       expect(result.exitCode, result.stderr).toBe(3);
       expect(callsOf(project, 'cov-failed.json', 'listConnections')).toBe(1);
-      expect(await mockProcessesLeft(project)).toEqual([]);
+      expect(await processesIn(project.dir)).toEqual([]);
     });
   });
 });

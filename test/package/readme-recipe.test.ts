@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/lib/package-root.js';
 import { scratchProject, type ScratchProject } from '../helpers/packed.js';
+import { expectNoProcessLeft } from '../helpers/process.js';
 
 // The README's own first recipe, read from the README at test time (so the two cannot drift),
 // run in a project that installed the packed package, with a test suite of its own.
@@ -28,12 +28,6 @@ if (post.status !== 400) throw new Error('an empty post answered ' + post.status
 if (process.env.FAIL_THE_SUITE) process.exit(1);
 console.log('client tests passed');
 `;
-
-/** Processes whose command line names the project's folder: what a job would leave behind. */
-async function leftovers(dir: string): Promise<string[]> {
-  const { stdout } = await execa('ps', ['-eo', 'pid=,args=']);
-  return stdout.split('\n').filter((line) => line.includes(dir) && line.includes('social-gateway-mock') && !line.includes('ps -eo'));
-}
 
 let project: ScratchProject;
 let commands: string[];
@@ -61,13 +55,13 @@ describe("the README's first recipe, from a project of its own", { timeout: 120_
     expect(String(result.stdout)).toContain('client tests passed');
     const coverage = readFileSync(join(project.dir, 'coverage.md'), 'utf8');
     expect(coverage).toMatch(/`listConnections` \| `GET \/v1\/connections` \| 1 \|/);
-    expect(await leftovers(project.dir)).toEqual([]);
+    await expectNoProcessLeft(project.dir);
   });
 
   it("fails the job with the tests' status when they fail, still writing coverage", async () => {
     const result = await project.run('bash', ['-c', `rm -f coverage.md && ${commands[1]!}`], { reject: false, env: { FAIL_THE_SUITE: '1' } });
     expect(result.exitCode).toBe(1);
     expect(existsSync(join(project.dir, 'coverage.md'))).toBe(true);
-    expect(await leftovers(project.dir)).toEqual([]);
+    await expectNoProcessLeft(project.dir);
   });
 });
