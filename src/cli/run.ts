@@ -1,17 +1,10 @@
 import { constants } from 'node:os';
 import { execa } from 'execa';
+import { RUN_ENVIRONMENT } from '../lib/run-environment.js';
 import { VERSION } from '../version.js';
 import { flagHelp, resolveOptions, type CliIo } from './options.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { startServer } from './serve.js';
-
-/** What the command is told of the server, in its environment. */
-export const RUN_ENVIRONMENT = {
-  url: 'SOCIAL_GATEWAY_MOCK_URL',
-  apiKey: 'SOCIAL_GATEWAY_MOCK_API_KEY',
-  controlUrl: 'SOCIAL_GATEWAY_MOCK_CONTROL_URL',
-  controlToken: 'SOCIAL_GATEWAY_MOCK_CONTROL_TOKEN',
-} as const;
 
 /** Exit statuses of `run` itself, as shells use them. */
 const COMMAND_NOT_FOUND = 127;

@@ -1,5 +1,6 @@
 import { test as baseTest, type TestAPI } from 'vitest';
 import { ControlError, createControlClient, type ControlBody, type ControlClient, type ControlResult } from '../client/control-client.js';
+import { RUN_ENVIRONMENT } from '../lib/run-environment.js';
 import type { MockServerOptions } from '../server.js';
 
 /**
@@ -66,9 +67,6 @@ export interface MockFixtures {
   mockServer: MockServerInfo;
 }
 
-/** The environment `social-gateway-mock run -- <command>` gives the command. */
-const CONTROL_URL_VARIABLE = 'SOCIAL_GATEWAY_MOCK_CONTROL_URL';
-const CONTROL_TOKEN_VARIABLE = 'SOCIAL_GATEWAY_MOCK_CONTROL_TOKEN';
 
 /**
  * Every workspace starts at the same seed with a frozen clock unless told otherwise, so a
@@ -127,10 +125,10 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
       // vitest reads a fixture's dependencies from its first parameter, which must be a destructuring.
       // eslint-disable-next-line no-empty-pattern
       async ({}, use) => {
-        const externalUrl = process.env[CONTROL_URL_VARIABLE];
+        const externalUrl = process.env[RUN_ENVIRONMENT.controlUrl];
         if (externalUrl) {
           // `run --` started the server and owns it: use it, never stop it.
-          const control = createControlClient({ baseUrl: externalUrl, controlToken: process.env[CONTROL_TOKEN_VARIABLE] || undefined });
+          const control = createControlClient({ baseUrl: externalUrl, controlToken: process.env[RUN_ENVIRONMENT.controlToken] || undefined });
           await use({ url: control.baseUrl, external: true, control });
           control.close();
           return;
