@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { escapeHtml } from '../lib/html.js';
 
 /** What `GET /` answers as JSON: where everything is, as absolute URLs on the host the client called. */
 export interface IndexDocument {
@@ -28,10 +29,6 @@ export function indexDocument(origin: string, version: string): IndexDocument {
     controlContract: `${origin}/control.yaml`,
     health: `${origin}/__control/health`,
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 // Links are relative, so the page holds nothing but the version and the API's base URL taken

@@ -3,6 +3,7 @@ import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { describeSession, findSession, finishSignIn, SignInPageError, workspaceIdOfSession, type Decision } from './connect.js';
 import type { ConnectSessionRecord } from './store.js';
+import { escapeHtml } from '../../lib/html.js';
 
 /*
  * The networks' sign-in pages, played by the mock: `/__oauth/authorize?session=…`
@@ -15,10 +16,6 @@ import type { ConnectSessionRecord } from './store.js';
  */
 
 const DECISIONS: readonly Decision[] = ['approve', 'deny'];
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
