@@ -35,33 +35,33 @@ export interface JournalQuery {
 
 /**
  * A bounded ring of the workspace's most recent requests. Memory stays flat however
- * long a suite runs: once full, each new entry replaces the oldest.
+ * long a suite runs: once full, each new entry replaces the oldest. The ring grows
+ * with use up to its capacity, so a workspace that answered nothing holds no slots
+ * (ten thousand idle workspaces would otherwise hold 80 MB of empty rings).
  */
 export class Journal {
-  private readonly ring: Array<JournalEntry | undefined>;
+  private readonly ring: Array<JournalEntry | undefined> = [];
   private nextSeq = 1;
 
-  constructor(readonly capacity: number) {
-    this.ring = new Array<JournalEntry | undefined>(Math.max(1, capacity));
-  }
+  constructor(readonly capacity: number) {}
 
   /** Records an entry; one that does not say is not injected (the control plane's own entries, for one). */
   record(entry: Omit<JournalEntry, 'seq' | 'injected'> & { injected?: boolean }): JournalEntry {
     const full: JournalEntry = { seq: this.nextSeq++, ...entry, injected: entry.injected ?? false };
-    this.ring[(full.seq - 1) % this.ring.length] = full;
+    this.ring[(full.seq - 1) % this.slots] = full;
     return full;
   }
 
   get size(): number {
-    return Math.min(this.nextSeq - 1, this.ring.length);
+    return Math.min(this.nextSeq - 1, this.slots);
   }
 
   /** Entries oldest first, optionally only those after `afterSeq`. */
   entries(afterSeq = 0): JournalEntry[] {
     const out: JournalEntry[] = [];
-    const first = Math.max(this.nextSeq - this.ring.length, 1, afterSeq + 1);
+    const first = Math.max(this.nextSeq - this.slots, 1, afterSeq + 1);
     for (let seq = first; seq < this.nextSeq; seq++) {
-      const entry = this.ring[(seq - 1) % this.ring.length];
+      const entry = this.ring[(seq - 1) % this.slots];
       if (entry) out.push(entry);
     }
     return out;
@@ -81,5 +81,10 @@ export class Journal {
 
   clear(): void {
     this.ring.fill(undefined);
+  }
+
+  /** How many entries the ring holds at most (one at least). */
+  private get slots(): number {
+    return Math.max(1, this.capacity);
   }
 }

@@ -46,12 +46,16 @@ export interface WorkspaceRuntime {
 export class Workspace implements HasWorkspaceData {
   readonly clock: VirtualClock;
   readonly scheduler: Scheduler<Workspace>;
-  /** This workspace's own seeded faker (never a module-level one). */
-  readonly faker: Faker;
   readonly journal: Journal;
   readonly events: EventBus<Workspace>;
   /** Signs list cursors with a secret of this workspace: a cursor from another one never decodes here. */
   readonly cursors: CursorCodec;
+  /**
+   * Seeded from the id position when the workspace was set up, so a reloaded workspace does
+   * not replay old values; the faker itself (tens of KB) is made when first asked for.
+   */
+  private readonly fakerSeed: number;
+  private ownFaker: Faker | undefined;
 
   constructor(
     readonly data: WorkspaceData,
@@ -60,9 +64,7 @@ export class Workspace implements HasWorkspaceData {
     journal?: Journal,
   ) {
     this.clock = new VirtualClock(data.clock, runtime.realTime);
-    this.faker = new FakerClass({ locale: englishFaker.rawDefinitions });
-    // Seeded from the id position too, so a reloaded workspace does not replay old values.
-    this.faker.seed(seedFrom(`${data.seed}:${data.id}:${data.idCounter}`));
+    this.fakerSeed = seedFrom(`${data.seed}:${data.id}:${data.idCounter}`);
     this.journal = journal ?? new Journal(runtime.journalSize);
     this.cursors = new CursorCodec(`${data.id}:${data.seed}`);
     this.events = new EventBus<Workspace>(this, runtime.eventSubscribers, {
@@ -84,6 +86,15 @@ export class Workspace implements HasWorkspaceData {
 
   get id(): string {
     return this.data.id;
+  }
+
+  /** This workspace's own seeded faker (never a module-level one). */
+  get faker(): Faker {
+    if (!this.ownFaker) {
+      this.ownFaker = new FakerClass({ locale: englishFaker.rawDefinitions });
+      this.ownFaker.seed(this.fakerSeed);
+    }
+    return this.ownFaker;
   }
 
   get plan(): Plan {
