@@ -138,6 +138,32 @@ export class Scheduler<C> {
     });
   }
 
+  /**
+   * Runs at once, in order, every job due up to `targetMs`, each at its own instant,
+   * and leaves the clock there: a world built after the fact (a workspace first used
+   * a while after it was made) catches up on what its timer would have run by now.
+   * Synchronous, so the request that built the world is answered from it caught up;
+   * a handler's asynchronous part (a webhook request) is tracked, as a timer's would
+   * be, not awaited. Only for a scheduler no turn has started on yet.
+   */
+  catchUp(targetMs: number): RanJob[] {
+    const ran: RanJob[] = [];
+    for (let job = this.due(targetMs); job && ran.length < MAX_JOBS_PER_RUN; job = this.due(targetMs)) {
+      const entry = this.ranEntry(job);
+      try {
+        const work = this.start(job);
+        if (work) this.track(work.catch((error: unknown) => this.options.onJobError(job, error)));
+      } catch (error) {
+        this.failed(entry, job, error);
+      }
+      ran.push(entry);
+    }
+    this.options.clock.moveTo(targetMs);
+    this.arm();
+    if (ran.length > 0) this.options.onRan?.();
+    return ran;
+  }
+
   /** Runs whatever is due now; the running clock's timer calls this. */
   runDue(): Promise<RanJob[]> {
     return this.exclusive(() => this.runUntil(this.options.clock.now()));
@@ -176,28 +202,48 @@ export class Scheduler<C> {
   private async runUntil(limitMs: number, waitForInFlight = false): Promise<RanJob[]> {
     const ran: RanJob[] = [];
     while (ran.length < MAX_JOBS_PER_RUN) {
-      // A stopped scheduler belongs to a workspace that was deleted or replaced: nothing of it runs any more.
-      if (this.stopped) break;
       // Tracked I/O may schedule work (a retry) that is due before the next job: let it land first.
-      if (waitForInFlight) await this.settle();
-      const job = this.queue.peek();
-      if (!job || job.dueAt > limitMs) break;
-      this.queue.pop();
-      delete this.options.jobs[job.id];
-      this.options.clock.moveTo(job.dueAt);
-      const entry: RanJob = { id: job.id, kind: job.kind, label: job.label, dueAt: new Date(job.dueAt).toISOString(), ok: true };
+      if (waitForInFlight && !this.stopped) await this.settle();
+      const job = this.due(limitMs);
+      if (!job) break;
+      const entry = this.ranEntry(job);
       try {
-        await this.options.handlers.get(job.kind)?.(this.options.context(), job);
+        await this.start(job);
       } catch (error) {
-        // One failing job must not stop the others or the server; it is reported instead.
-        entry.ok = false;
-        entry.error = error instanceof Error ? error.message : String(error);
-        this.options.onJobError(job, error);
+        this.failed(entry, job, error);
       }
       ran.push(entry);
     }
     this.arm();
     if (ran.length > 0) this.options.onRan?.();
     return ran;
+  }
+
+  /** The next job if it is due by `limitMs`, taken off the queue. */
+  private due(limitMs: number): JobRecord | undefined {
+    // A stopped scheduler belongs to a workspace that was deleted or replaced: nothing of it runs any more.
+    if (this.stopped) return undefined;
+    const job = this.queue.peek();
+    if (!job || job.dueAt > limitMs) return undefined;
+    this.queue.pop();
+    delete this.options.jobs[job.id];
+    return job;
+  }
+
+  /** Moves the clock to the job's instant and runs its handler (which may go on asynchronously). */
+  private start(job: JobRecord): void | Promise<void> {
+    this.options.clock.moveTo(job.dueAt);
+    return this.options.handlers.get(job.kind)?.(this.options.context(), job);
+  }
+
+  private ranEntry(job: JobRecord): RanJob {
+    return { id: job.id, kind: job.kind, label: job.label, dueAt: new Date(job.dueAt).toISOString(), ok: true };
+  }
+
+  /** One failing job must not stop the others or the server; it is reported instead. */
+  private failed(entry: RanJob, job: JobRecord, error: unknown): void {
+    entry.ok = false;
+    entry.error = error instanceof Error ? error.message : String(error);
+    this.options.onJobError(job, error);
   }
 }

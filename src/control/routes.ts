@@ -19,9 +19,9 @@ import { initialRuleState } from '../scenarios/rule-state.js';
 import { loadedScenario } from '../scenarios/store.js';
 import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
 import type { PlanName } from '../workspaces/plans.js';
-import type { ScenarioChoice, WorkspaceRegistry } from '../workspaces/registry.js';
+import { workspaceFacts, type ScenarioChoice, type WorkspaceFacts, type WorkspaceRegistry } from '../workspaces/registry.js';
 import { checkSnapshot, takeSnapshot, type WorkspaceSnapshot } from '../workspaces/snapshot.js';
-import type { Workspace } from '../workspaces/workspace.js';
+import { Workspace } from '../workspaces/workspace.js';
 import { withEventReport } from './event-report.js';
 import { triggerRoutes } from './triggers.js';
 import { addRule, deleteRule, listRules } from './rules.js';
@@ -36,13 +36,14 @@ export interface ControlDependencies {
   coverage: CoverageTracker;
 }
 
-function clockView(workspace: Workspace) {
-  const next = workspace.scheduler.next();
+/** The clock as the control plane shows it: of a workspace, or of what can be read of one not built yet. */
+function clockView(of: Workspace | WorkspaceFacts) {
+  const facts = of instanceof Workspace ? workspaceFacts(of) : of;
   return {
-    now: workspace.nowIso(),
-    frozen: workspace.clock.frozen,
-    pendingJobs: workspace.scheduler.size,
-    nextDueAt: next ? new Date(next.dueAt).toISOString() : null,
+    now: new Date(facts.nowMs).toISOString(),
+    frozen: facts.frozen,
+    pendingJobs: facts.pendingJobs,
+    nextDueAt: facts.nextDueAtMs === null ? null : new Date(facts.nextDueAtMs).toISOString(),
   };
 }
 
@@ -92,15 +93,16 @@ function summary(workspace: Workspace) {
   };
 }
 
-/** The answer of a workspace made from the control plane (fresh or forked). */
-function createdWorkspace(workspace: Workspace) {
+/** The answer of a workspace made from the control plane (fresh or forked), read without building its world. */
+function createdWorkspace(facts: WorkspaceFacts) {
   return created({
-    workspaceId: workspace.id,
-    apiKey: workspace.data.apiKeys[0],
-    plan: workspace.data.plan,
-    seed: workspace.data.seed,
-    scenario: loadedScenario(workspace)?.name ?? null,
-    clock: clockView(workspace),
+    workspaceId: facts.data.id,
+    apiKey: facts.data.apiKeys[0],
+    plan: facts.data.plan,
+    seed: facts.data.seed,
+    // A workspace with a scenario is built at once; one not built yet has none.
+    scenario: (facts.workspace && loadedScenario(facts.workspace)?.name) ?? null,
+    clock: clockView(facts),
   });
 }
 
@@ -173,7 +175,7 @@ interface CreateWorkspaceBody {
  */
 export function controlRoutes({ registry, version, eventStreams, coverage }: ControlDependencies): RouteDefinition[] {
   return [
-    route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.all().length })),
+    route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.size })),
 
     route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body }) => {
       if (body?.from !== undefined) {

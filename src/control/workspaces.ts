@@ -1,39 +1,39 @@
 import type { EventStreams } from '../events/streams.js';
 import { ApiError } from '../http/errors.js';
 import { ok, route, type RouteDefinition } from '../http/route.js';
-import { DEFAULT_WORKSPACE_ID, type WorkspaceRegistry } from '../workspaces/registry.js';
-import type { Workspace } from '../workspaces/workspace.js';
+import { DEFAULT_WORKSPACE_ID, type WorkspaceFacts, type WorkspaceRegistry } from '../workspaces/registry.js';
 
 /**
  * One workspace as `GET /__control/workspaces` lists it. `createdAt` and `lastUsedAt`
  * are instants of the workspace's own virtual clock, as every time the mock shows is
  * (one clock, issue 19): its start, and where its clock stood at its last request.
  * Idleness is wall time (what `--workspace-ttl` measures), so it is a duration,
- * `idleMs`, never an instant of a second clock.
+ * `idleMs`, never an instant of a second clock. Listing builds no workspace's world: one
+ * not used yet shows the size of what it holds (its identity and keys) and no timer.
  */
-function listing(registry: WorkspaceRegistry, eventStreams: EventStreams, workspace: Workspace) {
-  const lastUse = registry.lastUsed(workspace);
+function listing(registry: WorkspaceRegistry, eventStreams: EventStreams, facts: WorkspaceFacts) {
+  const id = facts.data.id;
   return {
-    workspaceId: workspace.id,
-    default: workspace.id === DEFAULT_WORKSPACE_ID,
-    plan: workspace.data.plan,
-    createdAt: workspace.data.createdAt,
-    lastUsedAt: new Date(lastUse.virtualMs).toISOString(),
-    idleMs: registry.idleMs(workspace),
+    workspaceId: id,
+    default: id === DEFAULT_WORKSPACE_ID,
+    plan: facts.data.plan,
+    createdAt: facts.data.createdAt,
+    lastUsedAt: new Date(registry.lastUsed(id).virtualMs).toISOString(),
+    idleMs: registry.idleMs(id),
     // The length of its data as JSON: what a snapshot or --data holds of it, read on each list.
-    sizeBytes: registry.sizeOf(workspace),
-    pendingJobs: workspace.scheduler.size,
-    timerArmed: workspace.scheduler.armed,
-    deliveriesInFlight: workspace.scheduler.inFlightCount,
-    eventStreams: eventStreams.count(workspace.id),
+    sizeBytes: registry.sizeOf(id),
+    pendingJobs: facts.pendingJobs,
+    timerArmed: facts.timerArmed,
+    deliveriesInFlight: facts.deliveriesInFlight,
+    eventStreams: eventStreams.count(id),
   };
 }
 
-/** A workspace named in a path, or a 404: the key of the request plays no part. */
-function named(registry: WorkspaceRegistry, id: string): Workspace {
-  const workspace = registry.get(id);
-  if (!workspace) throw new ApiError(404, 'NOT_FOUND', `There is no workspace '${id}' on this server (deleted, evicted, or never made).`, { param: 'id' });
-  return workspace;
+/** What can be read of a workspace named in a path, or a 404: the key of the request plays no part. */
+function named(registry: WorkspaceRegistry, id: string): WorkspaceFacts {
+  const facts = registry.facts(id);
+  if (!facts) throw new ApiError(404, 'NOT_FOUND', `There is no workspace '${id}' on this server (deleted, evicted, or never made).`, { param: 'id' });
+  return facts;
 }
 
 /**
@@ -41,7 +41,7 @@ function named(registry: WorkspaceRegistry, id: string): Workspace {
  * world as it stands, so the fields that describe a fresh one (plan, seed, clock, …)
  * have nothing to apply to.
  */
-export function forkWorkspace(registry: WorkspaceRegistry, from: string, fields: string[]): Workspace {
+export function forkWorkspace(registry: WorkspaceRegistry, from: string, fields: string[]): WorkspaceFacts {
   const others = fields.filter((name) => name !== 'from');
   if (others.length > 0) {
     throw new ApiError(400, 'VALIDATION_ERROR', `from forks a workspace as it stands and takes no other field; got ${others.join(', ')}.`, { param: 'from' });
@@ -58,17 +58,18 @@ export function forkWorkspace(registry: WorkspaceRegistry, from: string, fields:
  */
 export function workspaceRoutes(registry: WorkspaceRegistry, eventStreams: EventStreams): RouteDefinition[] {
   return [
-    route('listWorkspaces', () => ok({ data: registry.all().map((workspace) => listing(registry, eventStreams, workspace)) })),
+    route('listWorkspaces', () => ok({ data: registry.ids().flatMap((id) => registry.facts(id) ?? []).map((facts) => listing(registry, eventStreams, facts)) })),
 
     route<{ id: string }>('deleteWorkspace', ({ params }) => {
-      const workspace = named(registry, params.id);
+      const facts = named(registry, params.id);
+      const id = facts.data.id;
       // Its key is the server's key (--api-key): the banner, the ready file and `run` hand it out, and --data brings it back.
-      if (workspace.id === DEFAULT_WORKSPACE_ID) {
+      if (id === DEFAULT_WORKSPACE_ID) {
         throw new ApiError(409, 'CONFLICT', "The default workspace cannot be deleted; reset it instead (POST /__control/reset).", { param: 'id' });
       }
-      const released = { pendingJobs: workspace.scheduler.size, eventStreams: eventStreams.count(workspace.id) };
-      registry.delete(workspace);
-      return ok({ workspaceId: workspace.id, deleted: true, released });
+      const released = { pendingJobs: facts.pendingJobs, eventStreams: eventStreams.count(id) };
+      registry.delete(id);
+      return ok({ workspaceId: id, deleted: true, released });
     }),
   ];
 }

@@ -821,11 +821,11 @@ export interface components {
             lastUsedAt: string;
             /** @description Wall milliseconds since its last request; what `--workspace-ttl` measures. */
             idleMs: number;
-            /** @description About how much it holds, as the length of its data in JSON (what a snapshot of it weighs). */
+            /** @description About how much it holds, as the length of its data in JSON (what a snapshot of it weighs). A workspace made with the fixture world and not used yet holds only its identity and keys; its world is built on its first request. */
             sizeBytes: number;
-            /** @description Scheduler jobs waiting for their instant. */
+            /** @description Scheduler jobs waiting for their instant (for a workspace not used yet, those its world starts with). */
             pendingJobs: number;
-            /** @description Whether a real timer is set for its next job (a running clock with work pending). */
+            /** @description Whether a real timer is set for its next job (a running clock with work pending; never for a workspace not used yet). */
             timerArmed: boolean;
             /** @description Webhook requests on the wire. */
             deliveriesInFlight: number;

@@ -30,6 +30,11 @@ export interface WorkspaceData {
   stores: Record<string, unknown>;
   /** How the workspace was made, so a reset brings it back to that start (absent in older data files). */
   origin?: WorkspaceOrigin;
+  /**
+   * Made with the fixture world and not used yet: the world is built on first use, as
+   * it would have been at `createdAt` (docs/decisions/0018). Absent once built.
+   */
+  unbuilt?: true;
 }
 
 /** A scenario as it was given: kept whole so a reset or a restart can apply it again. */

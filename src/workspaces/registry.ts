@@ -1,5 +1,6 @@
 import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceOrigin } from '../store/database.js';
 import type { Journal } from '../journal/journal.js';
+import { VirtualClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../http/errors.js';
 import { drawHex } from '../lib/ids.js';
 import type { KeyScope } from './keys.js';
@@ -40,9 +41,9 @@ export interface RegistryOptions {
   applyScenario?: (workspace: Workspace, source: ScenarioSource) => void;
   /**
    * Releases what the server holds for a workspace outside it (its open event streams)
-   * once the workspace is deleted or evicted. The registry calls it; nothing else does.
+   * once the workspace is deleted or evicted (built or not). The registry calls it; nothing else does.
    */
-  release?: (workspace: Workspace) => void;
+  release?: (workspace: Pick<Workspace, 'id'>) => void;
   /**
    * Evict workspaces (never the default one) idle longer than this, in wall milliseconds
    * of `runtime.realTime` (--workspace-ttl). Off when left out.
@@ -69,12 +70,72 @@ interface LastUse {
 }
 
 /**
+ * A workspace made with the fixture world and not used yet (docs/decisions/0018): its
+ * data holds its identity, keys, plan, seed and origin, and no world; its clock runs
+ * from its creation. The registry builds the world into it on first use, as eager
+ * creation would have built it, and replaces it with the Workspace.
+ */
+class UnbuiltWorkspace {
+  constructor(
+    readonly data: WorkspaceData,
+    readonly clock: VirtualClock,
+  ) {}
+
+  get id(): string {
+    return this.data.id;
+  }
+}
+
+/** A workspace as the registry holds it: built, or still waiting for its first use. */
+type Held = Workspace | UnbuiltWorkspace;
+
+/**
+ * What can be read of a workspace without building its world: what the list, a delete
+ * and the answer of a creation show. An unbuilt workspace shows the jobs its world will
+ * start with (the answers are those of a built one), and holds no timer.
+ */
+export interface WorkspaceFacts {
+  /** Identity, keys, plan, seed and origin; an unbuilt workspace's stores are still empty. */
+  data: Readonly<WorkspaceData>;
+  /** The workspace with its world, once built (first used). */
+  workspace: Workspace | undefined;
+  nowMs: number;
+  frozen: boolean;
+  pendingJobs: number;
+  nextDueAtMs: number | null;
+  /** A real timer is set to fire its next job. */
+  timerArmed: boolean;
+  deliveriesInFlight: number;
+}
+
+/** What `WorkspaceRegistry.facts` reads of a built workspace. */
+export function workspaceFacts(workspace: Workspace): WorkspaceFacts {
+  const { scheduler } = workspace;
+  const { nowMs, frozen } = workspace.clock.state();
+  return { data: workspace.data, workspace, nowMs, frozen, pendingJobs: scheduler.size, nextDueAtMs: scheduler.next()?.dueAt ?? null, timerArmed: scheduler.armed, deliveriesInFlight: scheduler.inFlightCount };
+}
+
+/** The jobs a fresh fixture world starts with: how many, and when the first falls due. */
+interface StartingJobs {
+  count: number;
+  nextDueAtMs: number | null;
+}
+
+/** How many creation instants' starting jobs are remembered (every workspace made without `clock.start` shares one). */
+const STARTING_JOBS_KEPT = 16;
+
+/**
  * All workspaces of the server, found by id or by any of their keys. The data lives
  * in the database; a Workspace object adds the runtime (clock, scheduler, faker).
+ * A workspace made with the fixture world gets its world on first use: every way to a
+ * Workspace (`byApiKey`, `get`, `defaultWorkspace`) builds it, and nothing else does.
  */
 export class WorkspaceRegistry {
-  private readonly byId = new Map<string, Workspace>();
-  private readonly byKey = new Map<string, Workspace>();
+  private readonly byId = new Map<string, Held>();
+  /** Each key's workspace id. */
+  private readonly byKey = new Map<string, string>();
+  /** The jobs a fresh fixture world starts with, by creation instant: what an unbuilt workspace shows. */
+  private readonly startingJobs = new Map<number, StartingJobs>();
   /** Kept beside the data, never in it: a read must not make --data write the file. */
   private readonly lastUse = new Map<string, LastUse>();
   /** The real timer of the idle sweep (with --workspace-ttl). */
@@ -82,12 +143,16 @@ export class WorkspaceRegistry {
 
   constructor(private readonly options: RegistryOptions) {
     for (const data of Object.values(options.database.data.workspaces)) {
+      if (data.unbuilt) {
+        this.hold(new UnbuiltWorkspace(data, new VirtualClock(data.clock, options.runtime.realTime)));
+        continue;
+      }
       const workspace = this.install(data);
       options.resume?.(workspace);
     }
     const chosen = options.defaultWorkspace ?? {};
     const defaultStart = this.startFrom({ ...options.defaults, seed: options.seed, ...chosen.explicit }, chosen.explicit ?? {}, chosen.scenario);
-    const existing = this.byId.get(DEFAULT_WORKSPACE_ID);
+    const existing = this.get(DEFAULT_WORKSPACE_ID);
     if (!existing) {
       this.createWith(DEFAULT_WORKSPACE_ID, { apiKeys: [options.defaultApiKey] }, defaultStart);
     } else if (chosen.scenario && existing.data.origin?.scenario?.yaml !== chosen.scenario.source.yaml) {
@@ -98,11 +163,12 @@ export class WorkspaceRegistry {
     const defaultWorkspace = this.defaultWorkspace;
     if (!defaultWorkspace.data.apiKeys.includes(options.defaultApiKey)) {
       defaultWorkspace.data.apiKeys.unshift(options.defaultApiKey);
-      this.byKey.set(options.defaultApiKey, defaultWorkspace);
+      this.byKey.set(options.defaultApiKey, DEFAULT_WORKSPACE_ID);
       defaultWorkspace.changed();
     }
+    // An unbuilt workspace is written as it is (its world is built at its creation instant whenever it is first used).
     options.database.onBeforeWrite(() => {
-      for (const workspace of this.byId.values()) workspace.data.clock = workspace.clock.state();
+      for (const held of this.byId.values()) held.data.clock = held.clock.state();
     });
     if (options.workspaceTtlMs !== undefined) {
       this.sweeper = setInterval(() => this.evictIdle(), sweepIntervalMs(options.workspaceTtlMs));
@@ -112,67 +178,112 @@ export class WorkspaceRegistry {
   }
 
   get defaultWorkspace(): Workspace {
-    const workspace = this.byId.get(DEFAULT_WORKSPACE_ID);
+    const workspace = this.get(DEFAULT_WORKSPACE_ID);
     if (!workspace) throw new Error('The default workspace is missing');
     return workspace;
   }
 
   /**
-   * The workspace of a key. One idle past --workspace-ttl is evicted on the spot, so a
-   * key stops working at its TTL exactly, whenever the sweep comes by.
+   * The workspace of a key, built. One idle past --workspace-ttl is evicted on the spot,
+   * so a key stops working at its TTL exactly, whenever the sweep comes by.
    */
   byApiKey(key: string): Workspace | undefined {
-    const workspace = this.byKey.get(key);
-    if (workspace && this.expired(workspace)) {
-      this.delete(workspace);
+    const id = this.byKey.get(key);
+    if (id !== undefined && this.expired(id)) {
+      this.delete(id);
       return undefined;
     }
-    return workspace;
+    return id === undefined ? undefined : this.get(id);
   }
 
+  /** The workspace with this id, built: the first use of one made with the fixture world builds it. */
   get(id: string): Workspace | undefined {
-    return this.byId.get(id);
+    const held = this.byId.get(id);
+    if (held === undefined || held instanceof Workspace) return held;
+    return this.build(held);
   }
 
+  /** Whether a workspace has this id (its world is not built for the question). */
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** How many workspaces there are, the default one included. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /**
+   * Every workspace, built: one not used yet gets its world here. For tests and tools
+   * that look into worlds; the server's own paths read `ids()`, `facts()` or `used()`,
+   * which build nothing.
+   */
   all(): Workspace[] {
-    return [...this.byId.values()];
+    return this.ids().flatMap((id) => this.get(id) ?? []);
+  }
+
+  /** Every workspace's id, the default first. */
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** The workspaces that have been used, and so have a world: the only ones that can hold what a request made. */
+  used(): Workspace[] {
+    return [...this.byId.values()].filter((held) => held instanceof Workspace);
+  }
+
+  /** What can be read of a workspace without building its world (undefined when there is none by that id). */
+  facts(id: string): WorkspaceFacts | undefined {
+    const held = this.byId.get(id);
+    if (held === undefined) return undefined;
+    if (held instanceof Workspace) return workspaceFacts(held);
+    const { nowMs, frozen } = held.clock.state();
+    const jobs = this.startingJobsOf(held.data);
+    return { data: held.data, workspace: undefined, nowMs, frozen, pendingJobs: jobs.count, nextDueAtMs: jobs.nextDueAtMs, timerArmed: false, deliveriesInFlight: 0 };
   }
 
   /**
    * Notes that a request used the workspace (authentication calls it): what
    * `GET /__control/workspaces` shows as last used.
    */
-  touch(workspace: Workspace): void {
-    this.lastUse.set(workspace.id, { wallMs: this.options.runtime.realTime(), virtualMs: workspace.now() });
+  touch(workspace: Pick<Held, 'id' | 'clock'>): void {
+    this.lastUse.set(workspace.id, { wallMs: this.options.runtime.realTime(), virtualMs: workspace.clock.now() });
   }
 
   /** When the workspace was last used (its creation, when never since). */
-  lastUsed(workspace: Workspace): LastUse {
-    return this.lastUse.get(workspace.id) ?? { wallMs: this.options.runtime.realTime(), virtualMs: workspace.now() };
+  lastUsed(id: string): LastUse {
+    return this.lastUse.get(id) ?? { wallMs: this.options.runtime.realTime(), virtualMs: this.byId.get(id)?.clock.now() ?? Number.NaN };
   }
 
   /** Wall milliseconds since the workspace was last used. */
-  idleMs(workspace: Workspace): number {
-    return Math.max(0, this.options.runtime.realTime() - this.lastUsed(workspace).wallMs);
+  idleMs(id: string): number {
+    return Math.max(0, this.options.runtime.realTime() - this.lastUsed(id).wallMs);
   }
 
-  /** About how much the workspace holds: the length of its data as JSON (a snapshot's size). */
-  sizeOf(workspace: Workspace): number {
+  /**
+   * About how much the workspace holds: the length of its data as JSON (a snapshot's
+   * size). An unbuilt workspace holds only its identity and keys, and weighs that.
+   */
+  sizeOf(id: string): number {
+    const held = this.byId.get(id);
     // The running clock read, not written back: listing changes nothing.
-    return JSON.stringify({ ...workspace.data, clock: workspace.clock.state() }).length;
+    return held === undefined ? 0 : JSON.stringify({ ...held.data, clock: held.clock.state() }).length;
   }
 
   /**
    * Deletes a workspace (never the default one): its keys answer 401 from now on, its
    * scheduler stops (no job fires, no webhook retry is sent), its open event streams
    * close, and the registry and the database forget it (with --data, it leaves the file).
-   * A webhook request already on the wire is not called back.
+   * A webhook request already on the wire is not called back. An unbuilt workspace is
+   * deleted without building its world.
    */
-  delete(workspace: Workspace): void {
-    if (workspace.id === DEFAULT_WORKSPACE_ID) throw new Error('The default workspace cannot be deleted');
-    this.detach(workspace);
-    this.lastUse.delete(workspace.id);
-    this.options.release?.(workspace);
+  delete(id: string): void {
+    if (id === DEFAULT_WORKSPACE_ID) throw new Error('The default workspace cannot be deleted');
+    const held = this.byId.get(id);
+    if (held === undefined) return;
+    this.detach(held);
+    this.lastUse.delete(id);
+    this.options.release?.(held);
     this.options.database.markDirty();
   }
 
@@ -183,10 +294,10 @@ export class WorkspaceRegistry {
    */
   evictIdle(): string[] {
     const evicted: string[] = [];
-    for (const workspace of [...this.byId.values()]) {
-      if (!this.expired(workspace)) continue;
-      this.delete(workspace);
-      evicted.push(workspace.id);
+    for (const id of [...this.byId.keys()]) {
+      if (!this.expired(id)) continue;
+      this.delete(id);
+      evicted.push(id);
     }
     return evicted;
   }
@@ -199,13 +310,22 @@ export class WorkspaceRegistry {
   /**
    * A fresh, isolated world with its own key: what a parallel test worker asks for.
    * Its start: the server's defaults, then the scenario's choices, then `explicit`.
+   * Without a scenario its world is built on first use (decision 0018): making one
+   * costs its identity and keys. A scenario is applied at once, since a scenario that
+   * does not fit the world must be refused now, naming its line.
    */
-  create(explicit: Partial<WorkspaceBase> = {}, scenario?: ScenarioChoice): Workspace {
+  create(explicit: Partial<WorkspaceBase> = {}, scenario?: ScenarioChoice): WorkspaceFacts {
     this.admit();
     const db = this.options.database.data;
     const { n, id, key } = this.nextIdentity();
+    const start = this.startFrom({ ...this.options.defaults, seed: this.options.seed + n, ...explicit }, explicit, scenario);
+    if (!start.scenario) {
+      this.hold(new UnbuiltWorkspace({ ...this.startingData(id, { apiKeys: [key] }, start), unbuilt: true }, new VirtualClock({ nowMs: start.clockStartMs, frozen: start.clockFrozen }, this.options.runtime.realTime)));
+      this.options.database.markDirty();
+      return this.factsOf(id);
+    }
     try {
-      return this.createWith(id, { apiKeys: [key] }, this.startFrom({ ...this.options.defaults, seed: this.options.seed + n, ...explicit }, explicit, scenario));
+      return this.factsOf(this.createWith(id, { apiKeys: [key] }, start).id);
     } catch (error) {
       // A workspace that could not be made leaves no trace, so the next one gets the same id it would have had.
       db.workspaceCounter--;
@@ -220,7 +340,7 @@ export class WorkspaceRegistry {
    * independent. Its journal starts empty; its origin is the source's, so a reset brings
    * it back to where the source started, not to the fork.
    */
-  fork(source: Workspace): Workspace {
+  fork(source: Workspace): WorkspaceFacts {
     this.admit();
     const { id, key } = this.nextIdentity();
     // The snapshot machinery's copy: the running clock read, nothing of the source touched.
@@ -229,7 +349,7 @@ export class WorkspaceRegistry {
     const workspace = this.install(data);
     this.options.resume?.(workspace);
     workspace.changed();
-    return workspace;
+    return this.factsOf(id);
   }
 
   /** Mints another key for the workspace; it shares the workspace's one budget. */
@@ -239,7 +359,7 @@ export class WorkspaceRegistry {
     workspace.data.apiKeys.push(key);
     // Only the keys that are not full are listed, so data files from before scopes read as they were.
     if (scope !== 'full') workspace.data.keyScopes = { ...workspace.data.keyScopes, [key]: scope };
-    this.byKey.set(key, workspace);
+    this.byKey.set(key, workspace.id);
     workspace.changed();
     return key;
   }
@@ -315,7 +435,7 @@ export class WorkspaceRegistry {
   stopAll(): void {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
-    for (const workspace of this.byId.values()) workspace.dispose();
+    for (const workspace of this.used()) workspace.dispose();
   }
 
   /**
@@ -329,16 +449,16 @@ export class WorkspaceRegistry {
       timer = setTimeout(resolve, timeoutMs);
     });
     try {
-      await Promise.race([Promise.all([...this.byId.values()].map((workspace) => workspace.scheduler.settle())), timedOut]);
+      await Promise.race([Promise.all(this.used().map((workspace) => workspace.scheduler.settle())), timedOut]);
     } finally {
       clearTimeout(timer);
     }
   }
 
   /** Whether the workspace has been idle longer than --workspace-ttl (the default workspace never is). */
-  private expired(workspace: Workspace): boolean {
+  private expired(id: string): boolean {
     const ttl = this.options.workspaceTtlMs;
-    return ttl !== undefined && workspace.id !== DEFAULT_WORKSPACE_ID && this.idleMs(workspace) > ttl;
+    return ttl !== undefined && id !== DEFAULT_WORKSPACE_ID && this.idleMs(id) > ttl;
   }
 
   /**
@@ -361,12 +481,12 @@ export class WorkspaceRegistry {
     }
   }
 
-  /** The workspace used longest ago, the default one left out. */
-  private longestIdle(): Workspace | undefined {
-    let idlest: Workspace | undefined;
-    for (const workspace of this.byId.values()) {
-      if (workspace.id === DEFAULT_WORKSPACE_ID) continue;
-      if (!idlest || this.lastUsed(workspace).wallMs < this.lastUsed(idlest).wallMs) idlest = workspace;
+  /** The id of the workspace used longest ago, the default one left out. */
+  private longestIdle(): string | undefined {
+    let idlest: string | undefined;
+    for (const id of this.byId.keys()) {
+      if (id === DEFAULT_WORKSPACE_ID) continue;
+      if (idlest === undefined || this.lastUsed(id).wallMs < this.lastUsed(idlest).wallMs) idlest = id;
     }
     return idlest;
   }
@@ -385,8 +505,9 @@ export class WorkspaceRegistry {
     return { ...plain, ...scenario.start, ...explicit, scenario: scenario.source, base: plain };
   }
 
-  private createWith(id: string, keys: Pick<WorkspaceData, 'apiKeys' | 'keyScopes'>, spec: WorkspaceOrigin): Workspace {
-    const data: WorkspaceData = {
+  /** A new workspace's data before anything is built into it. */
+  private startingData(id: string, keys: Pick<WorkspaceData, 'apiKeys' | 'keyScopes'>, spec: WorkspaceOrigin): WorkspaceData {
+    return {
       id,
       plan: spec.plan,
       seed: spec.seed,
@@ -398,7 +519,10 @@ export class WorkspaceRegistry {
       stores: {},
       origin: structuredClone(spec),
     };
-    const workspace = this.install(data);
+  }
+
+  private createWith(id: string, keys: Pick<WorkspaceData, 'apiKeys' | 'keyScopes'>, spec: WorkspaceOrigin): Workspace {
+    const workspace = this.install(this.startingData(id, keys, spec));
     try {
       if (spec.fixtures) this.options.populate(workspace);
       if (spec.scenario) {
@@ -413,20 +537,77 @@ export class WorkspaceRegistry {
     return workspace;
   }
 
+  /**
+   * The first use of a workspace made with the fixture world: its world is built as
+   * eager creation would have built it. The fixture world is built with its clock
+   * pinned at its creation instant (every id and fake value comes from its seed, id and
+   * id position, and nothing drew from them before), then what fell due since is run in
+   * order, each job at its own instant, as its timer would have, before anyone reads
+   * the world; then its clock carries on from where it stands.
+   */
+  private build(unbuilt: UnbuiltWorkspace): Workspace {
+    const { data } = unbuilt;
+    const now = unbuilt.clock.state();
+    delete data.unbuilt;
+    data.clock = { nowMs: Date.parse(data.createdAt), frozen: true };
+    const workspace = this.install(data);
+    if (data.origin?.fixtures) this.options.populate(workspace);
+    workspace.scheduler.catchUp(now.nowMs);
+    if (!now.frozen) {
+      workspace.clock.resume();
+      workspace.scheduler.arm();
+    }
+    workspace.changed();
+    return workspace;
+  }
+
+  /** What `facts` reads, for a workspace known to exist. */
+  private factsOf(id: string): WorkspaceFacts {
+    const facts = this.facts(id);
+    if (!facts) throw new Error(`Workspace ${id} is missing`);
+    return facts;
+  }
+
+  /**
+   * The jobs the fixture world of an unbuilt workspace will start with. They follow from
+   * the fixture file and the creation instant alone (never from the seed or the id: a
+   * test holds this), so one world built aside per creation instant answers for every
+   * workspace made at it, and the answer of a creation is that of an eager one.
+   */
+  private startingJobsOf(data: WorkspaceData): StartingJobs {
+    const atMs = Date.parse(data.createdAt);
+    if (!data.origin?.fixtures) return { count: 0, nextDueAtMs: null };
+    let jobs = this.startingJobs.get(atMs);
+    if (!jobs) {
+      const probe = new Workspace({ ...this.startingData('ws_probe', { apiKeys: [] }, { ...data.origin, clockStartMs: atMs }), clock: { nowMs: atMs, frozen: true } }, this.options.runtime);
+      this.options.populate(probe);
+      jobs = { count: probe.scheduler.size, nextDueAtMs: probe.scheduler.next()?.dueAt ?? null };
+      probe.dispose();
+      if (this.startingJobs.size >= STARTING_JOBS_KEPT) this.startingJobs.clear();
+      this.startingJobs.set(atMs, jobs);
+    }
+    return jobs;
+  }
+
   private install(data: WorkspaceData, journal?: Journal): Workspace {
-    this.options.database.data.workspaces[data.id] = data;
     const workspace = new Workspace(data, this.options.runtime, journal);
-    this.byId.set(data.id, workspace);
-    if (!this.lastUse.has(data.id)) this.touch(workspace);
-    for (const key of data.apiKeys) this.byKey.set(key, workspace);
+    this.hold(workspace);
     workspace.scheduler.arm();
     return workspace;
   }
 
-  private detach(workspace: Workspace): void {
-    workspace.dispose();
-    this.byId.delete(workspace.id);
-    for (const key of workspace.data.apiKeys) this.byKey.delete(key);
-    delete this.options.database.data.workspaces[workspace.id];
+  /** Files a workspace under its id and keys, and in the database. */
+  private hold(held: Held): void {
+    this.options.database.data.workspaces[held.id] = held.data;
+    this.byId.set(held.id, held);
+    if (!this.lastUse.has(held.id)) this.touch(held);
+    for (const key of held.data.apiKeys) this.byKey.set(key, held.id);
+  }
+
+  private detach(held: Held): void {
+    if (held instanceof Workspace) held.dispose();
+    this.byId.delete(held.id);
+    for (const key of held.data.apiKeys) this.byKey.delete(key);
+    delete this.options.database.data.workspaces[held.id];
   }
 }

@@ -316,7 +316,7 @@ describe('the default fixture world', () => {
     it('gives a workspace made from the control plane its own world', async () => {
       const registry = await registryWith(1);
       registries.push(registry);
-      const created = registry.create({});
+      const created = registry.get(registry.create({}).data.id) as Workspace;
       expect(world(created).accounts).toHaveLength(PLATFORM_IDS.length);
       expect(world(created).accounts[0]?.id).not.toBe(world(registry.defaultWorkspace).accounts[0]?.id);
     });

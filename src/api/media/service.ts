@@ -91,7 +91,8 @@ function findByKey(registry: WorkspaceRegistry, key: string): { workspace: Works
   if (!KEY_PATTERN.test(key)) {
     throw validationError('key', 'This is not a media key: keys are 32 hex characters and an optional extension, never a path.');
   }
-  for (const workspace of registry.all()) {
+  // Only a workspace that has been used can hold an upload: one not used yet has no world to search.
+  for (const workspace of registry.used()) {
     // Settles the records a previous process left without bytes before any of them is used.
     mediaBytes(workspace);
     const record = mediaStore.get(workspace).media[key];
