@@ -10,6 +10,7 @@
  */
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestPostId } from './lib/client.js';
 import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk } from './lib/processes.js';
 import { markdownTable } from './lib/report.js';
@@ -62,7 +63,7 @@ for (let round = 0; round < rounds; round++) {
     try {
       await waitForOk(server, probe(port));
       const url = `http://127.0.0.1:${port}`;
-      const target = { apiKey: DEFAULT_API_KEY, pairs: [] };
+      const target = { apiKey: DEFAULT_API_KEY, postId: await newestPostId(url), pairs: [] };
       await runLoad({ url, connections, seconds: 2, requests: workloads[0]?.requests(target).map((r) => r.request) ?? [] });
       for (const [w, workload] of workloads.entries()) {
         const cpuBefore = server.cpuSeconds() ?? NaN;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.js';
-import { callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, workspacePool, type ConnectionSummary } from './lib/client.js';
+import { callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, newestPostId, workspacePool, type ConnectionSummary } from './lib/client.js';
 import { areaOf, formatSummary, inclusiveTimes, summariseProfile, type CpuProfile } from './lib/cpuprofile.js';
 import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, startProcess, waitForOk } from './lib/processes.js';
@@ -42,7 +42,7 @@ try {
   // Posts go to a pool of workspaces whose clocks move on meanwhile, as in `npm run bench`: the profile includes the publishing.
   const pool = workload.creates
     ? await workspacePool(baseUrl, (await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey: DEFAULT_API_KEY })).connections, DEFAULT_POOL_WORKSPACES)
-    : { target: { apiKey: DEFAULT_API_KEY, pairs: [] }, keys: [] };
+    : { target: { apiKey: DEFAULT_API_KEY, postId: await newestPostId(baseUrl), pairs: [] }, keys: [] };
   const driver = new ClockDriver(baseUrl, pool.keys, workload.creates ? 200 : 0);
   const requests = workload.requests(pool.target).map((r) => r.request);
   if (workload.creates) await driver.tick();

@@ -320,7 +320,8 @@ async function main(): Promise<void> {
     const posts = capture.posts ?? (await fixturePostViews());
     writeFileSync(files.baselineData as string, JSON.stringify({ apiKey: DEFAULT_API_KEY, connections: capture.connections, accounts: capture.accounts, posts }));
     log(`mock's GET /v1/connections body: ${Buffer.byteLength(capture.connectionsBody)} bytes (the ceiling serves the same bytes)`);
-    const plainTarget = async () => ({ target: { apiKey: DEFAULT_API_KEY, pairs: destinationPairs(DEFAULT_API_KEY, capture.connections) }, keys: [DEFAULT_API_KEY] });
+    const postId = (posts[0] as { id?: string } | undefined)?.id ?? '00000000-0000-4000-8000-000000000000';
+    const plainTarget = async () => ({ target: { apiKey: DEFAULT_API_KEY, postId, pairs: destinationPairs(DEFAULT_API_KEY, capture.connections) }, keys: [DEFAULT_API_KEY] });
     for (const id of settings.servers) {
       if (id !== 'mock') contenders.push(await contender(id, files, pinning, plainTarget));
     }

@@ -84,6 +84,13 @@ export const DEFAULT_POOL_WORKSPACES = 32;
  * from the control plane), so no account sees more than a handful of posts per
  * virtual day. The pool is only made when `POST /v1/posts` exists.
  */
+/** The newest post of the default workspace: what `GET /v1/posts/{postId}` reads (a fixed id where there is none). */
+export async function newestPostId(baseUrl: string): Promise<string> {
+  const answer = await call(baseUrl, 'GET', '/v1/posts?limit=1', { apiKey: DEFAULT_API_KEY });
+  const first = answer.status === 200 ? (JSON.parse(answer.text) as { data: Array<{ id: string }> }).data[0] : undefined;
+  return first?.id ?? '00000000-0000-4000-8000-000000000000';
+}
+
 export async function workspacePool(baseUrl: string, connections: readonly ConnectionSummary[], workspaces: number): Promise<{ target: Target; keys: string[] }> {
   const keys = [DEFAULT_API_KEY];
   const perWorkspace = [destinationPairs(DEFAULT_API_KEY, connections)];
@@ -99,7 +106,7 @@ export async function workspacePool(baseUrl: string, connections: readonly Conne
       perWorkspace.push(destinationPairs(apiKey, own));
     }
   }
-  return { target: { apiKey: DEFAULT_API_KEY, pairs: interleave(perWorkspace) }, keys };
+  return { target: { apiKey: DEFAULT_API_KEY, postId: await newestPostId(baseUrl), pairs: interleave(perWorkspace) }, keys };
 }
 
 /**

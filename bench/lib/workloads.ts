@@ -14,6 +14,8 @@ export interface DestinationPair {
 export interface Target {
   /** Key of the workspace read requests go to. */
   apiKey: string;
+  /** A post of that workspace, for `GET /v1/posts/{postId}` (any id does for a server that keeps no posts). */
+  postId: string;
   /**
    * Pairs that `POST /v1/posts` rotates over, interleaved across workspaces so that
    * consecutive posts land on different workspaces and accounts (velocity stays out
@@ -36,6 +38,12 @@ export interface Workload {
   servers: readonly ServerId[];
   /** Whether it creates posts (the mock's clock driver runs meanwhile). */
   creates: boolean;
+  /**
+   * The least mock/Prism req/s the workload must reach: 3× on the four shared
+   * workloads issue 21 names (a connections list, a posts page, a post by id, a post
+   * created), 1.5× (issue 10's) on the others.
+   */
+  overPrism: number;
   requests(target: Target): WorkloadRequest[];
 }
 
@@ -46,6 +54,7 @@ function get(operationId: string, path: string, target: Target): WorkloadRequest
 const connections = (target: Target) => get('listConnections', '/v1/connections', target);
 const postsPage = (target: Target) => get('listPosts', '/v1/posts?limit=20', target);
 const accountsPage = (target: Target) => get('listAccounts', '/v1/accounts?limit=20', target);
+const postById = (target: Target) => get('getPost', `/v1/posts/${target.postId}`, target);
 
 /** The body of the n-th benchmark post: short text every network accepts, two destinations. */
 export function createPostBody(n: number, pair: DestinationPair): string {
@@ -76,15 +85,17 @@ function createPost(target: Target, counter: { n: number }): WorkloadRequest {
 const ALL: readonly ServerId[] = ['mock', 'express', 'prism'];
 
 export const WORKLOADS: readonly Workload[] = [
-  { id: 'connections', title: 'GET /v1/connections', connections: 'load', servers: ['mock', 'ceiling', 'express', 'prism'], creates: false, requests: (t) => [connections(t)] },
-  { id: 'accounts-list', title: 'GET /v1/accounts?limit=20', connections: 'load', servers: ALL, creates: false, requests: (t) => [accountsPage(t)] },
-  { id: 'posts-list', title: 'GET /v1/posts?limit=20', connections: 'load', servers: ALL, creates: false, requests: (t) => [postsPage(t)] },
+  { id: 'connections', title: 'GET /v1/connections', connections: 'load', servers: ['mock', 'ceiling', 'express', 'prism'], creates: false, overPrism: 3, requests: (t) => [connections(t)] },
+  { id: 'accounts-list', title: 'GET /v1/accounts?limit=20', connections: 'load', servers: ALL, creates: false, overPrism: 1.5, requests: (t) => [accountsPage(t)] },
+  { id: 'posts-list', title: 'GET /v1/posts?limit=20', connections: 'load', servers: ALL, creates: false, overPrism: 3, requests: (t) => [postsPage(t)] },
+  { id: 'post-by-id', title: 'GET /v1/posts/{postId}', connections: 'load', servers: ALL, creates: false, overPrism: 3, requests: (t) => [postById(t)] },
   {
     id: 'posts-create',
     title: 'POST /v1/posts (2 destinations)',
     connections: 'load',
     servers: ALL,
     creates: true,
+    overPrism: 3,
     requests: (t) => [createPost(t, { n: 0 })],
   },
   {
@@ -93,13 +104,14 @@ export const WORKLOADS: readonly Workload[] = [
     connections: 'load',
     servers: ALL,
     creates: true,
+    overPrism: 1.5,
     requests: (t) => {
       const counter = { n: 0 };
       // 4 connections + 3 post pages (reads), 2 posts created, 1 accounts page (other).
       return [connections(t), postsPage(t), createPost(t, counter), connections(t), postsPage(t), accountsPage(t), connections(t), createPost(t, counter), postsPage(t), connections(t)];
     },
   },
-  { id: 'connections-c1', title: 'GET /v1/connections, 1 connection (latency)', connections: 1, servers: ['mock'], creates: false, requests: (t) => [connections(t)] },
+  { id: 'connections-c1', title: 'GET /v1/connections, 1 connection (latency)', connections: 1, servers: ['mock'], creates: false, overPrism: 1.5, requests: (t) => [connections(t)] },
 ];
 
 /** The concrete requests a workload's first cycle sends, for probing each operation once. */

@@ -89,6 +89,12 @@ app.get('/v1/accounts', (req, res) => {
 app.get('/v1/posts', (req, res) => {
   res.json(page(data.posts, req.query.limit));
 });
+const postsById = new Map((data.posts as Array<{ id: string }>).map((post) => [post.id, post]));
+app.get('/v1/posts/:postId', (req, res) => {
+  const post = postsById.get(req.params.postId);
+  if (!post) return fail(res, 404, 'NOT_FOUND', `No post ${req.params.postId}.`);
+  res.json({ post });
+});
 app.post('/v1/posts', (req, res) => {
   const body = req.body as CreatePostBody;
   const now = new Date().toISOString();
