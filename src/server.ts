@@ -215,11 +215,10 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.ctx = { startedAt: realTime(), params: {} };
-    let recorded = false;
-    // Once per request: on the answer's end, or on a close without one (a dropped or reset connection).
-    const record = (status: number) => {
-      if (recorded) return;
-      recorded = true;
+    // Once per request: 'close' follows every response, finished or not (a dropped or reset
+    // connection answers nothing: status 0; an answer cut short still had its status seen).
+    res.once('close', () => {
+      const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
       options.logRequests?.(`${req.method} ${req.originalUrl} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
       const { workspace, contract, operation } = req.ctx;
       if (contract !== 'api') return;
@@ -239,10 +238,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         effect: req.ctx.scenarioEffect ?? null,
         injected,
       });
-    };
-    res.on('finish', () => record(res.statusCode));
-    // An answer cut short (a rule's truncated body, a reset mid-body) still had its status seen.
-    res.on('close', () => record(res.writableFinished || res.headersSent ? res.statusCode : 0));
+    });
     next();
   });
 

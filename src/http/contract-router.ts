@@ -1,8 +1,9 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Workspace } from '../workspaces/workspace.js';
 import { ApiError, noRoute, requestPath } from './errors.js';
 import type { OperationIndex } from './operations.js';
+import { pipeline } from './pipeline.js';
 import type { RouteDefinition } from './route.js';
 import type { Responder } from './respond.js';
 import type { LoadedSpec, OpenApiDocument } from './spec.js';
@@ -115,11 +116,11 @@ export function nonFinitePath(value: unknown, path = ''): string | undefined {
  * before-handler steps → handle. Every answer, errors included, goes out through
  * the responder, which records it and checks it against the contract.
  */
-export function createContractRouter(options: ContractRouterOptions): Router {
-  const router = express.Router();
+export function createContractRouter(options: ContractRouterOptions): RequestHandler {
+  const steps: RequestHandler[] = [];
   const { index, responder } = options;
 
-  router.use((req, _res, next) => {
+  steps.push((req, _res, next) => {
     req.ctx.contract = options.contract;
     const match = index.match(req.method, req.path === '/' ? req.baseUrl : `${req.baseUrl}${req.path}`);
     if (match.kind === 'found') {
@@ -131,16 +132,16 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     next();
   });
 
-  router.use((req, _res, next) => {
+  steps.push((req, _res, next) => {
     const workspace = options.authenticate(req);
     req.ctx.workspace = workspace;
     req.ctx.arrivedAt = workspace.nowIso();
     next();
   });
 
-  for (const guard of options.guards ?? []) router.use(guard);
+  steps.push(...(options.guards ?? []));
 
-  router.use((req, _res, next) => {
+  steps.push((req, _res, next) => {
     if (req.ctx.operation) return next();
     const allowed = req.ctx.allowedMethods;
     if (allowed) {
@@ -155,7 +156,7 @@ export function createContractRouter(options: ContractRouterOptions): Router {
   // any operation that declares none) has no meaning, so it is neither parsed nor
   // refused, and cannot be too large or malformed for an operation that ignores it.
   const json = express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] });
-  router.use((req, res, next) => (req.ctx.operation?.bodyMediaTypes.length ? json(req, res, next) : next()));
+  steps.push((req, res, next) => (req.ctx.operation?.bodyMediaTypes.length ? json(req, res, next) : next()));
 
   // express-openapi-validator builds, and keeps forever, a validator per distinct
   // Content-Type header, parameters included: each new value cost about 40 ms and
@@ -163,7 +164,7 @@ export function createContractRouter(options: ContractRouterOptions): Router {
   // Only the media type matters once express.json has read the charset, so the header
   // is cut down to it, and a media type the operation does not declare is refused
   // here, before the validator would build one for it.
-  router.use((req, _res, next) => {
+  steps.push((req, _res, next) => {
     const header = req.headers['content-type'];
     const declared = req.ctx.operation?.bodyMediaTypes ?? [];
     if (header === undefined) return next();
@@ -191,16 +192,16 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     validateFormats: true,
     ajvFormats: { mode: 'full' },
   });
-  for (const step of validator) router.use(step);
-  router.use((req, _res, next) => {
+  steps.push(...validator);
+  steps.push((req, _res, next) => {
     const param = nonFinitePath(req.query) ?? nonFinitePath(req.body);
     if (param !== undefined) throw new ApiError(400, 'VALIDATION_ERROR', `${param === '' ? 'The body' : param} must be a finite number.`, { param: param === '' ? 'body' : param });
     next();
   });
 
-  for (const step of options.beforeHandler ?? []) router.use(step);
+  steps.push(...(options.beforeHandler ?? []));
 
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
+  steps.push(async (req: Request, res: Response, next: NextFunction) => {
     const { operation, workspace } = req.ctx;
     if (!operation || !workspace) return next();
     const definition = options.routes.get(operation.operationId);
@@ -218,5 +219,5 @@ export function createContractRouter(options: ContractRouterOptions): Router {
     responder.send(req, res, reply);
   });
 
-  return router;
+  return pipeline(steps);
 }

@@ -1,9 +1,18 @@
 import type { Express, Request, Response } from 'express';
 import type { Workspace } from '../workspaces/workspace.js';
 
+/** The last second formatted: responses come many to a second (Node keeps its own Date header the same way). */
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** An HTTP date (RFC 9110's IMF-fixdate, `Tue, 02 Mar 2027 09:00:00 GMT`) of an instant. */
 export function httpDate(ms: number): string {
-  return new Date(ms).toUTCString();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = new Date(second * 1000).toUTCString();
+  }
+  return lastText;
 }
 
 /**

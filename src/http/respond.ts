@@ -69,12 +69,12 @@ export class Responder {
   private write(req: Request, res: Response, reply: Reply): void {
     // The client may have gone while the answer waited on the gate.
     if (res.headersSent || res.destroyed) return;
-    res.status(reply.status);
+    res.statusCode = reply.status;
     if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
     else if (reply.stream) openStream(res, reply.stream);
     else if (reply.body === undefined) res.end();
     else if (reply.contentType !== undefined) res.type(reply.contentType).send(String(reply.body));
-    else res.json(reply.body);
+    else sendJson(res, reply.body);
   }
 
   private check(req: Request, res: Response, reply: Reply): Reply {
@@ -91,6 +91,20 @@ export class Responder {
     req.ctx.errorCode = error.code;
     return { status: 500, body: error.body() };
   }
+}
+
+/**
+ * A JSON body as Express's `res.json` sends it (the same Content-Type unless one is
+ * set, the same Content-Length; no ETag, which the app disables), written straight
+ * to the response: `res.json` and `res.send` re-check the body's type, the charset,
+ * the app's settings and the request's freshness on every call. A HEAD request gets
+ * the headers only (Node drops the body of a response to HEAD).
+ */
+function sendJson(res: Response, body: unknown): void {
+  const text = JSON.stringify(body);
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** The bytes of a reply's body, as write would send them, with its Content-Type set on `res`. */

@@ -57,14 +57,13 @@ function harness(workspace: Workspace) {
         sent.headers[name] = value;
       },
       getHeaders: () => sent.headers,
-      status(code: number) {
+      hasHeader: (name: string) => name in sent.headers,
+      set statusCode(code: number) {
         sent.status = code;
-        return this;
       },
-      json(payload: unknown) {
-        sent.body = payload;
+      end(text?: string) {
+        if (text !== undefined) sent.body = JSON.parse(text);
       },
-      end() {},
     } as unknown as Response;
     let ranHandler = false;
     step(req, res, () => {
