@@ -4,11 +4,15 @@
  * `--data`, memory after the load, and the latency of four lists (first page, a
  * deep page reached by cursor, a filtered list, a `metric:` sort). Then `advance`
  * over a day holding 10k due jobs, and webhook deliveries per second to a local
- * receiver. What the build under test does not implement yet is reported as such.
+ * receiver. Then 10,000 fresh workspaces: what each costs to create and hold,
+ * the server's RSS with them and after deleting them, and list latency with one
+ * workspace and with all of them (bench/lib/workspace-scale.ts). What the build
+ * under test does not implement yet is reported as such.
  * Writes bench/results/scale-<timestamp>.json.
  *
  * BENCH_SCALE_SIZES (1000,10000,100000), BENCH_SCALE_SECONDS (3 per list),
- * BENCH_SCALE_START_RUNS (3), BENCH_SCALE_JOBS (10000) change it.
+ * BENCH_SCALE_START_RUNS (3), BENCH_SCALE_JOBS (10000), BENCH_SCALE_WORKSPACES
+ * (10000) change it; BENCH_SCALE_ONLY=workspaces runs the workspaces section alone.
  */
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,12 +28,18 @@ import { writeScaleData, SCALE_CLOCK, type ScaleData } from './lib/scale-data.js
 import { measureSchedulerCost, type SchedulerCost } from './lib/scheduler-cost.js';
 import { DEFAULT_API_KEY, serverSpec } from './lib/servers.js';
 import { median } from './lib/stats.js';
+import { measureWorkspaceScale, workspaceRows, workspaceTargets, type WorkspaceScaleResult } from './lib/workspace-scale.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,10000,100000').split(',').map((s) => Number(s.trim()));
 const listSeconds = Number(process.env.BENCH_SCALE_SECONDS ?? 3);
 const startRuns = Number(process.env.BENCH_SCALE_START_RUNS ?? 3);
 const dueJobs = Number(process.env.BENCH_SCALE_JOBS ?? 10_000);
+const freshWorkspaces = Number(process.env.BENCH_SCALE_WORKSPACES ?? 10_000);
+const SECTIONS = ['workspaces'] as const;
+/** One section alone (BENCH_SCALE_ONLY=workspaces); every section when unset. */
+const only = process.env.BENCH_SCALE_ONLY;
+if (only !== undefined && !(SECTIONS as readonly string[]).includes(only)) throw new Error(`BENCH_SCALE_ONLY: '${only}' is not a section (${SECTIONS.join(', ')})`);
 /** How long the cursor walk to a deep page may take before it settles for the depth reached. */
 const WALK_BUDGET_MS = 20_000;
 const SETTLE_MS = 10_000;
@@ -273,13 +283,42 @@ function scaleTargets(results: readonly SizeResult[], advance: AdvanceResult): T
   return out;
 }
 
+/** The workspaces section: its figures and targets, for a full run or alone. */
+async function workspacesSection(pinning: Pinning): Promise<{ workspaces: WorkspaceScaleResult; targets: TargetResult[] }> {
+  const workspaces = await measureWorkspaceScale({ root: ROOT, pinning, count: freshWorkspaces, seconds: listSeconds, log });
+  log(`\n## Workspaces: ${freshWorkspaces} fresh ones with the fixture world\n`);
+  log(markdownTable(['measure', 'value'], workspaceRows(workspaces)));
+  return { workspaces, targets: workspaceTargets(workspaces) };
+}
+
+function writeResults(began: number, results: object): void {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const out = join(ROOT, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `scale-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify({ kind: 'scale', at: new Date().toISOString(), ...results, tookSeconds: Math.round((performance.now() - began) / 1000) }, null, 2)}\n`);
+  log(`\nwrote ${file} (${Math.round((performance.now() - began) / 1000)} s in all)`);
+}
+
+function targetsTable(targets: readonly TargetResult[]): void {
+  log('\n## Targets\n');
+  log(markdownTable(['target', 'scope', 'value', 'verdict'], targets.map((t) => [t.target, t.scope, t.value, t.met === undefined ? 'waits (not implemented)' : t.met ? 'met' : 'MISSED'])));
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const pinning = detectPinning();
-  log(`social-gateway-mock scale bench: Node ${process.version}, ${cpus().length} cores; ${pinning.note}; sizes ${sizes.join(', ')}`);
+  log(`social-gateway-mock scale bench: Node ${process.version}, ${cpus().length} cores; ${pinning.note}; ${only === undefined ? `sizes ${sizes.join(', ')}` : `only ${only}`}`);
   const loadBefore = loadavg()[0] ?? 0;
   if (loadBefore > 0.5) log(`the machine is busy (load average ${loadBefore.toFixed(1)} on ${cpus().length} cores): times will be longer and noisier than on an idle machine`);
   ensureBuilt(ROOT, log);
+  const machine = () => ({ node: process.version, cores: cpus().length, pinning, loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0] });
+  if (only === 'workspaces') {
+    const { workspaces, targets } = await workspacesSection(pinning);
+    targetsTable(targets);
+    writeResults(began, { machine: machine(), workspaces, targets });
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'sgw-scale-'));
   const results: SizeResult[] = [];
   let advance: AdvanceResult;
@@ -319,16 +358,10 @@ async function main(): Promise<void> {
       new Set([0, 1, 2, 3, 4]),
     ),
   );
-  const targets = scaleTargets(results, advance);
-  log('\n## Targets\n');
-  log(markdownTable(['target', 'scope', 'value', 'verdict'], targets.map((t) => [t.target, t.scope, t.value, t.met === undefined ? 'waits (not implemented)' : t.met ? 'met' : 'MISSED'])));
-
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const out = join(ROOT, 'bench', 'results');
-  mkdirSync(out, { recursive: true });
-  const file = join(out, `scale-${stamp}.json`);
-  writeFileSync(file, `${JSON.stringify({ kind: 'scale', at: new Date().toISOString(), machine: { node: process.version, cores: cpus().length, pinning, loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0] }, sizes: results, advance, webhooks, targets, tookSeconds: Math.round((performance.now() - began) / 1000) }, null, 2)}\n`);
-  log(`\nwrote ${file} (${Math.round((performance.now() - began) / 1000)} s in all)`);
+  const { workspaces, targets: workspaceGoals } = await workspacesSection(pinning);
+  const targets = [...scaleTargets(results, advance), ...workspaceGoals];
+  targetsTable(targets);
+  writeResults(began, { machine: machine(), sizes: results, advance, webhooks, workspaces, targets });
 }
 
 await main();
