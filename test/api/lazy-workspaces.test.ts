@@ -128,6 +128,16 @@ describe('POST /__control/workspaces with the fixture world', () => {
     expectApiError(await mock.control('delete', `/__control/workspaces/${workspaceId}`), 404, 'NOT_FOUND', 'id');
   });
 
+  it('is evicted by --workspace-ttl unused, without its world being built', async () => {
+    const ttlMs = 60_000;
+    const mock = await server({ workspaceTtlMs: ttlMs });
+    const { workspaceId, apiKey } = await create(mock);
+    wall += ttlMs + 1;
+    expect(mock.server.registry.evictIdle()).toEqual([workspaceId]);
+    expect(built(mock, workspaceId)).toBe(false);
+    expectApiError(await mock.call('get', '/v1/connections', apiKey), 401, 'UNAUTHORIZED');
+  });
+
   it('answers as an eager creation did: the clock shows the jobs its world will start with, whatever the seed', async () => {
     for (const body of [{}, { seed: 7 }, { seed: 123_456, clock: { start: '2026-07-01T12:34:56.789Z' } }]) {
       const lazy = await create(await server(), body);
