@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ContractChecker, ContractViolation } from './contract.js';
 import { ApiError } from './errors.js';
+import { stringifyJson } from './json-memo.js';
 import type { Reply, ResponseStream } from './route.js';
 import { writeWithFault } from './wire-faults.js';
 
@@ -101,7 +102,7 @@ export class Responder {
  * the headers only (Node drops the body of a response to HEAD).
  */
 function sendJson(res: Response, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = stringifyJson(body);
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
@@ -115,7 +116,7 @@ function replyBytes(res: Response, reply: Reply): Buffer {
     return Buffer.from(String(reply.body));
   }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  return Buffer.from(JSON.stringify(reply.body));
+  return Buffer.from(stringifyJson(reply.body));
 }
 
 /** Sends the headers now and hands the open response to the route. */

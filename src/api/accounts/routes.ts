@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { apiRoute } from '../../http/api-route.js';
+import { ViewMemo } from '../../http/json-memo.js';
 import { listPage, parseInclude, parseTimeRange } from '../../http/lists.js';
 import { candidatesOf, candidateView, connect, pendingAccountsOf, pendingAccountView, reconnect } from './connect.js';
 import { accountInsightDays, assertPlatform, connectionStats, creatorInfoOf, insightPoint, networkMediaOf, pinBoardsOf, readableAccount } from './network-reads.js';
@@ -13,10 +14,13 @@ function baseUrlOf(headers: IncomingHttpHeaders): string {
   return `${proto}://${host !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : '127.0.0.1:4010'}`;
 }
 
+/** The connections list answers each account's view from the memo while it is unchanged, so its JSON text is reused (src/http/json-memo.ts). */
+const connectionViews = new ViewMemo();
+
 export const accountRoutes = [
   apiRoute('listConnections', ({ workspace }) => {
     const accounts = allAccounts(workspace).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-    return { status: 200, body: { connections: accounts.map((account) => connectionView(workspace, account)) } };
+    return { status: 200, body: { connections: accounts.map((account) => connectionViews.of(account, connectionView(workspace, account))) } };
   }),
 
   apiRoute('listAccounts', ({ workspace, query }) => {

@@ -1,6 +1,10 @@
 import { apiRoute } from '../../http/api-route.js';
+import { ViewMemo } from '../../http/json-memo.js';
 import { cancelPost, createPost, deletePost, getPost, listPosts } from './service.js';
 import { postView } from './views.js';
+
+/** The reads answer a post's view from the memo while it is unchanged, so its JSON text is reused (src/http/json-memo.ts). */
+const readViews = new ViewMemo();
 
 export const postRoutes = [
   apiRoute(
@@ -20,7 +24,7 @@ export const postRoutes = [
         status: 200,
         body: {
           ...page,
-          data: page.data.map((post) => postView(workspace, post)),
+          data: page.data.map((post) => readViews.of(post, postView(workspace, post))),
           ...(total !== undefined && { total }),
           ...(facets !== undefined && { facets }),
         },
@@ -30,7 +34,10 @@ export const postRoutes = [
       'virtual time, so a cursor taken before the clock moved may page over values that have grown since.',
   ),
 
-  apiRoute('getPost', ({ workspace, params }) => ({ status: 200, body: { post: postView(workspace, getPost(workspace, params.id)) } })),
+  apiRoute('getPost', ({ workspace, params }) => {
+    const post = getPost(workspace, params.id);
+    return { status: 200, body: { post: readViews.of(post, postView(workspace, post)) } };
+  }),
 
   apiRoute(
     'deletePost',
