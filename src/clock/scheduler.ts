@@ -73,6 +73,11 @@ export class Scheduler<C> {
     return this.queue.size;
   }
 
+  /** Whether it was stopped: its workspace was deleted, evicted or replaced (a reset, a restore). */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
   schedule(kind: string, dueAt: number, data: JobData, label = kind): JobRecord {
     if (!this.options.handlers.has(kind)) throw new Error(`No handler registered for job kind '${kind}'`);
     const job: JobRecord = { id: this.options.newId(), seq: this.nextSeq++, dueAt, kind, label, data };

@@ -104,6 +104,19 @@ describe('DELETE /__control/workspaces/{id}', () => {
     expect(receiver.requests).toHaveLength(2);
   });
 
+  it('sends none of the deliveries queued behind one still on the wire', async () => {
+    const { workspaceId, apiKey, workspace } = await create();
+    expectStatus(await mock.call('post', '/v1/webhooks', apiKey).send({ name: 'CRM', url: receiver.url, events: ['post.published'] }), 201);
+    receiver.answer('hang');
+    // Attempts to one webhook go out one at a time: the first is on the wire, two wait behind it.
+    for (let i = 0; i < 3; i++) workspace.events.emit('post.published', exampleData('post.published'));
+    await receiver.waitFor(1);
+    expectStatus(await mock.control('delete', `/__control/workspaces/${workspaceId}`), 200);
+    receiver.releaseHanging();
+    await workspace.scheduler.settle();
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('closes its open event streams', async () => {
     const url = await mock.server.listen();
     const { workspaceId, apiKey } = await create();

@@ -188,6 +188,9 @@ export function startAttempt(workspace: Workspace, webhookId: string, deliveryId
 }
 
 async function runAttempt(workspace: Workspace, webhookId: string, deliveryId: string, mode: AttemptMode): Promise<void> {
+  // Attempts queued on the lane behind one on the wire outlive the workspace that queued them:
+  // once it is deleted, evicted or replaced, none of them is sent.
+  if (workspace.scheduler.isStopped) return;
   const webhook = getOwn(webhooksStore.get(workspace).webhooks, webhookId);
   const delivery = findDelivery(workspace, webhookId, deliveryId);
   if (!webhook || !delivery) return;
