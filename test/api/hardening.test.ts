@@ -100,7 +100,7 @@ describe('the control plane, on requests its operations do not expect', () => {
     expectApiError(await mock.control('post', `${path}?x=1`), 400, 'VALIDATION_ERROR', 'x');
   });
 
-  it.each(['/__control/workspaces', '/__control/clock/advance', '/__control/clock/set', '/__control/limits'])('answers a POST %s body that is not JSON with 415, a status its contract declares', async (path) => {
+  it.each(['/__control/workspaces', '/__control/clock/advance', '/__control/clock/set', '/__control/limits', '/__control/keys'])('answers a POST %s body that is not JSON with 415, a status its contract declares', async (path) => {
     expectApiError(await mock.control('post', path).set('Content-Type', 'application/xml').send('<by>PT1H</by>'), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 });
