@@ -163,7 +163,10 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       for (const hook of resumeHooks) hook(workspace);
     },
     applyScenario: (workspace, source) => void applyScenario(workspace, source, coverage),
-    release: (workspace) => eventStreams.closeWorkspace(workspace.id),
+    release: (workspace) => {
+      eventStreams.closeWorkspace(workspace.id);
+      coverage.workspaceEnded(workspace.id);
+    },
     ...(options.workspaceTtlMs !== undefined && { workspaceTtlMs: options.workspaceTtlMs }),
     ...(options.maxWorkspaces !== undefined && { maxWorkspaces: options.maxWorkspaces }),
     ...(options.onMaxWorkspaces !== undefined && { onMaxWorkspaces: options.onMaxWorkspaces }),

@@ -84,6 +84,19 @@ function emptyWorkspace(): WorkspaceTally {
   return { operations: new Map(), events: new Map() };
 }
 
+function emptyOperation(): OperationTally {
+  return { calls: 0, noResponse: 0, injected: 0, statuses: new Map(), codes: new Map() };
+}
+
+/** Adds one operation's counts to another's. */
+function addOperation(into: OperationTally, from: OperationTally): void {
+  into.calls += from.calls;
+  into.noResponse += from.noResponse;
+  into.injected += from.injected;
+  for (const [status, count] of from.statuses) into.statuses.set(status, (into.statuses.get(status) ?? 0) + count);
+  for (const [code, count] of from.codes) into.codes.set(code, (into.codes.get(code) ?? 0) + count);
+}
+
 /**
  * Contract coverage over the server's lifetime: which operations of openapi.yaml the
  * traffic reached, with which declared statuses and error codes, which webhook events
@@ -95,6 +108,8 @@ export class CoverageTracker implements ScenarioObserver {
   private readonly workspaces = new Map<string, WorkspaceTally>();
   /** Requests answered before any workspace was known (a missing or wrong key). */
   private readonly unauthenticated = emptyWorkspace();
+  /** The counts of every workspace that ended (deleted or evicted), together: one tally, however many end. */
+  private readonly ended = emptyWorkspace();
   private readonly rules = new Map<string, RuleTally>();
 
   constructor(document: OpenApiDocument) {
@@ -105,7 +120,7 @@ export class CoverageTracker implements ScenarioObserver {
     const tally = this.tallyOf(response.workspaceId);
     let operation = tally.operations.get(response.operationId);
     if (!operation) {
-      operation = { calls: 0, noResponse: 0, injected: 0, statuses: new Map(), codes: new Map() };
+      operation = emptyOperation();
       tally.operations.set(response.operationId, operation);
     }
     operation.calls++;
@@ -123,6 +138,27 @@ export class CoverageTracker implements ScenarioObserver {
   recordWebhookDelivery(workspaceId: string, event: string): void {
     const tally = this.tallyOf(workspaceId);
     tally.events.set(event, (tally.events.get(event) ?? 0) + 1);
+  }
+
+  /**
+   * A workspace ended (deleted or evicted): its counts join those of the workspaces that
+   * ended before it, so the server's totals keep them while a long-lived server holds
+   * nothing per workspace it no longer has (the soak found a tally per workspace kept
+   * for ever). It is no longer listed on its own.
+   */
+  workspaceEnded(workspaceId: string): void {
+    const tally = this.workspaces.get(workspaceId);
+    if (!tally) return;
+    this.workspaces.delete(workspaceId);
+    for (const [operationId, operation] of tally.operations) {
+      let into = this.ended.operations.get(operationId);
+      if (!into) {
+        into = emptyOperation();
+        this.ended.operations.set(operationId, into);
+      }
+      addOperation(into, operation);
+    }
+    for (const [event, count] of tally.events) this.ended.events.set(event, (this.ended.events.get(event) ?? 0) + count);
   }
 
   scenarioLoaded(workspace: Workspace, scenario: { name: string; rules: Array<{ id: string }> }): void {
@@ -144,7 +180,7 @@ export class CoverageTracker implements ScenarioObserver {
    */
   report(workspaceId?: string, limitedTo?: readonly string[]): CoverageReport {
     const only = limitedTo === undefined ? undefined : new Set(limitedTo);
-    const tallies = workspaceId === undefined ? [...this.workspaces.values(), this.unauthenticated] : [this.workspaces.get(workspaceId) ?? emptyWorkspace()];
+    const tallies = workspaceId === undefined ? [...this.workspaces.values(), this.unauthenticated, this.ended] : [this.workspaces.get(workspaceId) ?? emptyWorkspace()];
     const byOperation: OperationCoverage[] = [];
     let statusTotal = 0;
     let statusSeen = 0;
@@ -152,15 +188,10 @@ export class CoverageTracker implements ScenarioObserver {
     let codeSeen = 0;
     for (const declared of this.declared.values()) {
       if (only && !only.has(declared.operationId)) continue;
-      const merged: OperationTally = { calls: 0, noResponse: 0, injected: 0, statuses: new Map(), codes: new Map() };
+      const merged = emptyOperation();
       for (const tally of tallies) {
         const own = tally.operations.get(declared.operationId);
-        if (!own) continue;
-        merged.calls += own.calls;
-        merged.noResponse += own.noResponse;
-        merged.injected += own.injected;
-        for (const [status, count] of own.statuses) merged.statuses.set(status, (merged.statuses.get(status) ?? 0) + count);
-        for (const [code, count] of own.codes) merged.codes.set(code, (merged.codes.get(code) ?? 0) + count);
+        if (own) addOperation(merged, own);
       }
       const declaredCodes = new Set([...declared.statuses.values()].flat());
       const statuses = [...merged.statuses].sort(([a], [b]) => a - b).map(([status, count]) => ({ status, count, declared: declared.statuses.has(status) }));

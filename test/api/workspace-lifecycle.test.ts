@@ -117,6 +117,17 @@ describe('DELETE /__control/workspaces/{id}', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
+  it("keeps its traffic in the server's coverage, no longer listed on its own", async () => {
+    const { workspaceId, apiKey } = await create();
+    expectStatus(await mock.call('get', '/v1/profiles', apiKey), 200);
+    const before = mock.server.coverage.report();
+    expect(before.workspaces.map((row) => row.workspaceId)).toContain(workspaceId);
+    expectStatus(await mock.control('delete', `/__control/workspaces/${workspaceId}`), 200);
+    const after = mock.server.coverage.report();
+    expect(after.workspaces.map((row) => row.workspaceId)).not.toContain(workspaceId);
+    expect(after.byOperation).toEqual(before.byOperation);
+  });
+
   it('closes its open event streams', async () => {
     const url = await mock.server.listen();
     const { workspaceId, apiKey } = await create();
