@@ -87,6 +87,8 @@ export class ContractOracle {
       required: queryParameters.filter((p) => p.required).map((p) => p.name),
     };
     if (!this.check(querySchema, query, true)) problems.push('query');
+    // `?status=` is refused as the validator does: a parameter without allowEmptyValue may not be empty.
+    else if (queryParameters.some((p) => query[p.name] === '' || (Array.isArray(query[p.name]) && (query[p.name] as unknown[]).includes('')))) problems.push('empty query value');
 
     const body = this.judgeBody(op, request, wire, mediaType);
     if (body.kind === 'reject') problems.push(body.reason);

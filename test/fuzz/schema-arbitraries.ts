@@ -66,14 +66,17 @@ export function codePoints(text: string): number {
 
 const MAX_DEPTH = 8;
 
-function formatArbitrary(format: string): fc.Arbitrary<string> | undefined {
+/** Instants `date-time` and `date` values are drawn between (milliseconds), unless a generator is given its own. */
+const DEFAULT_DATE_RANGE: readonly [number, number] = [Date.parse('2000-01-01T00:00:00Z'), Date.parse('2099-12-31T00:00:00Z')];
+
+function formatArbitrary(format: string, [from, to]: readonly [number, number]): fc.Arbitrary<string> | undefined {
   switch (format) {
     case 'uri':
       return fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.constantFrom('https://cdn.example/a.png', 'http://127.0.0.1:4010/__media/x.jpg', 'mailto:a@b.example', 'urn:isbn:0451450523'));
     case 'date-time':
       return fc
         .record({
-          ms: fc.integer({ min: Date.parse('2000-01-01T00:00:00Z'), max: Date.parse('2099-12-31T23:59:59Z') }),
+          ms: fc.integer({ min: from, max: to }),
           offset: fc.constantFrom('Z', '+00:00', '+05:30', '-08:00', '+14:00'),
           millis: fc.boolean(),
         })
@@ -82,7 +85,7 @@ function formatArbitrary(format: string): fc.Arbitrary<string> | undefined {
           return (millis ? iso.slice(0, -1) : iso.slice(0, 19)) + offset;
         });
     case 'date':
-      return fc.integer({ min: Date.parse('2000-01-01T00:00:00Z'), max: Date.parse('2099-12-31T00:00:00Z') }).map((ms) => new Date(ms).toISOString().slice(0, 10));
+      return fc.integer({ min: from, max: to }).map((ms) => new Date(ms).toISOString().slice(0, 10));
     case 'uuid':
       return fc.uuid();
     default:
@@ -109,6 +112,14 @@ export interface GeneratorOptions {
   document: unknown;
   /** Share of id-named string fields filled from the workspaces' ids (0 to 1). */
   idWeight?: number;
+  /**
+   * Instants (ms) to draw dates between; 2000 to 2099 by default. A fuzz that sends them to
+   * `POST /__control/clock/set` keeps them near its clock: every virtual hour crossed runs the
+   * world's jobs (docs/reliability.md).
+   */
+  dateRange?: readonly [number, number];
+  /** Arbitraries to use for the schemas these JSON pointers name (`#/components/schemas/X/properties/y`), instead of ones built from them. */
+  overrides?: Record<string, fc.Arbitrary<unknown>>;
 }
 
 /**
@@ -120,7 +131,12 @@ export interface GeneratorOptions {
 export class SchemaArbitraries {
   private readonly cache = new WeakMap<object, fc.Arbitrary<unknown>>();
 
-  constructor(private readonly options: GeneratorOptions) {}
+  /** `options.overrides`, by the schema object each pointer names. */
+  private readonly overrides = new Map<object, fc.Arbitrary<unknown>>();
+
+  constructor(private readonly options: GeneratorOptions) {
+    for (const [pointer, arbitrary] of Object.entries(options.overrides ?? {})) this.overrides.set(resolvePointer(options.document, pointer) as object, arbitrary);
+  }
 
   /** Follows `$ref` (local JSON pointers) to the schema it names. */
   resolve(schema: Schema): Schema {
@@ -141,6 +157,8 @@ export class SchemaArbitraries {
   }
 
   private build(raw: Schema, name: string | undefined, depth: number): fc.Arbitrary<unknown> {
+    const override = this.overrides.get(raw) ?? this.overrides.get(this.resolve(raw));
+    if (override) return override;
     const schema = this.resolve(raw);
     if (depth > MAX_DEPTH) return fc.constant(null);
     const base = this.nonNull(schema, name, depth);
@@ -174,7 +192,7 @@ export class SchemaArbitraries {
     const min = schema.minLength ?? 0;
     const max = schema.maxLength;
     const pattern = schema.pattern !== undefined ? new RegExp(schema.pattern, 'u') : undefined;
-    const format = schema.format !== undefined ? formatArbitrary(schema.format) : undefined;
+    const format = schema.format !== undefined ? formatArbitrary(schema.format, this.options.dateRange ?? DEFAULT_DATE_RANGE) : undefined;
     let text: fc.Arbitrary<string>;
     if (format) text = pattern ? format.filter((value) => pattern.test(value)) : format;
     else if (pattern) text = fc.stringMatching(pattern);
@@ -244,7 +262,8 @@ export class SchemaArbitraries {
     return record;
   }
 
-  private mergeAll(branches: Schema[]): Schema {
+  /** `allOf` branches merged into one object schema (properties, required, additionalProperties). */
+  mergeAll(branches: Schema[]): Schema {
     const merged: Schema = { type: 'object', properties: {}, required: [] };
     for (const branch of branches.map((b) => this.resolve(b))) {
       Object.assign(merged.properties as object, branch.properties ?? {});

@@ -14,16 +14,15 @@ export function snapshot(workspace: Workspace): string {
 
 /**
  * A snapshot with what may change on a refused request taken out:
- *  - the request's own Idempotency-Key entry: a keyed 4xx is remembered on purpose,
- *    so that a retry gets the same answer;
+ *  - with an Idempotency-Key, the idempotency store: a keyed 4xx is remembered on
+ *    purpose, so that a retry gets the same answer, and a keyed request prunes the
+ *    entries older than 24 virtual hours;
  *  - stores as they are first made (each store's own initial state): a store is
  *    created on first use, and reading one that holds nothing is not a change.
  */
 function normalized(json: string, idempotencyKey: string | undefined): string {
   const data = JSON.parse(json) as { stores: Record<string, unknown> };
-  const entries = (data.stores.idempotency as { entries?: Record<string, unknown> } | undefined)?.entries;
-  // HTTP strips the spaces around a header's value: ' key ' arrives as 'key'.
-  if (entries && idempotencyKey !== undefined) delete entries[idempotencyKey.trim()];
+  if (idempotencyKey !== undefined) delete data.stores.idempotency;
   for (const [name, store] of Object.entries(data.stores)) if (fresh(name, store)) delete data.stores[name];
   return JSON.stringify(data);
 }
@@ -50,6 +49,11 @@ export function unchangedSince(before: string, workspace: Workspace, idempotency
  * from the data, so areas that arrive later are covered without naming them.
  */
 export function idsOf(workspace: Workspace): string[] {
+  return idsIn(workspace.data.stores);
+}
+
+/** `idsOf` over a workspace's stores as JSON (`GET /__control/state`'s `workspace.stores`). */
+export function idsIn(stores: Record<string, unknown>): string[] {
   const found = new Set<string>();
   const walk = (value: unknown, key: string) => {
     if (typeof value === 'string') {
@@ -59,6 +63,6 @@ export function idsOf(workspace: Workspace): string[] {
     if (Array.isArray(value)) for (const item of value) walk(item, key);
     else if (typeof value === 'object' && value !== null) for (const [child, inner] of Object.entries(value)) walk(inner, child);
   };
-  for (const [name, store] of Object.entries(workspace.data.stores)) if (name !== 'idempotency') walk(store, name);
+  for (const [name, store] of Object.entries(stores)) if (name !== 'idempotency') walk(store, name);
   return [...found];
 }

@@ -129,8 +129,8 @@ export function toWire(op: OperationModel, request: FuzzRequest, pools: IdPools,
   return { method: request.method, target, headers, body, pathParams, foreignPathParams, ...(request.body.kind === 'json' && { json }) };
 }
 
-/** Sends over a keep-alive agent; the raw text comes back whatever its type. */
-export function send(agent: Agent, baseUrl: string, wire: WireRequest): Promise<WireResponse> {
+/** Sends over a keep-alive agent; the raw text comes back whatever its type. No answer within `timeoutMs` is an error. */
+export function send(agent: Agent, baseUrl: string, wire: WireRequest, timeoutMs = 30_000): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(baseUrl);
     // host/port/path rather than one URL string: a URL would resolve `..` segments before sending.
@@ -150,6 +150,7 @@ export function send(agent: Agent, baseUrl: string, wire: WireRequest): Promise<
       },
     );
     req.on('error', reject);
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.end(wire.body);
   });
 }
