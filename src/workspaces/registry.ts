@@ -203,11 +203,6 @@ export class WorkspaceRegistry {
     return this.build(held);
   }
 
-  /** Whether a workspace has this id (its world is not built for the question). */
-  has(id: string): boolean {
-    return this.byId.has(id);
-  }
-
   /** How many workspaces there are, the default one included. */
   get size(): number {
     return this.byId.size;
