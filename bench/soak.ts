@@ -1,38 +1,49 @@
 /**
- * npm run soak: a mixed workload at 100 concurrent keep-alive connections for 60 s
- * against an in-process mock, then its figures: requests, req/s, latency
- * percentiles, status histogram, per-operation counts, webhook deliveries received,
- * memory over time. Fails (exit 1) on any 5xx, socket error, unhandled rejection
- * or uncaught exception, or memory kept outside the workspace's records. The posts and
- * inbound records the workload creates are state and grow the heap on purpose, so the
- * workspace is reset after a warm-up (the first quarter) and after the run, and the
- * heap after the second reset must be within 1.2x of that after the first.
+ * npm run soak: a shared server under a team's CI for 10 minutes. An in-process mock
+ * (strict responses, rate limits on, `--workspace-ttl`) takes concurrent "CI jobs"
+ * (100 by default, one keep-alive connection each); every job creates a workspace
+ * (every third one forks a prepared template instead), sets a webhook to a local
+ * receiver, sends the mixed traffic of `bench/lib/soak-traffic.ts` (reads, writes,
+ * scheduled posts, clock advances that publish them and fire its webhook), and then
+ * deletes it; some jobs watch their workspace's event stream (`GET /__control/events`)
+ * and some leave it open at the end, some run their workspace's clock, and some walk
+ * away without deleting, leaving the workspace to `--workspace-ttl`.
  *
- * The workload: connection, account, profile and post lists, profiles created and
- * deleted, posts created (most scheduled), clock advances that publish them and fire
- * webhook deliveries (every event) to a local receiver, and every inbound event of
- * the control plane with its contract's example.
+ * Judged at the end (exit 1 with the failed checks): no 5xx, no socket error, no
+ * unhandled rejection, no contract violation; a deleted or expired workspace's key
+ * answers 401 and its webhook gets no delivery started after its end; and, compared
+ * between two moments with every soak workspace gone (after a warm-up of a tenth of
+ * the run and at least two TTLs, and after the run): heap after a full collection and
+ * RSS within 10% (runs of a minute or more), no more active resources of any type, no
+ * server connection and no event stream left open, no scheduler timer armed, and no
+ * deleted workspace still reachable after a full collection.
  *
- *   SOAK_SECONDS (60)  SOAK_CONNECTIONS (100)  SOAK_SAMPLE_MS (5000)  SOAK_SEED (1)
- *   SOAK_HEAP_SNAPSHOTS (a folder: a heap snapshot at each reset)
- *
- * Run with --expose-gc (the npm script does) so memory is sampled after a full GC.
+ *   SOAK_SECONDS (600)  SOAK_CONNECTIONS (100, concurrent jobs)  SOAK_TTL_MS (30000)
+ *   SOAK_SAMPLE_MS (5000)  SOAK_SEED (1)  SOAK_HEAP_SNAPSHOTS (a folder: a heap snapshot at the start and at the end)
  */
-import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { Agent, createServer, request as httpRequest, type ClientRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
-import { loadSpec } from '../src/http/spec.js';
+import { collectGarbage } from '../src/lib/collect-garbage.js';
+import { createMockServer } from '../src/server.js';
+import { sweepIntervalMs } from '../src/workspaces/registry.js';
 import { LatencyHistogram } from './lib/stats.js';
-import { createMockServer, DEFAULT_API_KEY } from '../src/server.js';
+import { healthSnapshot, resourcesGrown, ServerWatch, toMb, withinShare, type HealthSnapshot } from './lib/soak-probe.js';
+import { aimAt, clockRead, picker, prng, requestKinds, webhookEvents, type JobWorkspace, type SoakCall, type SoakResponse } from './lib/soak-traffic.js';
 
 export interface SoakOptions {
   seconds: number;
+  /** Concurrent CI jobs, each on one keep-alive connection at a time (plus its event stream, when it opens one). */
   connections: number;
   sampleEveryMs: number;
   seed: number;
-  /** A folder to write a heap snapshot into at each reset, to compare them in DevTools. */
+  /** The server's --workspace-ttl in wall milliseconds: how long a workspace a job walked away from lives. */
+  ttlMs: number;
+  /** A folder to write a heap snapshot into at the start and at the end, to compare them in DevTools. */
   heapSnapshots?: string;
   log: (line: string) => void;
 }
@@ -41,13 +52,27 @@ export interface MemorySample {
   atSeconds: number;
   rssMb: number;
   heapMb: number;
-  /** The records the server keeps, as the JSON `--data` would write (delivery log included). */
-  storedMb: number;
+  /** Workspaces the server held, the default one included. */
+  workspaces: number;
+}
+
+/** The server with every soak workspace gone: after the warm-up (the start) and after the run (the end). */
+export interface Checkpoint extends HealthSnapshot {
+  atSeconds: number;
+  /** Workspaces the server holds: the default one only, unless one leaked. */
+  liveWorkspaces: number;
+  /** Real timers armed by the schedulers of those workspaces (unreferenced timers, which the resource count leaves out). */
+  armedTimers: number;
+  /** Event streams the soak's clients still hold open. */
+  openStreams: number;
+  /** Workspaces deleted or evicted that a full collection could not free. */
+  retainedWorkspaces: number;
 }
 
 export interface SoakReport {
   seconds: number;
   connections: number;
+  ttlMs: number;
   requests: number;
   requestsPerSecond: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number };
@@ -57,55 +82,53 @@ export interface SoakReport {
   slowest: Record<string, { p99: number; max: number }>;
   socketErrors: number;
   unhandled: string[];
-  deliveriesReceived: number;
-  clockAdvances: number;
+  workspaces: { jobs: number; created: number; forked: number; deleted: number; abandoned: number; expired: number; mostAtOnce: number };
+  streams: { opened: number; closedByClient: number; endedByServer: number; events: number };
+  deliveries: { received: number; refusedOnPurpose: number; startedAfterTheirEnd: number };
   memory: MemorySample[];
-  /** Memory with the workspace reset to its start, after the warm-up (the first quarter) and after the run (null without --expose-gc). */
-  afterWarmUp: MemorySample | null;
-  afterRun: MemorySample | null;
-  /** Heap of afterRun over that of afterWarmUp: what the run made the server keep outside its records. */
-  heapKept: number | null;
+  start: Checkpoint | null;
+  end: Checkpoint | null;
   problems: string[];
 }
 
-interface Response {
-  status: number;
-  body: unknown;
-}
-
-/** Per connection: what it created and the cursor it may follow. */
-interface ConnectionState {
-  random: () => number;
-  profiles: string[];
-  cursor: string | null;
-  made: number;
-}
-
-interface Account {
-  id: string;
-  platform: string;
-  status: string;
-}
-
-/** mulberry32: a small seeded PRNG, so a soak's mix repeats for a seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SOAK_CLOCK = '2026-03-02T09:00:00Z';
-/** The share of the run that warms up, before the workspace is reset and the heap taken as the base. */
-const WARM_UP_SHARE = 0.25;
-/** Heap growth between the two resets beyond which the server kept something outside its records. */
-const HEAP_KEPT_LIMIT = 1.2;
+/** The share of the run that warms up (every kind of job and request runs), before the start is measured. */
+const WARM_UP_SHARE = 0.1;
 
-const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+/**
+ * The warm-up: a tenth of the run, and at least two TTLs (capped at half the run), so
+ * that workspaces left to the TTL pile up to their steady number and the allocator
+ * reaches the working set it keeps before the start is measured.
+ */
+function warmUp(options: Pick<SoakOptions, 'seconds' | 'ttlMs'>): number {
+  return Math.min(options.seconds / 2, Math.max(options.seconds * WARM_UP_SHARE, (2 * options.ttlMs) / 1000));
+}
+/** Memory at the end may differ from the start by this share at most. */
+const MEMORY_LIMIT = 0.1;
+/** Memory is judged on runs this long and longer; a shorter one has not warmed up enough to tell. */
+const MEMORY_JUDGED_FROM_SECONDS = 60;
+/** Longer than any answer should take, even an advance waiting for deliveries on a saturated loop. */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** How long the server has to close what it should once its workspaces are gone (streams, connections). */
+const SETTLE_MS = 3_000;
+
+/**
+ * A job's lifecycle by its number, so every shape of job shows up in any run of a few
+ * dozen jobs, whatever the seed: every third forks the template, every fourth fresh
+ * one runs its clock, every seventh walks away (left to the TTL); one in five leaves
+ * its event stream open to the end and one in five closes it halfway; every other
+ * job's receiver refuses a third of its deliveries, so retries get scheduled.
+ */
+function lifecycle(n: number) {
+  const fork = n % 3 === 2;
+  return { fork, runningClock: !fork && n % 4 === 1, abandon: n % 7 === 6, stream: n % 5 === 0 ? 'left open' : n % 5 === 3 ? 'closed halfway' : 'none', flakyReceiver: n % 2 === 1 } as const;
+}
+
+/** One event stream a job opened, as its client sees it. */
+interface StreamClient {
+  request: ClientRequest;
+  closedByClient: boolean;
+}
 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const unhandled: string[] = [];
@@ -113,283 +136,413 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const onException = (error: Error) => unhandled.push(`uncaughtException: ${error.message}`);
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
+  const problems: string[] = [];
+  const began = performance.now();
+  const atSeconds = () => Math.round((performance.now() - began) / 100) / 10;
 
-  // The webhook receiver: answers every delivery 200 at once.
-  let deliveriesReceived = 0;
+  // ---------------------------------------------------------------- whose workspace is alive
+  /** Soak workspaces the server holds, as far as the soak knows (a walked-away one until its eviction is seen). */
+  const live = new Set<string>();
+  /** Every soak workspace's object in the server, to see that the collector frees it after its end. */
+  let held: WeakRef<object>[] = [];
+
+  // ---------------------------------------------------------------- the webhook receiver
+  // /hooks/<workspace>/<ok|flaky>: a flaky receiver answers every third delivery 503, so retries get scheduled.
+  const deliveries = { received: 0, refusedOnPurpose: 0, startedAfterTheirEnd: 0 };
+  let flakyCount = 0;
   const receiver: Server = createServer((req, res) => {
+    const mode = (req.url ?? '').split('/')[3];
     req.resume();
     req.on('end', () => {
-      deliveriesReceived++;
-      res.writeHead(200).end();
+      deliveries.received++;
+      const refuse = mode === 'flaky' && flakyCount++ % 3 === 0;
+      if (refuse) deliveries.refusedOnPurpose++;
+      res.writeHead(refuse ? 503 : 200).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const receiverHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const receiverBase = `http://${receiverHost}/hooks`;
+  /**
+   * A delivery the server starts for a workspace the soak saw end (its DELETE answered,
+   * or its eviction listed) is work of a dead workspace. Watched where the sender starts
+   * it, not where it lands: under load a delivery on the wire at the end may land late.
+   */
+  const onDeliveryStart = (message: unknown) => {
+    const request = (message as { request: ClientRequest }).request;
+    if (request.getHeader('host') !== receiverHost) return;
+    const workspaceId = request.path.split('/')[2] ?? '';
+    if (!live.has(workspaceId)) deliveries.startedAfterTheirEnd++;
+  };
+  subscribe('http.client.request.start', onDeliveryStart);
 
-  // --rate-limit off: 600 requests a minute is a budget for one integrator, not for a
-  // soak; requests are still counted and the headers still sent.
-  const mock = await createMockServer({ seed: options.seed, clock: SOAK_CLOCK, clockFrozen: true, strictResponses: true, rateLimit: false });
-  const base = await mock.listen(0);
-  const { port } = new URL(base);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  // ---------------------------------------------------------------- the shared server
+  const mock = await createMockServer({ seed: options.seed, clock: SOAK_CLOCK, clockFrozen: true, strictResponses: true, workspaceTtlMs: options.ttlMs });
+  const { port } = new URL(await mock.listen(0));
+  const watch = new ServerWatch(Number(port));
+  let agent = new Agent({ keepAlive: true, maxSockets: options.connections });
 
-  const call = (method: string, path: string, body?: unknown): Promise<Response> =>
+  const send: SoakCall = (method, path, body, key) =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const req = httpRequest(
-        { hostname: '127.0.0.1', port, path, method, agent, headers: { 'x-api-key': DEFAULT_API_KEY, ...(payload && { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) }) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = undefined;
-            try {
-              parsed = text === '' ? undefined : JSON.parse(text);
-            } catch {
-              parsed = text;
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
-          });
-          res.on('error', reject);
-        },
-      );
+      const headers = { ...(key !== undefined && { 'x-api-key': key }), ...(payload && { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) }) };
+      const req = httpRequest({ hostname: '127.0.0.1', port, path, method, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = undefined;
+          try {
+            parsed = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            parsed = text;
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', reject);
+      });
+      // A request the server never answers is a finding, not a reason for the soak to hang.
+      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
       req.on('error', reject);
       req.end(payload);
     });
 
-  // ---------------------------------------------------------------- the world the workload aims at
-  const events = (loadSpec('openapi.yaml').document.components?.schemas?.WebhookEventName as { enum?: string[] } | undefined)?.enum ?? ['post.published'];
-
-  // Inbound events: whatever /__control/inbound/* operations the control contract has, with their own examples.
-  const control = loadSpec('control.yaml').document;
-  const inbound = Object.entries(control.paths)
-    .filter(([path]) => path.startsWith('/__control/inbound/'))
-    .map(([path, item]) => ({ path, op: item.post as { operationId?: string; requestBody?: { content?: Record<string, { schema?: { $ref?: string; example?: unknown } }> } } | undefined }))
-    .filter(({ op }) => op?.operationId !== undefined)
-    .map(({ path, op }) => {
-      const schema = op?.requestBody?.content?.['application/json']?.schema;
-      const named = schema?.$ref ? (control.components?.schemas?.[schema.$ref.split('/').pop() ?? ''] as { example?: unknown } | undefined) : schema;
-      return { path, example: { ...((named?.example ?? {}) as Record<string, unknown>) } };
-    });
-  if (inbound.length === 0) throw new Error('soak: control.yaml has no /__control/inbound operation');
-
-  /** The accounts the workload aims at, and the webhook to the receiver: made again after a reset. */
-  const aim = async () => {
-    const accountsRes = await call('GET', '/v1/accounts?limit=100');
-    const accounts = ((accountsRes.body as { data?: Account[] }).data ?? []).filter((account) => account.status === 'active');
-    const hook = await call('POST', '/v1/webhooks', { name: 'Soak receiver', url: receiverUrl, events });
-    if (hook.status !== 201) throw new Error(`soak: the webhook setup answered ${hook.status} ${JSON.stringify(hook.body)}`);
-    return {
-      accounts,
-      // Networks that take a text post without media.
-      textAccount: ['bluesky', 'threads', 'linkedin', 'facebook', 'twitter'].map((platform) => accounts.find((account) => account.platform === platform)).find((account) => account !== undefined),
-      inboxAccount: accounts.find((account) => ['instagram', 'facebook', 'bluesky'].includes(account.platform)),
-    };
-  };
-  let targets = await aim();
-  let virtualNow = Date.parse(SOAK_CLOCK);
-  let clockAdvances = 0;
-
-  const localTime = (ms: number) => new Date(ms).toISOString().slice(0, 19);
-
-  /** One kind of request: its weight in the mix, and how to make it. */
-  interface Kind {
-    name: string;
-    weight: number;
-    run: (state: ConnectionState, connection: number) => Promise<Response>;
-  }
-  const kinds: Kind[] = [
-    { name: 'listConnections', weight: 3, run: () => call('GET', '/v1/connections') },
-    {
-      name: 'listAccounts',
-      weight: 3,
-      run: async (state) => {
-        const cursor = state.cursor && state.random() < 0.5 ? `&cursor=${encodeURIComponent(state.cursor)}` : '';
-        const res = await call('GET', `/v1/accounts?limit=3${cursor}`);
-        state.cursor = (res.body as { nextCursor?: string | null } | undefined)?.nextCursor ?? null;
-        return res;
-      },
-    },
-    { name: 'getAccount', weight: 2, run: (state) => call('GET', `/v1/accounts/${targets.accounts[Math.floor(state.random() * targets.accounts.length)]?.id ?? 'none'}`) },
-    { name: 'listProfiles', weight: 2, run: () => call('GET', '/v1/profiles?limit=20') },
-    {
-      name: 'createProfile',
-      weight: 2,
-      run: async (state, connection) => {
-        const res = await call('POST', '/v1/profiles', { name: `Soak ${connection}-${state.made++}` });
-        if (res.status === 201) state.profiles.push((res.body as { id: string }).id);
-        return res;
-      },
-    },
-    {
-      name: 'deleteProfile',
-      weight: 2,
-      // Deletes what this connection created, so the world stays the same size.
-      run: (state) => call('DELETE', `/v1/profiles/${state.profiles.shift() ?? 'nothing-to-delete'}`),
-    },
-    { name: 'badRequest', weight: 1, run: () => call('GET', '/v1/accounts?limit=0') },
-    { name: 'listPosts', weight: 2, run: () => call('GET', '/v1/posts?limit=20') },
-    {
-      name: 'createScheduledPost',
-      weight: 1,
-      run: (state) =>
-        call('POST', '/v1/posts', {
-          text: `Soak post ${state.made++}`,
-          destinations: [{ connectionId: targets.textAccount?.id ?? 'none' }],
-          ...(state.random() < 0.7 && { scheduledFor: localTime(virtualNow + 30 * 60_000), timezone: 'UTC' }),
-        }),
-    },
-    {
-      name: 'advanceClock',
-      weight: 0.3,
-      run: async () => {
-        const res = await call('POST', '/__control/clock/advance', { by: 'PT10M' });
-        if (res.status === 200) {
-          clockAdvances++;
-          virtualNow = Math.max(virtualNow, Date.parse((res.body as { now: string }).now));
-        }
-        return res;
-      },
-    },
-    ...inbound.map(({ path, example }) => ({
-      name: `inbound ${path.split('/').pop() ?? ''}`,
-      weight: 0.5,
-      run: () => call('POST', path, 'accountId' in example && targets.inboxAccount ? { ...example, accountId: targets.inboxAccount.id } : example),
-    })),
-  ];
-  const totalWeight = kinds.reduce((sum, kind) => sum + kind.weight, 0);
-  const pick = (random: () => number): Kind => {
-    let r = random() * totalWeight;
-    for (const kind of kinds) {
-      r -= kind.weight;
-      if (r <= 0) return kind;
-    }
-    return kinds[kinds.length - 1] as Kind;
-  };
-
-  // ---------------------------------------------------------------- the run
+  // ---------------------------------------------------------------- counting every answer
   const statuses: Record<string, number> = {};
   const operations: Record<string, number> = {};
   // Histograms, not lists: the soak shares the server's heap, and a list of every request's time would grow it.
   const latencies = new LatencyHistogram();
   const latenciesByKind: Record<string, LatencyHistogram> = {};
-  const problems: string[] = [];
   let socketErrors = 0;
-  const memory: MemorySample[] = [];
-  const started = performance.now();
-  const deadline = started + options.seconds * 1000;
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const measure = (): MemorySample => {
-    gc?.();
-    const usage = process.memoryUsage();
-    return { atSeconds: Math.round((performance.now() - started) / 100) / 10, rssMb: mb(usage.rss), heapMb: mb(usage.heapUsed), storedMb: mb(JSON.stringify(mock.database.data).length) };
+  /** Answers 401 to a workspace the soak still uses: one evicted under a job's feet. */
+  let refusedWhileLive = 0;
+  const note = (name: string, status: number, took: number) => {
+    latencies.record(took);
+    (latenciesByKind[name] ??= new LatencyHistogram()).record(took);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    operations[name] = (operations[name] ?? 0) + 1;
   };
-  const line = (label: string, s: MemorySample) => `  ${label}  rss ${s.rssMb} MB  heap ${s.heapMb} MB  stored ${s.storedMb} MB  requests ${latencies.count}`;
-  const sample = () => {
-    const last = measure();
-    memory.push(last);
-    options.log(line(`${last.atSeconds.toFixed(0).padStart(4)} s`, last));
+  /** One request, counted under `name`; undefined when it failed on the socket. */
+  const timed = async (name: string, method: string, path: string, body?: unknown, key?: string): Promise<SoakResponse | undefined> => {
+    const t0 = performance.now();
+    try {
+      const res = await send(method, path, body, key);
+      note(name, res.status, performance.now() - t0);
+      return res;
+    } catch {
+      socketErrors++;
+      return undefined;
+    }
   };
 
-  const states: ConnectionState[] = Array.from({ length: options.connections }, (_, connection) => ({ random: prng(options.seed * 1000 + connection), profiles: [], cursor: null, made: 0 }));
-  const drive = (until: number) =>
-    Promise.all(
-      states.map(async (state, connection) => {
-        while (performance.now() < until) {
-          const kind = pick(state.random);
-          const t0 = performance.now();
-          try {
-            const res = await kind.run(state, connection);
-            const took = performance.now() - t0;
-            latencies.record(took);
-            (latenciesByKind[kind.name] ??= new LatencyHistogram()).record(took);
-            statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-            operations[kind.name] = (operations[kind.name] ?? 0) + 1;
-          } catch {
-            socketErrors++;
-          }
-        }
-      }),
-    );
+  /** A key that should be dead (its workspace deleted or evicted): anything but 401 is a problem. */
+  let keysAlive = 0;
+  const expectDeadKey = async (key: string) => {
+    const res = await timed('keyAfterEnd', 'GET', '/v1/connections', undefined, key);
+    if (res && res.status !== 401) keysAlive++;
+  };
+
+  // ---------------------------------------------------------------- event streams
+  const streams = { opened: 0, closedByClient: 0, endedByServer: 0, events: 0 };
+  const openStreams = new Set<StreamClient>();
+  const openStream = (key: string): StreamClient => {
+    const t0 = performance.now();
+    // Its own connection, as an EventSource has: a stream never holds one of the pool's.
+    const request = httpRequest({ hostname: '127.0.0.1', port, path: '/__control/events', method: 'GET', agent: false, headers: { 'x-api-key': key, Accept: 'text/event-stream' } });
+    const client: StreamClient = { request, closedByClient: false };
+    openStreams.add(client);
+    streams.opened++;
+    request.on('response', (res) => {
+      note('streamEvents', res.statusCode ?? 0, performance.now() - t0);
+      if (res.statusCode === 401) refusedWhileLive++;
+      res.on('data', (chunk: Buffer) => {
+        streams.events += chunk.toString('utf8').match(/^event: /gm)?.length ?? 0;
+      });
+      res.on('end', () => {
+        if (!client.closedByClient) streams.endedByServer++;
+      });
+      res.on('error', () => undefined);
+      res.on('close', () => openStreams.delete(client));
+    });
+    request.on('error', () => {
+      if (!client.closedByClient) socketErrors++;
+      openStreams.delete(client);
+    });
+    request.end();
+    return client;
+  };
+  const closeStream = (client: StreamClient) => {
+    client.closedByClient = true;
+    streams.closedByClient++;
+    client.request.destroy();
+    openStreams.delete(client);
+  };
+
+  // ---------------------------------------------------------------- jobs
+  const events = webhookEvents();
+  const pick = picker(requestKinds(send));
+  const workspaces = { jobs: 0, created: 0, forked: 0, deleted: 0, abandoned: 0, expired: 0, mostAtOnce: 0 };
+  /** Workspaces a job walked away from, by id, with their key: the TTL is to evict them. */
+  const abandoned = new Map<string, string>();
+  let nextJob = 0;
+
+  /** A new soak workspace the server answered: tracked from now until its end. */
+  const adopt = (created: SoakResponse): { id: string; key: string; clock: { now: string; frozen: boolean } } => {
+    const body = created.body as { workspaceId: string; apiKey: string; clock: { now: string; frozen: boolean } };
+    live.add(body.workspaceId);
+    const object = mock.registry.get(body.workspaceId);
+    if (object) held.push(new WeakRef(object));
+    return { id: body.workspaceId, key: body.apiKey, clock: body.clock };
+  };
+
+  /** Deletes a soak workspace and checks that its key is dead. */
+  const remove = async (id: string, key: string) => {
+    const res = await timed('deleteWorkspace', 'DELETE', `/__control/workspaces/${id}`);
+    if (res?.status !== 200) return;
+    live.delete(id);
+    workspaces.deleted++;
+    await expectDeadKey(key);
+  };
 
   /**
-   * Back to the workspace's start with no request in flight, then the heap after a full
-   * collection: what it holds over the start is what the server keeps outside its
-   * records (caches, windows, listeners, timers, compiled code).
+   * The template the forking jobs copy: a fixture world with profiles and posts
+   * scheduled, so each fork starts with pending jobs. Forks send its key, which keeps
+   * it in use under the TTL; a timer keeps it so when no fork comes by.
    */
-  const resetAndMeasure = async (label: string): Promise<MemorySample | null> => {
-    const res = await call('POST', '/__control/reset');
-    if (res.status !== 200) {
-      problems.push(`the reset ${label} answered ${res.status}`);
-      return null;
+  const makeTemplate = async () => {
+    const created = await timed('createWorkspace', 'POST', '/__control/workspaces', {});
+    if (created?.status !== 201) throw new Error(`soak: the template's creation answered ${created?.status}`);
+    const template = adopt(created);
+    workspaces.created++;
+    const accounts = await timed('setup: listAccounts', 'GET', '/v1/accounts?limit=100', undefined, template.key);
+    const { textAccountId } = aimAt(accounts?.body);
+    for (let i = 0; i < 3; i++) {
+      await timed('setup: createProfile', 'POST', '/v1/profiles', { name: `Template ${i}` }, template.key);
+      await timed('setup: createPost', 'POST', '/v1/posts', { text: `Template post ${i}`, destinations: [{ connectionId: textAccountId }], scheduledFor: `2026-03-02T09:${10 + i * 10}:00`, timezone: 'UTC' }, template.key);
     }
-    virtualNow = Date.parse((res.body as { clock: { now: string } }).clock.now);
-    for (const state of states) state.profiles = [];
-    if (!gc) return null;
-    const kept = measure();
-    options.log(line(label, kept));
-    if (options.heapSnapshots) options.log(`  heap snapshot: ${writeHeapSnapshot(join(options.heapSnapshots, `soak-${label.replace(/\W+/g, '-')}.heapsnapshot`))}`);
-    return kept;
+    const keepAlive = setInterval(() => void timed('setup: keep the template', 'GET', '/v1/connections', undefined, template.key), Math.max(100, Math.floor(options.ttlMs / 3)));
+    return { ...template, keepAlive };
   };
 
+  const runJob = async (template: { id: string; key: string }, until: number) => {
+    const n = nextJob++;
+    const shape = lifecycle(n);
+    workspaces.jobs++;
+    const created = shape.fork
+      ? await timed('forkWorkspace', 'POST', '/__control/workspaces', { from: template.id }, template.key)
+      : await timed('createWorkspace', 'POST', '/__control/workspaces', shape.runningClock ? { clock: { frozen: false } } : {});
+    if (created?.status !== 201) return;
+    const { id, key, clock } = adopt(created);
+    if (shape.fork) workspaces.forked++;
+    else workspaces.created++;
+
+    const accounts = await timed('setup: listAccounts', 'GET', '/v1/accounts?limit=100', undefined, key);
+    const job: JobWorkspace = { id, key, random: prng(options.seed * 1_000_003 + n), ...aimAt(accounts?.body), profiles: [], cursor: null, made: 0, clock: { virtualMs: 0, realMs: 0, running: false } };
+    clockRead(job, clock);
+    await timed('setup: createWebhook', 'POST', '/v1/webhooks', { name: 'Soak receiver', url: `${receiverBase}/${id}/${shape.flakyReceiver ? 'flaky' : 'ok'}`, events }, key);
+    const stream = shape.stream === 'none' ? undefined : openStream(key);
+
+    const steps = 8 + Math.floor(job.random() * 24);
+    for (let step = 0; step < steps && performance.now() < until; step++) {
+      const kind = pick(job.random);
+      const t0 = performance.now();
+      try {
+        const res = await kind.run(job);
+        note(kind.name, res.status, performance.now() - t0);
+        if (res.status === 401) refusedWhileLive++;
+      } catch {
+        socketErrors++;
+      }
+      if (stream && shape.stream === 'closed halfway' && step === steps >> 1) closeStream(stream);
+    }
+
+    // The end of the job: delete its workspace, or walk away and leave it to the TTL (a stream left open either way).
+    if (shape.abandon) {
+      abandoned.set(id, key);
+      workspaces.abandoned++;
+      return;
+    }
+    await remove(id, key);
+  };
+
+  /** Sees which walked-away workspaces the TTL has evicted, and that their keys are dead. */
+  let lookingForExpired = false;
+  const lookForExpired = async () => {
+    if (lookingForExpired || abandoned.size === 0) return;
+    lookingForExpired = true;
+    try {
+      const res = await timed('listWorkspaces', 'GET', '/__control/workspaces');
+      const listed = new Set(((res?.body as { data?: { workspaceId: string }[] } | undefined)?.data ?? []).map((workspace) => workspace.workspaceId));
+      workspaces.mostAtOnce = Math.max(workspaces.mostAtOnce, listed.size);
+      if (!res || res.status !== 200) return;
+      for (const [id, key] of [...abandoned]) {
+        if (listed.has(id)) continue;
+        abandoned.delete(id);
+        live.delete(id);
+        workspaces.expired++;
+        await expectDeadKey(key);
+      }
+    } finally {
+      lookingForExpired = false;
+    }
+  };
+
+  /** The jobs until `until`, `options.connections` at a time, each slot running one job after another. */
+  const drive = async (until: number) => {
+    const template = await makeTemplate();
+    await Promise.all(
+      Array.from({ length: options.connections }, async () => {
+        while (performance.now() < until) await runJob(template, until);
+      }),
+    );
+    clearInterval(template.keepAlive);
+    await remove(template.id, template.key);
+  };
+
+  // ---------------------------------------------------------------- memory over time
+  const memory: MemorySample[] = [];
+  const sample = () => {
+    // After a full collection, as the old soak sampled: the figures move with what is held, not with when V8 last collected.
+    collectGarbage();
+    const usage = process.memoryUsage();
+    const last = { atSeconds: atSeconds(), rssMb: toMb(usage.rss), heapMb: toMb(usage.heapUsed), workspaces: mock.registry.all().length };
+    workspaces.mostAtOnce = Math.max(workspaces.mostAtOnce, last.workspaces);
+    memory.push(last);
+    options.log(`  ${last.atSeconds.toFixed(0).padStart(4)} s  rss ${last.rssMb} MB  heap ${last.heapMb} MB  workspaces ${last.workspaces}  requests ${latencies.count}`);
+    void lookForExpired();
+  };
+
+  /**
+   * Every soak workspace gone (the jobs ended, the walked-away ones evicted by the
+   * TTL, the template deleted), the pool's connections closed: the server as a team's
+   * CI leaves it between two busy hours. Memory after a full collection, resources,
+   * connections and streams are taken here, after the warm-up and after the run.
+   */
+  const checkpoint = async (label: string): Promise<Checkpoint> => {
+    const evictedBy = performance.now() + options.ttlMs + sweepIntervalMs(options.ttlMs) + SETTLE_MS;
+    while (abandoned.size > 0 && performance.now() < evictedBy) {
+      await lookForExpired();
+      if (abandoned.size > 0) await sleep(100);
+    }
+    if (abandoned.size > 0) problems.push(`${label}: ${abandoned.size} workspaces left to --workspace-ttl were still listed ${Math.round((options.ttlMs + sweepIntervalMs(options.ttlMs) + SETTLE_MS) / 1000)} s after their last use`);
+    agent.destroy();
+    agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+    // What the server must close by itself (streams of ended workspaces) and what follows the pool's closing.
+    const settledBy = performance.now() + SETTLE_MS;
+    while ((openStreams.size > 0 || (await watch.connections()) > 0) && performance.now() < settledBy) await sleep(50);
+    // Deliveries on the wire when their workspace ended land.
+    await sleep(500);
+    const health = await healthSnapshot(watch);
+    const retainedWorkspaces = held.filter((ref) => ref.deref() !== undefined).length;
+    // Only the ones still held are worth looking at again; the freed ones would only grow this list.
+    held = held.filter((ref) => ref.deref() !== undefined);
+    const point: Checkpoint = {
+      ...health,
+      atSeconds: atSeconds(),
+      liveWorkspaces: mock.registry.all().length,
+      armedTimers: mock.registry.all().filter((workspace) => workspace.scheduler.armed).length,
+      openStreams: openStreams.size,
+      retainedWorkspaces,
+    };
+    options.log(`  ${label}: ${describeCheckpoint(point)}`);
+    if (options.heapSnapshots) options.log(`  heap snapshot: ${writeHeapSnapshot(join(options.heapSnapshots, `soak-${label.replace(/\W+/g, '-')}.heapsnapshot`))}`);
+    return point;
+  };
+
+  // ---------------------------------------------------------------- the run
   sample();
   const sampler = setInterval(sample, options.sampleEveryMs);
-  // The warm-up runs every kind of request, so the JIT and every bounded cache are as full as they get.
-  await drive(started + options.seconds * 1000 * WARM_UP_SHARE);
-  const afterWarmUp = await resetAndMeasure('after the warm-up, reset');
-  targets = await aim();
-  await drive(deadline);
+  const warmUpSeconds = warmUp(options);
+  await drive(began + warmUpSeconds * 1000);
+  const start = await checkpoint('start (after the warm-up, every soak workspace gone)');
+  // The run's own clock starts here: the checkpoint's waits are not traffic.
+  const runStarted = performance.now();
+  const requestsBefore = latencies.count;
+  await drive(runStarted + (options.seconds - warmUpSeconds) * 1000);
+  const runSeconds = (performance.now() - runStarted) / 1000;
+  const end = await checkpoint('end (after the run, every soak workspace gone)');
   clearInterval(sampler);
   sample();
-  const elapsed = (performance.now() - started) / 1000;
-  const afterRun = await resetAndMeasure('after the run, reset');
 
+  watch.stop();
+  unsubscribe('http.client.request.start', onDeliveryStart);
   agent.destroy();
   await mock.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
   process.off('unhandledRejection', onRejection);
   process.off('uncaughtException', onException);
 
-  const round = (n: number) => Math.round(n * 10) / 10;
-  const slowest: SoakReport['slowest'] = {};
-  for (const [name, histogram] of Object.entries(latenciesByKind)) slowest[name] = { p99: round(histogram.quantile(0.99)), max: round(histogram.max) };
+  // ---------------------------------------------------------------- the verdict
   const fiveXx = Object.entries(statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
   if (fiveXx > 0) problems.push(`${fiveXx} responses were 5xx`);
   if (socketErrors > 0) problems.push(`${socketErrors} requests failed on the socket`);
   if (mock.violations.length > 0) problems.push(`${mock.violations.length} responses broke the contract`);
   problems.push(...unhandled);
-  const heapKept = afterWarmUp && afterRun ? Math.round((afterRun.heapMb / afterWarmUp.heapMb) * 100) / 100 : null;
-  // Only a run long enough to warm up says anything about what is kept.
-  if (options.seconds >= 30 && heapKept !== null && heapKept > HEAP_KEPT_LIMIT) {
-    problems.push(`with the workspace reset, the heap grew ${heapKept}x from the end of the warm-up to the end of the run (${afterWarmUp?.heapMb} MB to ${afterRun?.heapMb} MB)`);
+  if (refusedWhileLive > 0) problems.push(`${refusedWhileLive} requests to a workspace still in use answered 401`);
+  if (keysAlive > 0) problems.push(`${keysAlive} keys of deleted or expired workspaces did not answer 401`);
+  if (deliveries.startedAfterTheirEnd > 0) problems.push(`${deliveries.startedAfterTheirEnd} webhook deliveries were started after their workspace ended`);
+  for (const [label, point] of [['start', start], ['end', end]] as const) {
+    if (point.liveWorkspaces !== 1) problems.push(`${label}: the server held ${point.liveWorkspaces} workspaces, not the default one alone`);
+    if (point.serverConnections > 0) problems.push(`${label}: ${point.serverConnections} connections still open on the server`);
+    if (point.openStreams > 0) problems.push(`${label}: ${point.openStreams} event streams still open after their workspace ended`);
+    if (point.armedTimers > 0) problems.push(`${label}: ${point.armedTimers} scheduler timers armed`);
+    if (point.retainedWorkspaces > 0) problems.push(`${label}: ${point.retainedWorkspaces} ended workspaces still reachable after a full collection`);
+  }
+  const grown = resourcesGrown(start.resources, end.resources);
+  if (grown.length > 0) problems.push(`more active resources at the end than at the start: ${grown.join(', ')}`);
+  const heap = withinShare(start.heapMb, end.heapMb, MEMORY_LIMIT);
+  const rss = withinShare(start.rssMb, end.rssMb, MEMORY_LIMIT);
+  if (options.seconds >= MEMORY_JUDGED_FROM_SECONDS) {
+    if (!heap.within) problems.push(`heap after a full collection ${start.heapMb} MB at the start, ${end.heapMb} MB at the end (${heap.ratio}x, over ${MEMORY_LIMIT * 100}% apart)`);
+    if (!rss.within) problems.push(`RSS ${start.rssMb} MB at the start, ${end.rssMb} MB at the end (${rss.ratio}x, over ${MEMORY_LIMIT * 100}% apart)`);
   }
 
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const slowest: SoakReport['slowest'] = {};
+  for (const [name, histogram] of Object.entries(latenciesByKind)) slowest[name] = { p99: round(histogram.quantile(0.99)), max: round(histogram.max) };
   return {
-    seconds: round(elapsed),
+    seconds: round(runSeconds),
     connections: options.connections,
+    ttlMs: options.ttlMs,
     requests: latencies.count,
-    requestsPerSecond: Math.round(latencies.count / elapsed),
+    // The run's rate: the warm-up's requests and the checkpoints' waits left out.
+    requestsPerSecond: Math.round((latencies.count - requestsBefore) / runSeconds),
     latencyMs: { p50: round(latencies.quantile(0.5)), p90: round(latencies.quantile(0.9)), p99: round(latencies.quantile(0.99)), max: round(latencies.max) },
     statuses,
     operations,
     slowest,
     socketErrors,
     unhandled,
-    deliveriesReceived,
-    clockAdvances,
+    workspaces,
+    streams,
+    deliveries,
     memory,
-    afterWarmUp,
-    afterRun,
-    heapKept,
+    start,
+    end,
     problems,
   };
 }
 
+function describeCheckpoint(point: Checkpoint): string {
+  const resources = Object.entries(point.resources)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([type, n]) => `${type} ${n}`)
+    .join(', ');
+  const spaces = Object.entries(point.heapSpacesMb)
+    .map(([space, mb]) => `${space} ${mb}`)
+    .join(', ');
+  return `heap ${point.heapMb} MB {${spaces}}, heap held ${point.heapTotalMb} MB, external ${point.externalMb} MB, rss ${point.rssMb} MB, workspaces ${point.liveWorkspaces}, resources {${resources}}, server connections ${point.serverConnections}, open streams ${point.openStreams}, armed scheduler timers ${point.armedTimers}, ended workspaces still reachable ${point.retainedWorkspaces}`;
+}
+
 export function formatReport(report: SoakReport): string {
-  const sorted = (record: Record<string, number>) => Object.entries(record).sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key} ${n}`).join(', ');
+  const sorted = (record: Record<string, number>) =>
+    Object.entries(record)
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, n]) => `${key} ${n}`)
+      .join(', ');
+  const { workspaces: w, streams: s, deliveries: d } = report;
   return [
-    `soak: ${report.requests} requests in ${report.seconds} s over ${report.connections} connections: ${report.requestsPerSecond} req/s`,
+    `soak: ${report.requests} requests; the run after the warm-up ${report.seconds} s at ${report.requestsPerSecond} req/s, ${report.connections} concurrent jobs, --workspace-ttl ${report.ttlMs} ms`,
     `  latency ms: p50 ${report.latencyMs.p50}, p90 ${report.latencyMs.p90}, p99 ${report.latencyMs.p99}, max ${report.latencyMs.max}`,
     `  statuses: ${sorted(report.statuses)}`,
     `  requests: ${sorted(report.operations)}`,
@@ -397,19 +550,30 @@ export function formatReport(report: SoakReport): string {
       .sort((a, b) => b[1].p99 - a[1].p99)
       .map(([name, { p99, max }]) => `${name} ${p99} / ${max}`)
       .join(', ')}`,
-    `  clock advances ${report.clockAdvances}, webhook deliveries received ${report.deliveriesReceived}`,
-    `  memory (MB, after GC): ${report.memory.map((s) => `${s.atSeconds}s rss ${s.rssMb} heap ${s.heapMb} stored ${s.storedMb}`).join(' | ')}`,
-    report.heapKept === null
-      ? '  heap with the workspace reset: not measured (run with --expose-gc)'
-      : `  heap with the workspace reset: ${report.afterWarmUp?.heapMb} MB after the warm-up, ${report.afterRun?.heapMb} MB after the run (${report.heapKept}x)`,
-    report.problems.length === 0 ? '  result: PASS (no 5xx, no socket error, no unhandled rejection)' : `  result: FAIL: ${report.problems.join('; ')}`,
-  ].join('\n');
+    `  workspaces: ${w.jobs} jobs; ${w.created} created, ${w.forked} forked, ${w.deleted} deleted, ${w.abandoned} left to the TTL and ${w.expired} expired; at most ${w.mostAtOnce} at once`,
+    `  event streams: ${s.opened} opened, ${s.closedByClient} closed by their client, ${s.endedByServer} ended by the server at their workspace's end, ${s.events} events received`,
+    `  webhook deliveries: ${d.received} received (${d.refusedOnPurpose} refused on purpose), ${d.startedAfterTheirEnd} started after their workspace ended`,
+    `  memory (MB) while running: ${report.memory.map((m) => `${m.atSeconds}s heap ${m.heapMb} rss ${m.rssMb} ws ${m.workspaces}`).join(' | ')}`,
+    report.start ? `  start: ${describeCheckpoint(report.start)}` : '',
+    report.end ? `  end:   ${describeCheckpoint(report.end)}` : '',
+    report.problems.length === 0 ? '  result: PASS' : `  result: FAIL: ${report.problems.join('; ')}`,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-  const options: SoakOptions = { seconds: env('SOAK_SECONDS', 60), connections: env('SOAK_CONNECTIONS', 100), sampleEveryMs: env('SOAK_SAMPLE_MS', 5000), seed: env('SOAK_SEED', 1), heapSnapshots: process.env.SOAK_HEAP_SNAPSHOTS, log: (line) => console.log(line) };
-  console.log(`soak: ${options.connections} connections for ${options.seconds} s (seed ${options.seed})${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (run with --expose-gc for memory after GC)'}`);
+  const options: SoakOptions = {
+    seconds: env('SOAK_SECONDS', 600),
+    connections: env('SOAK_CONNECTIONS', 100),
+    ttlMs: env('SOAK_TTL_MS', 30_000),
+    sampleEveryMs: env('SOAK_SAMPLE_MS', 5000),
+    seed: env('SOAK_SEED', 1),
+    heapSnapshots: process.env.SOAK_HEAP_SNAPSHOTS,
+    log: (line) => console.log(line),
+  };
+  console.log(`soak: ${options.connections} concurrent jobs for ${options.seconds} s, --workspace-ttl ${options.ttlMs} ms (seed ${options.seed})`);
   const report = await runSoak(options);
   console.log(formatReport(report));
   process.exitCode = report.problems.length === 0 ? 0 : 1;
