@@ -154,6 +154,16 @@ describe('ids that name members of Object.prototype', () => {
     });
   });
 
+  describe('a post named in a query or a body', () => {
+    it.each(INHERITED_NAMES)('GET /v1/comments?post=%s answers 400 asking for the account a network post id needs', async (name) => {
+      expectApiError(await mock.call('get', `/v1/comments?post=${encodeURIComponent(name)}`), 400, 'VALIDATION_ERROR', 'accountId');
+    });
+
+    it.each(INHERITED_NAMES)('POST /v1/likes { post: %s } too', async (name) => {
+      expectApiError(await mock.call('post', '/v1/likes').send({ post: name }), 400, 'VALIDATION_ERROR', 'accountId');
+    });
+  });
+
   describe('DELETE /v1/profiles/{id}', () => {
     it.each(INHERITED_NAMES)('answers 404 NOT_FOUND for %s and deletes nothing', async (name) => {
       const before = await mock.call('get', '/v1/profiles?limit=100');

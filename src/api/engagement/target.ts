@@ -68,7 +68,7 @@ export function findTarget(workspace: Workspace, input: TargetInput): Target {
     throw validationError('destinationId', 'Name the destination: destinationId alone, or post (a service post id, or a network-native post id with accountId).');
   }
 
-  const post = posts[input.post];
+  const post = getOwn(posts, input.post);
   if (post) {
     const candidates = input.accountId === undefined ? post.destinations : post.destinations.filter((d) => d.connectionId === input.accountId);
     if (candidates.length === 0) {
