@@ -24,6 +24,8 @@ import { detectPinning, freePort, startProcess, waitForOk, type ServerProcess } 
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Fuzzed webhooks point at hosts that do not answer, and a clock move waits for their attempts: a second, not ten. */
+const WEBHOOK_TIMEOUT_MS = 1_000;
 
 const { values } = parseArgs({
   options: {
@@ -75,7 +77,7 @@ if (mode !== 'dist' && mode !== 'in-process') {
 /** The server as the fuzz sees it, and how to stop it. */
 async function startTarget(): Promise<{ target: FuzzTarget; stop(): Promise<void>; crashed(): string | undefined; process?: ServerProcess }> {
   if (mode === 'in-process') {
-    const server = await createMockServer({ seed: 1, clock: FUZZ_CLOCK, clockFrozen: true, strictResponses: true, rateLimit: false });
+    const server = await createMockServer({ seed: 1, clock: FUZZ_CLOCK, clockFrozen: true, strictResponses: true, rateLimit: false, webhookTimeoutMs: WEBHOOK_TIMEOUT_MS });
     const baseUrl = await server.listen(0);
     return {
       target: { baseUrl, workspace: (id) => server.registry.get(id), violations: () => server.violations.length },
@@ -87,7 +89,7 @@ async function startTarget(): Promise<{ target: FuzzTarget; stop(): Promise<void
   const pinning = detectPinning();
   const port = await freePort();
   // Strict responses: an answer off the contract becomes a 500 CONTRACT_VIOLATION, which the fuzz fails on.
-  const args = ['dist/src/bin.js', '--port', String(port), '--seed', '1', '--clock', FUZZ_CLOCK, '--clock-frozen', '--strict-responses', '--rate-limit', 'off', '--log-level', 'error'];
+  const args = ['dist/src/bin.js', '--port', String(port), '--seed', '1', '--clock', FUZZ_CLOCK, '--clock-frozen', '--strict-responses', '--rate-limit', 'off', '--webhook-timeout', String(WEBHOOK_TIMEOUT_MS), '--log-level', 'error'];
   const child = startProcess({ command: process.execPath, args, cwd: ROOT }, pinning);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForOk(child, { url: `${baseUrl}/__control/health` });

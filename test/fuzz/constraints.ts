@@ -28,6 +28,8 @@ export const CONSTRAINT_KINDS = [
   'uniqueItems',
   'required',
   'additionalProperties',
+  'minProperties',
+  'maxProperties',
   'notJson',
   'contentType',
   'bodyMissing',
@@ -106,6 +108,8 @@ function bodyConstraints(raw: Schema, path: Segment[], arbitraries: SchemaArbitr
     const properties = schema.properties ?? {};
     for (const field of schema.required ?? []) found.push({ kind: 'required', location: 'body', param: paramOf([...path, field]), path, schema, field });
     if (schema.additionalProperties === false) found.push({ kind: 'additionalProperties', location: 'body', param, path, schema });
+    if (schema.minProperties !== undefined && schema.minProperties > 0) found.push({ kind: 'minProperties', location: 'body', param, path, schema });
+    if (schema.maxProperties !== undefined && schema.maxProperties < Object.keys(properties).length) found.push({ kind: 'maxProperties', location: 'body', param, path, schema });
     for (const [field, child] of Object.entries(properties)) found.push(...bodyConstraints(child, [...path, field], arbitraries, depth + 1));
   }
   if (type === 'array' && schema.items) found.push(...bodyConstraints(schema.items, [...path, 0], arbitraries, depth + 1));
@@ -253,6 +257,26 @@ function breaker(constraint: Constraint, arbitraries: SchemaArbitraries, text: b
         return copy;
       });
     }
+    case 'minProperties': {
+      const keep = (schema.minProperties ?? 1) - 1;
+      return fc.constant((current) => {
+        const copy: Record<string, unknown> = {};
+        if (typeof current === 'object' && current !== null && !Array.isArray(current)) for (const key of Object.keys(current).slice(0, keep)) defineOwn(copy, key, (current as Record<string, unknown>)[key]);
+        return copy;
+      });
+    }
+    case 'maxProperties': {
+      // Valid values for every declared field, added until there is one too many.
+      const fields = Object.entries(schema.properties ?? {});
+      const max = schema.maxProperties ?? 0;
+      return fc.tuple(...fields.map(([, field]) => arbitraries.valid(field))).map((values) => (current) => {
+        const copy = (typeof current === 'object' && current !== null && !Array.isArray(current) ? cloneValue(current) : {}) as Record<string, unknown>;
+        fields.forEach(([name], i) => {
+          if (Object.keys(copy).length <= max && !Object.hasOwn(copy, name)) defineOwn(copy, name, values[i]);
+        });
+        return copy;
+      });
+    }
     default:
       return fc.constant((current) => current);
   }
@@ -266,6 +290,8 @@ function breaker(constraint: Constraint, arbitraries: SchemaArbitraries, text: b
 function validWith(raw: Schema, path: Segment[], replace: Breaker, arbitraries: SchemaArbitraries): fc.Arbitrary<[unknown, unknown]> {
   let schema = arbitraries.resolve(raw);
   if (schema.allOf) schema = arbitraries.mergeAll(schema.allOf);
+  // Never null on the way: a field filled into null would break `required` too.
+  if (schema.nullable) schema = { ...schema, nullable: false };
   const [head, ...rest] = path;
   if (head === undefined) return fc.tuple(arbitraries.valid(schema), replace).map(([value, change]) => [value, change(cloneValue(value))]);
   if (typeof head === 'number') {

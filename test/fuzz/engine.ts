@@ -112,13 +112,18 @@ export interface FuzzReport {
   verdicts: Map<string, number>;
   /** Refused requests by what was broken: constraint kinds (`constraint:maxLength`) and mutations (`body.malformed`). */
   invalidByKind: Map<string, number>;
-  constraints: { declared: number; exercised: Set<string>; aimMissed: number };
+  /** `exercised`: `operationId kind param` of each constraint broken alone at least once; `missed`: the declared ones never. */
+  constraints: { declared: number; exercised: Set<string>; aimMissed: number; missed: string[] };
   stateChecks: number;
   /** Requests sent again after the server reset a reused keep-alive socket. */
   resetsRetried: number;
   /** The five slowest answers. */
   slowest: Array<{ ms: number; index: number; what: string }>;
   failures: Failure[];
+}
+
+function constraintKey(op: OperationModel, constraint: Constraint): string {
+  return `${op.operationId} ${constraint.kind} ${constraint.param}`;
 }
 
 function count(map: Map<string, number>, key: string): void {
@@ -325,7 +330,7 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     statuses: new Map(),
     verdicts: new Map(),
     invalidByKind: new Map(),
-    constraints: { declared: plan.declaredConstraints, exercised: new Set(), aimMissed: 0 },
+    constraints: { declared: plan.declaredConstraints, exercised: new Set(), aimMissed: 0, missed: [] },
     stateChecks: 0,
     resetsRetried: 0,
     slowest: [],
@@ -421,13 +426,13 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     count(report.statuses, String(res.status));
     count(report.verdicts, verdict.kind);
     if (verdict.kind === 'reject') {
-      if (clean && drawn) count(report.invalidByKind, `constraint:${drawn.constraint.kind}`);
+      if (drawn) count(report.invalidByKind, `constraint:${drawn.constraint.kind}${clean ? '' : ' (with another)'}`);
       else for (const mutation of request.mutations) count(report.invalidByKind, mutation);
     }
 
     const problems = plan.checkExchange(op, wire, verdict, res);
     if (clean && drawn) {
-      report.constraints.exercised.add(`${op.operationId} ${drawn.constraint.kind} ${drawn.constraint.param}`);
+      report.constraints.exercised.add(constraintKey(op, drawn.constraint));
       problems.push(...plan.checkNamed(drawn.constraint, res));
     }
     if ((target.violations?.() ?? 0) > violationsBefore) problems.push('a response broke the contract');
@@ -466,6 +471,12 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     setupAgent.destroy();
   }
   report.ms = performance.now() - started;
+  for (const [op, constraints] of plan.constraints) {
+    for (const constraint of constraints) {
+      const key = constraintKey(op, constraint);
+      if (!report.constraints.exercised.has(key)) report.constraints.missed.push(key);
+    }
+  }
   return report;
 }
 
@@ -483,6 +494,7 @@ export function formatReport(report: FuzzReport, replay: (index: number) => stri
     `  statuses: ${line(report.statuses)}`,
     `  oracle: ${line(report.verdicts)}`,
     `  constraints: ${report.constraints.exercised.size} of ${report.constraints.declared} declared were broken alone and answered (${report.constraints.aimMissed} draws missed their aim and ran as plain fuzz)`,
+    ...(report.constraints.missed.length > 0 ? [`  constraints never broken alone (${report.constraints.missed.length}): ${report.constraints.missed.slice(0, 40).join(', ')}${report.constraints.missed.length > 40 ? ', …' : ''}`] : []),
     `  invalid requests by kind: ${line(report.invalidByKind)}`,
     `  per operation: ${line(report.perOperation)}`,
     `  state checks: ${report.stateChecks}; resets retried: ${report.resetsRetried}`,

@@ -65,7 +65,9 @@ export class ContractOracle {
     const contentType = wire.headers['Content-Type'];
     const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
     if (op.body && wire.body && mediaType !== undefined && parsedAsJson(mediaType) && wire.body.length > this.limits.bodyLimitBytes) {
-      return { kind: 'reject', reason: 'body over the limit', statuses: [413] };
+      // A charset the body parser does not read is refused before the body is read, so before its size.
+      const charset = /charset=([^;]+)/i.exec(contentType ?? '')?.[1]?.trim().toLowerCase();
+      return { kind: 'reject', reason: 'body over the limit', statuses: charset === undefined || charset === 'utf-8' ? [413] : [413, 415] };
     }
 
     const problems: string[] = [];

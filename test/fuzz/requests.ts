@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { OperationModel, ParameterModel } from './operations.js';
-import { defineOwn, IdRef, isIdName, PROTOTYPE_KEYS, type Schema, type SchemaArbitraries } from './schema-arbitraries.js';
+import { defineOwn, IdRef, isIdName, PROTOTYPE_KEYS, RESERVED_IDS, type Schema, type SchemaArbitraries } from './schema-arbitraries.js';
 
 /** A path segment sent exactly as written (not percent-encoded): `..`, `%`, broken escapes. */
 export interface RawSegment {
@@ -70,7 +70,6 @@ const CONTENT_TYPES: Array<string | undefined> = [
 const BAD_QUERY_VALUES = ['abc', '-1', '0', '1e309', '0x10', '', ' ', '1.5', 'true', '999999999999999999999', '2026-13-45T99:99:99Z', 'null', '[]'];
 const UNKNOWN_QUERY_NAMES = ['colour', '__proto__', '__proto__[polluted]', 'constructor[prototype][polluted]', 'limit[]', 'x'.repeat(200), 'sort_by'];
 const RAW_QUERIES = ['%', '%E0%A4%A', '&&&', '=', '==x', 'limit=%FF', '%00=%00', 'a[b][c][d][e][f]=1', 'cursor=%ED%A0%80'];
-const RESERVED_IDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'];
 const WEIRD_SEGMENTS = ['..', '.', '%2e%2e', '%', '%E0%A4%A', '%2F', 'a%2Fb', '%00', 'caf\u00e9', 'x'.repeat(3000), '%F0%9F%98%80', '~', '*', "'"];
 const IDEMPOTENCY_KEYS = ['x'.repeat(256), '__proto__', 'constructor', 'toString', ' padded ', 'same-key'];
 const AUTHS: Auth[] = ['none', 'unknown-key', 'wrong-key-first', 'bearer'];

@@ -47,6 +47,9 @@ export class IdRef {
 /** Key names that reach Object.prototype when a server copies or merges carelessly. */
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
+/** Ids that name members of Object.prototype: a lookup `records[id]` finds them without an own record. */
+export const RESERVED_IDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'];
+
 /** Sets a property as an own, enumerable one, even `__proto__` (a plain assignment would set the prototype). */
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
@@ -206,6 +209,8 @@ export class SchemaArbitraries {
         { weight, arbitrary: fc.nat(1_000).map((index) => new IdRef('own', index)) },
         { weight: 1, arbitrary: fc.nat(1_000).map((index) => new IdRef('foreign', index)) },
         { weight: Math.max(1, 10 - weight), arbitrary: text },
+        // Now and then an id that is a member of Object.prototype (found a 500 in `?post=constructor`).
+        { weight: 1, arbitrary: fc.constantFrom(...RESERVED_IDS) },
       );
     }
     return text;
