@@ -15,6 +15,7 @@ import { authenticateApi, authenticateControl, keyScopeStep } from './http/authe
 import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
+import { hostCheck, type AllowedHosts } from './http/host-check.js';
 import { useVirtualDateHeader } from './http/date-header.js';
 import { toApiError } from './http/error-mapping.js';
 import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
@@ -63,6 +64,11 @@ export interface MockServerOptions {
   rateLimit?: boolean;
   /** Origins allowed to call from a browser ('*' for any). */
   cors?: string[];
+  /**
+   * Host names answered besides localhost, `*.localhost` and loopback addresses (`.example.com`
+   * for a domain and its subdomains), or `true` to answer any Host (decision 0019).
+   */
+  allowedHosts?: AllowedHosts;
   /** Receives one line per answered request (--log-level debug). */
   logRequests?: ((line: string) => void) | undefined;
   /** The wall clock, replaceable in tests of the clock itself. */
@@ -128,6 +134,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
   if (options.maxWorkspaces !== undefined && !(Number.isSafeInteger(options.maxWorkspaces) && options.maxWorkspaces > 0)) throw new Error(`maxWorkspaces: ${options.maxWorkspaces} is not a whole number above 0`);
+  const checkHost = options.allowedHosts === true ? undefined : hostCheck(options.allowedHosts ?? []);
 
   // Read before anything else starts: a bad scenario stops the start with its line and column.
   let defaultScenario: ScenarioChoice | undefined;
@@ -247,6 +254,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   // Looked up again when the head goes out: a reset or a restore has replaced the request's workspace (and its clock) by then.
   useVirtualDateHeader(app, (req) => (req.ctx?.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace);
+  // Before every route: a page of another site must not reach any of them (DNS rebinding).
+  if (checkHost) app.use(checkHost);
   if (options.cors) app.use(cors(options.cors));
   app.use(urlLengthGuard(httpLimits));
 

@@ -1,8 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli/main.js';
+import { resolveOptions } from '../src/cli/options.js';
 
 function io(env: NodeJS.ProcessEnv = {}, cwd = mkdtempSync(join(tmpdir(), 'sgw-cli-'))) {
   const out: string[] = [];
@@ -15,7 +17,7 @@ describe('the command line', () => {
   it('prints help with every flag and exits 0', async () => {
     const { streams, out } = io();
     expect(await main(['--help'], streams)).toEqual({ exitCode: 0 });
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--data', '--plan', '--clock', '--clock-frozen', '--strict-responses', '--control-token', '--cors', '--log-level', '--rate-limit', '--scenario', '--coverage-report', '--coverage-min']) {
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--data', '--plan', '--clock', '--clock-frozen', '--strict-responses', '--control-token', '--cors', '--log-level', '--rate-limit', '--scenario', '--coverage-report', '--coverage-min', '--allowed-hosts']) {
       expect(out.join('\n')).toContain(flag);
     }
   });
@@ -153,6 +155,63 @@ describe('the command line', () => {
       expect(await result.stop()).toBe(0);
       const report = JSON.parse(readFileSync(join(cwd, 'coverage.json'), 'utf8'));
       expect(report.operations).toEqual({ exercised: 1, total: 56, percent: 1.8 });
+    });
+  });
+  describe('--allowed-hosts', () => {
+    const allowedHosts = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+      const resolved = resolveOptions(argv, { env, cwd: '/nonexistent' });
+      if (resolved === 'help' || resolved === 'version') throw new Error(`unexpected ${resolved}`);
+      return resolved.server.allowedHosts;
+    };
+
+    it.each([
+      [[], undefined],
+      [['--allowed-hosts', 'mock.test'], ['mock.test']],
+      [['--allowed-hosts', ' mock.test , .corp.example,'], ['mock.test', '.corp.example']],
+      [['--allowed-hosts', 'all'], true],
+      // A server told to listen on a name expects to be called by it; an address or localhost adds nothing.
+      [['--host', 'devbox.lan'], ['devbox.lan']],
+      [['--host', 'devbox.lan', '--allowed-hosts', 'mock.test'], ['mock.test', 'devbox.lan']],
+      [['--host', '0.0.0.0'], undefined],
+      [['--host', 'localhost'], undefined],
+    ])('reads %j as %j', (argv, expected) => {
+      expect(allowedHosts(argv)).toEqual(expected);
+    });
+
+    it('comes from the environment too', () => {
+      expect(allowedHosts([], { SOCIAL_GATEWAY_MOCK_ALLOWED_HOSTS: 'mock.test' })).toEqual(['mock.test']);
+    });
+
+    it.each([
+      [['--allowed-hosts', '*.corp.example'], /--allowed-hosts: '\*\.corp\.example' is a wildcard; write '\.corp\.example'/],
+      [['--allowed-hosts', 'mock.test:8080'], /--allowed-hosts: 'mock\.test:8080' has a port/],
+      [['--allowed-hosts', 'http://mock.test'], /--allowed-hosts: 'http:\/\/mock\.test' is a URL/],
+      [['--allowed-hosts', 'mock.test,all'], /--allowed-hosts: 'all' turns the check off/],
+    ])('exits 2 for %j', async (argv, message) => {
+      const { streams, err } = io();
+      expect(await main(argv, streams)).toEqual({ exitCode: 2 });
+      expect(err.join('\n')).toMatch(message);
+    });
+
+    it('lets a running server answer the named host, and only it', async () => {
+      const { streams } = io();
+      const result = await main(['--port', '0', '--allowed-hosts', 'mock.test'], streams);
+      if (result.exitCode !== undefined) throw new Error('expected a running server');
+      // fetch() will not send a Host of our choosing; node:http will.
+      const statusFor = (host: string) =>
+        new Promise<number | undefined>((resolve, reject) => {
+          const { hostname, port } = new URL(result.url);
+          get({ hostname, port, path: '/v1/connections', headers: { host, 'x-api-key': 'sgw_test_default' } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          }).on('error', reject);
+        });
+      try {
+        expect(await statusFor('mock.test:4010')).toBe(200);
+        expect(await statusFor('evil.example:4010')).toBe(403);
+      } finally {
+        await result.stop();
+      }
     });
   });
 });

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
 import { parseIsoDuration } from '../clock/duration.js';
+import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
 import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
 import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
 
@@ -36,6 +38,7 @@ export const FLAGS = {
   'ready-file': { type: 'string', help: 'Write this file (JSON: url, apiKey, controlUrl, pid) once the server answers; removed at shutdown.' },
   'control-token': { type: 'string', help: 'Require this x-control-token header on /__control.' },
   cors: { type: 'string', help: "Allow browser apps from these origins (comma-separated, or '*')." },
+  'allowed-hosts': { type: 'string', help: "Also answer requests whose Host is one of these names (comma-separated; .example.com for it and its subdomains), or 'all' to answer any Host. Default: localhost, *.localhost and loopback addresses only." },
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
   'body-limit': { type: 'string', help: 'Largest accepted JSON body (default 1mb).' },
   'webhook-timeout': { type: 'string', help: 'Milliseconds a webhook receiver has to answer (default 10000; raise it to debug a receiver).' },
@@ -118,6 +121,21 @@ function text(raw: string | boolean | undefined): string | undefined {
   return typeof raw === 'string' ? raw : undefined;
 }
 
+/**
+ * --allowed-hosts: `all` turns the Host check off; otherwise names, to which a --host given as a
+ * name is added (a server told to listen on a name expects to be called by it, as Vite does).
+ */
+function allowedHosts(raw: string | undefined, host: string | undefined): AllowedHosts | undefined {
+  if (raw?.trim() === 'all') return true;
+  const names = (raw ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  for (const name of names) {
+    const problem = allowedHostProblem(name);
+    if (problem !== undefined) throw new UsageError(`--allowed-hosts: ${problem}`);
+  }
+  if (host !== undefined && isIP(host) === 0 && !isLoopback(host)) names.push(host);
+  return names.length > 0 ? names : undefined;
+}
+
 /** Which operations the coverage gate counts: a list, a file of operationIds, or a client's own OpenAPI file. */
 export type CoverageScope = { kind: 'list'; operationIds: string[] } | { kind: 'file'; path: string } | { kind: 'openapi'; path: string };
 
@@ -166,6 +184,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   const bodyLimit = text(value('body-limit'));
   if (bodyLimit !== undefined && !/^\d+(b|kb|mb)$/i.test(bodyLimit)) throw new UsageError(`--body-limit must look like 512kb or 2mb; got '${bodyLimit}'`);
   const cors = text(value('cors'));
+  const host = text(value('host'));
+  const hosts = allowedHosts(text(value('allowed-hosts')), host);
   const rateLimit = text(value('rate-limit'));
   if (rateLimit !== undefined && rateLimit !== 'on' && rateLimit !== 'off') throw new UsageError(`--rate-limit must be on or off; got '${rateLimit}'`);
 
@@ -211,9 +231,10 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...(workspaceTtlMs !== undefined && { workspaceTtlMs }),
     ...(maxWorkspaces !== undefined && { maxWorkspaces }),
     ...(onMaxWorkspaces !== undefined && { onMaxWorkspaces: onMaxWorkspaces as MaxWorkspacesPolicy }),
+    ...(hosts !== undefined && { allowedHosts: hosts }),
   };
   return {
-    host: text(value('host')) ?? '127.0.0.1',
+    host: host ?? '127.0.0.1',
     port: integer('port', value('port'), 0, 65535) ?? 4010,
     logLevel: logLevel as LogLevel,
     cors: cors === undefined ? undefined : cors.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''),
@@ -238,5 +259,5 @@ function resolveCoverageScope(ops: string | undefined, from: string | undefined,
 }
 
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+  return host === 'localhost' || isLoopbackAddress(host);
 }

@@ -5,7 +5,8 @@ import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } fr
 
 let mock: TestMock;
 beforeAll(async () => {
-  mock = await startMock();
+  // The sign-in URL is built from the Host the request came to: one the server was told to answer.
+  mock = await startMock({ allowedHosts: ['mock.test'] });
 });
 afterAll(() => mock.close());
 

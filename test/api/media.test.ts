@@ -4,7 +4,8 @@ import { expectApiError, expectStatus, startMock, type TestMock } from '../helpe
 
 let mock: TestMock;
 beforeAll(async () => {
-  mock = await startMock();
+  // URLs are built from the Host the request came to: names the server was told to answer.
+  mock = await startMock({ allowedHosts: ['mock.test', 'gateway.internal'] });
 });
 afterAll(() => mock.close());
 

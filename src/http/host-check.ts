@@ -1,0 +1,101 @@
+import { BlockList, isIP } from 'node:net';
+import type { RequestHandler } from 'express';
+import { ApiError } from './errors.js';
+
+/**
+ * Host names the server answers besides its own (`--allowed-hosts`), or `true` to answer any
+ * (`--allowed-hosts all`). An entry starting with a dot allows that name and every name under
+ * it, as in Vite's `server.allowedHosts` and webpack-dev-server's `allowedHosts`.
+ */
+export type AllowedHosts = readonly string[] | true;
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8 and ::1, in any IPv6 spelling (`::ffff:127.0.0.1`, what a dual-stack socket reports, included). */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** The unspecified addresses: a browser that opens `http://0.0.0.0:4010` (the banner's URL with `--host 0.0.0.0`) reaches this machine. */
+const UNSPECIFIED = new Set(['0.0.0.0', '::']);
+
+/** A Host header: a name or IPv4 address, or an IPv6 address in brackets; then an optional port. */
+const HOST_HEADER = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9_.-]+))(?::\d{1,5})?$/i;
+/** An allowed host: a name or address, without port or scheme; a leading dot covers the subdomains. */
+const ALLOWED_ENTRY = /^\.?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$|^\[?[0-9a-f:.]+\]?$/i;
+
+/** Lower case, without a trailing dot (`localhost.` is `localhost`) or IPv6 brackets. */
+function normalize(name: string): string {
+  const lower = name.toLowerCase();
+  const bare = lower.startsWith('[') && lower.endsWith(']') ? lower.slice(1, -1) : lower;
+  return bare.length > 1 && bare.endsWith('.') ? bare.slice(0, -1) : bare;
+}
+
+/** Why an `allowedHosts` entry is refused, or undefined when it is a host name. */
+export function allowedHostProblem(entry: string): string | undefined {
+  if (entry === 'all') return "'all' turns the check off and cannot be mixed with host names";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) return `'${entry}' is a URL; give its host name alone`;
+  if (entry.startsWith('*.')) return `'${entry}' is a wildcard; write '${entry.slice(1)}' for a domain and every name under it`;
+  if (/:\d+$/.test(entry) && isIP(entry) === 0) return `'${entry}' has a port; give the host name alone (any port is allowed)`;
+  if (!ALLOWED_ENTRY.test(entry)) return `'${entry}' is not a host name`;
+  return undefined;
+}
+
+/** The name of a Host header, or undefined when the header is missing or is no host. */
+function hostName(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : HOST_HEADER.exec(header);
+  if (!match) return undefined;
+  const name = normalize(match[1] ?? match[2] ?? '');
+  // Brackets hold an IPv6 address and nothing else.
+  return match[1] !== undefined && isIP(name) !== 6 ? undefined : name;
+}
+
+/**
+ * Refuses requests whose `Host` is not the server's own: the defence against DNS rebinding,
+ * where a page on another site points its own name at 127.0.0.1 and so reaches the mock
+ * (its control plane, its journal) as a page of the same origin (decision 0019). Answered:
+ * `localhost` and names under `.localhost` (browsers resolve them to loopback themselves),
+ * loopback and unspecified addresses, and the `allowed` names. A request that came over the network (the
+ * server bound to a non-loopback address) may also name any IP address, as in Vite and
+ * webpack-dev-server: a page can reach the mock by address only from that address's own
+ * origin, so no rebinding is involved, and the machine's addresses cannot be listed ahead.
+ */
+export function hostCheck(allowed: readonly string[]): RequestHandler {
+  const exact = new Set<string>();
+  const domains: string[] = [];
+  for (const entry of allowed) {
+    const problem = allowedHostProblem(entry);
+    if (problem !== undefined) throw new Error(`allowedHosts: ${problem}`);
+    const name = normalize(entry);
+    if (name.startsWith('.')) {
+      exact.add(name.slice(1));
+      domains.push(name);
+    } else exact.add(name);
+  }
+  const allows = (name: string) => name === 'localhost' || name.endsWith('.localhost') || exact.has(name) || domains.some((domain) => name.endsWith(domain));
+
+  return (req, _res, next) => {
+    const header = req.headers.host;
+    const name = hostName(header);
+    if (name === undefined) {
+      // RFC 9112 §3.2: 400 for a request without a Host (HTTP/1.0; Node refuses HTTP/1.1 ones itself) or with one that names no host.
+      next(new ApiError(400, 'VALIDATION_ERROR', header === undefined ? 'The request has no Host header; send the host name you called.' : 'The Host header is not a host name (a name or an address, and an optional port).', { param: 'Host' }));
+      return;
+    }
+    if (allows(name)) return next();
+    const family = isIP(name);
+    if (family !== 0 && (isLoopbackAddress(name) || UNSPECIFIED.has(name) || !isLoopbackAddress(req.socket.localAddress ?? ''))) return next();
+    const shown = family === 6 ? `[${name}]` : name;
+    next(
+      new ApiError(
+        403,
+        'FORBIDDEN',
+        `This server does not answer requests for the host '${shown}' (a page of another site could reach it through DNS rebinding). To allow it, start the server with --allowed-hosts ${name} (or allowedHosts: ['${name}']).`,
+        { param: 'Host', details: { host: name } },
+      ),
+    );
+  };
+}

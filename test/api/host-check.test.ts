@@ -1,0 +1,115 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange } from '../helpers/raw-http.js';
+import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+
+/*
+ * DNS rebinding: a page on evil.example points its own name at 127.0.0.1 and calls the mock
+ * as a page of its own origin; the only trace is the Host header (decision 0019).
+ */
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+const PATHS = ['/v1/connections', '/__control/health', '/__control/journal', '/__dashboard', '/', '/docs', '/openapi.yaml', '/__media/0123456789abcdef0123456789abcdef.png', '/__oauth/authorize?session=x', '/no/such/path'];
+
+describe('a request whose Host names another site', () => {
+  it.each(PATHS)('answers 403 FORBIDDEN on %s, naming the host and --allowed-hosts', async (path) => {
+    const res = await mock.call('get', path).set('Host', 'evil.example:4010');
+    expectApiError(res, 403, 'FORBIDDEN', 'Host');
+    expect(res.body.error.message).toContain("'evil.example'");
+    expect(res.body.error.message).toContain('--allowed-hosts evil.example');
+    expect(res.body.error.details).toEqual({ host: 'evil.example' });
+  });
+
+  it('is refused before anything runs: a write changes nothing and is in no journal', async () => {
+    const before = (await mock.control('get', '/__control/journal')).body;
+    expectApiError(await mock.call('post', '/v1/profiles').set('Host', 'evil.example').send({ name: 'Rebound' }), 403, 'FORBIDDEN');
+    expectApiError(await mock.control('post', '/__control/reset').set('Host', 'evil.example'), 403, 'FORBIDDEN');
+    expect((await mock.control('get', '/__control/journal')).body).toEqual(before);
+    const profiles = (await mock.call('get', '/v1/profiles')).body.data as Array<{ name: string }>;
+    expect(profiles.map((profile) => profile.name)).not.toContain('Rebound');
+  });
+
+  it('is refused before routing: an unknown path with a loopback Host is still a 404', async () => {
+    expectApiError(await mock.call('get', '/__dashboard'), 404, 'NOT_FOUND');
+  });
+});
+
+describe('a request whose Host names this machine', () => {
+  it.each(['localhost', 'localhost:4010', 'LocalHost:4010', 'app.localhost:4010', '127.0.0.1:4010', '127.0.0.2', '[::1]:4010'])('is answered with Host %s', async (host) => {
+    expectStatus(await mock.call('get', '/v1/connections').set('Host', host), 200);
+    expectStatus(await mock.control('get', '/__control/health').set('Host', host), 200);
+  });
+});
+
+describe('a request with no Host or a malformed one', () => {
+  let url: string;
+  beforeAll(async () => {
+    url = await mock.server.listen(0);
+  });
+
+  it('answers an HTTP/1.0 request without Host with 400 VALIDATION_ERROR on Host', async () => {
+    const res = await rawExchange(Number(new URL(url).port), { chunks: ['GET /__control/health HTTP/1.0\r\n\r\n'], giveUpMs: 5000 });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'VALIDATION_ERROR', param: 'Host' } });
+  });
+
+  it('answers 400 to a Host that is no host name, without echoing it', async () => {
+    const res = await mock.call('get', '/').set('Host', 'a"><script>x</script>');
+    expectApiError(res, 400, 'VALIDATION_ERROR', 'Host');
+    expect(res.text).not.toContain('<script>');
+  });
+});
+
+describe('with allowedHosts', () => {
+  let named: TestMock;
+  beforeAll(async () => {
+    named = await startMock({ allowedHosts: ['mock.test', '.corp.example'] });
+  });
+  afterAll(() => named.close());
+
+  it.each(['mock.test:9999', 'corp.example', 'api.corp.example:8443'])('answers %s on /v1, /__control and any other path', async (host) => {
+    expectStatus(await named.call('get', '/v1/connections').set('Host', host), 200);
+    expectStatus(await named.control('get', '/__control/health').set('Host', host), 200);
+    expectApiError(await named.call('get', '/__dashboard').set('Host', host), 404, 'NOT_FOUND');
+  });
+
+  it('still answers loopback names, and still refuses the rest', async () => {
+    expectStatus(await named.call('get', '/v1/connections').set('Host', 'localhost:4010'), 200);
+    expectApiError(await named.call('get', '/v1/connections').set('Host', 'api.mock.test'), 403, 'FORBIDDEN');
+    expectApiError(await named.call('get', '/v1/connections').set('Host', 'evil.example'), 403, 'FORBIDDEN');
+  });
+
+  it('refuses an entry that is not a host name when the server is made', async () => {
+    await expect(startMock({ allowedHosts: ['*.corp.example'] })).rejects.toThrow(/allowedHosts: '\*\.corp\.example' is a wildcard/);
+  });
+});
+
+describe('with allowedHosts: true (--allowed-hosts all)', () => {
+  it('answers any Host', async () => {
+    const open = await startMock({ allowedHosts: true });
+    try {
+      expectStatus(await open.call('get', '/v1/connections').set('Host', 'evil.example'), 200);
+      expectStatus(await open.control('get', '/__control/health').set('Host', 'evil.example'), 200);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('CORS by default', () => {
+  it('grants nothing to another origin, on the API, the control plane or a preflight', async () => {
+    const api = await mock.call('get', '/v1/connections').set('Origin', 'http://evil.example');
+    expectStatus(api, 200);
+    const control = await mock.control('get', '/__control/journal').set('Origin', 'http://evil.example');
+    const preflight = await request(mock.server.app).options('/__control/reset').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'POST');
+    for (const res of [api, control, preflight]) {
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers['access-control-allow-methods']).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+  });
+});
