@@ -80,16 +80,21 @@ export function hostCheck(allowed: readonly string[]): RequestHandler {
   return (req, _res, next) => {
     const header = req.headers.host;
     const name = hostName(header);
+    const refuse = (error: ApiError) => {
+      // A /v1 refusal still gets its X-RateLimit-* headers, counted as a request of no workspace (as a 414 is).
+      if (req.path === '/v1' || req.path.startsWith('/v1/')) req.ctx.contract = 'api';
+      next(error);
+    };
     if (name === undefined) {
       // RFC 9112 §3.2: 400 for a request without a Host (HTTP/1.0; Node refuses HTTP/1.1 ones itself) or with one that names no host.
-      next(new ApiError(400, 'VALIDATION_ERROR', header === undefined ? 'The request has no Host header; send the host name you called.' : 'The Host header is not a host name (a name or an address, and an optional port).', { param: 'Host' }));
+      refuse(new ApiError(400, 'VALIDATION_ERROR', header === undefined ? 'The request has no Host header; send the host name you called.' : 'The Host header is not a host name (a name or an address, and an optional port).', { param: 'Host' }));
       return;
     }
     if (allows(name)) return next();
     const family = isIP(name);
     if (family !== 0 && (isLoopbackAddress(name) || UNSPECIFIED.has(name) || !isLoopbackAddress(req.socket.localAddress ?? ''))) return next();
     const shown = family === 6 ? `[${name}]` : name;
-    next(
+    refuse(
       new ApiError(
         403,
         'FORBIDDEN',

@@ -24,6 +24,12 @@ describe('a request whose Host names another site', () => {
     expect(res.body.error.details).toEqual({ host: 'evil.example' });
   });
 
+  it('still sends the X-RateLimit-* headers every /v1 answer carries', async () => {
+    const res = await mock.call('get', '/v1/connections').set('Host', 'evil.example');
+    expectApiError(res, 403, 'FORBIDDEN');
+    expect(res.headers['x-ratelimit-limit']).toBeDefined();
+  });
+
   it('is refused before anything runs: a write changes nothing and is in no journal', async () => {
     const before = (await mock.control('get', '/__control/journal')).body;
     expectApiError(await mock.call('post', '/v1/profiles').set('Host', 'evil.example').send({ name: 'Rebound' }), 403, 'FORBIDDEN');

@@ -6,7 +6,7 @@ import { allowedHostProblem, hostCheck, isLoopbackAddress } from '../../src/http
 /** What the check does with a Host header that came in on a connection to `localAddress`. */
 function decide(allowed: string[], host: string | undefined, localAddress = '127.0.0.1'): 'pass' | number {
   let outcome: 'pass' | number = 'pass';
-  const req = { headers: host === undefined ? {} : { host }, socket: { localAddress } } as unknown as Request;
+  const req = { path: '/', ctx: {}, headers: host === undefined ? {} : { host }, socket: { localAddress } } as unknown as Request;
   hostCheck(allowed)(req, {} as Response, (error?: unknown) => {
     if (error instanceof ApiError) outcome = error.status;
     else if (error !== undefined) throw error;
