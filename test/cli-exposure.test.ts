@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { get } from 'node:http';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo, type CliResult } from '../src/cli/main.js';
@@ -39,6 +40,32 @@ describe('the command line, for exposure', { timeout: 60_000 }, () => {
       try {
         expect(result.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
         expect(err.join('\n')).toMatch(/warning: listening on 0\.0\.0\.0, reachable from other machines\. Use --control-token/);
+        expect(err.join('\n')).toContain('need it in --allowed-hosts');
+      } finally {
+        await result.stop();
+      }
+    });
+
+    it('answers a request that came over the network by address, and refuses a name nobody allowed (decision 0019)', async (context) => {
+      const lan = Object.values(networkInterfaces()).flat().find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+      if (lan === undefined) return context.skip('no non-loopback IPv4 address on this machine');
+      const { streams } = io();
+      const result = running(await main(['--port', '0', '--host', '0.0.0.0'], streams));
+      const port = new URL(result.url).port;
+      const statusFor = (address: string, host: string) =>
+        new Promise<number | undefined>((resolve, reject) => {
+          get({ hostname: address, port, path: '/__control/health', headers: { host } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          }).on('error', reject);
+        });
+      try {
+        expect(await statusFor(lan, `${lan}:${port}`)).toBe(200);
+        expect(await statusFor(lan, `0.0.0.0:${port}`)).toBe(200);
+        expect(await statusFor(lan, `evil.example:${port}`)).toBe(403);
+        // Over loopback, the loopback rules: a rebinding to 127.0.0.1 is refused the same.
+        expect(await statusFor('127.0.0.1', `evil.example:${port}`)).toBe(403);
+        expect(await statusFor('127.0.0.1', `localhost:${port}`)).toBe(200);
       } finally {
         await result.stop();
       }

@@ -92,7 +92,8 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, co
     return { exitCode: 2 };
   }
   if (!isLoopback(resolved.host)) {
-    io.err(`social-gateway-mock: warning: listening on ${resolved.host}, reachable from other machines.${resolved.server.controlToken ? '' : ' Use --control-token to protect the control plane.'}`);
+    const byName = resolved.server.allowedHosts === true ? '' : ' Callers that use a host name rather than an address need it in --allowed-hosts.';
+    io.err(`social-gateway-mock: warning: listening on ${resolved.host}, reachable from other machines.${resolved.server.controlToken ? '' : ' Use --control-token to protect the control plane.'}${byName}`);
   }
   const apiKey = resolved.server.apiKey ?? DEFAULT_API_KEY;
   if (resolved.logLevel !== 'error' && resolved.logLevel !== 'warn') {
