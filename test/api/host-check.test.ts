@@ -119,3 +119,18 @@ describe('CORS by default', () => {
     }
   });
 });
+
+describe('the control token', () => {
+  it('is read from the x-control-token header only, never from the URL', async () => {
+    const guarded = await startMock({ controlToken: 's3cret-token' });
+    try {
+      for (const query of ['x-control-token', 'token', 'controlToken', 'access_token']) {
+        const res = await guarded.control('get', `/__control/journal?${query}=s3cret-token`);
+        expectApiError(res, 401, 'UNAUTHORIZED');
+      }
+      expectStatus(await guarded.control('get', '/__control/journal').set('x-control-token', 's3cret-token'), 200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
