@@ -417,7 +417,7 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     }
     const took = performance.now() - sentAt;
     if (took > (report.slowest[report.slowest.length - 1]?.ms ?? 0) || report.slowest.length < 5) {
-      report.slowest.push({ ms: took, index, what: `${op.operationId} [${label}] → ${res.status}` });
+      report.slowest.push({ ms: took, index, what: `${op.operationId} [${label}] → ${res.status}, ${Math.round(Buffer.byteLength(res.text) / 1024)} KB` });
       report.slowest.sort((a, b) => b.ms - a.ms).splice(5);
     }
 
