@@ -3,16 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
 import { allowedHostProblem, hostCheck, isLoopbackAddress } from '../../src/http/host-check.js';
 
-/** What the check does with a Host header that came in on a connection to `localAddress`. */
-function decide(allowed: string[], host: string | undefined, localAddress = '127.0.0.1'): 'pass' | number {
+/** What `check` does with a Host header that came in on a connection to `localAddress`. */
+function decideWith(check: ReturnType<typeof hostCheck>, host: string | undefined, localAddress = '127.0.0.1'): 'pass' | number {
   let outcome: 'pass' | number = 'pass';
   const req = { path: '/', ctx: {}, headers: host === undefined ? {} : { host }, socket: { localAddress } } as unknown as Request;
-  hostCheck(allowed)(req, {} as Response, (error?: unknown) => {
+  check(req, {} as Response, (error?: unknown) => {
     if (error instanceof ApiError) outcome = error.status;
     else if (error !== undefined) throw error;
   });
   return outcome;
 }
+
+const decide = (allowed: string[], host: string | undefined, localAddress?: string) => decideWith(hostCheck(allowed), host, localAddress);
 
 describe('isLoopbackAddress', () => {
   it.each([
@@ -79,6 +81,14 @@ describe('hostCheck', () => {
 
     it('still refuses a name nobody allowed', () => {
       expect(decide([], 'evil.example:4010', '192.168.1.20')).toBe(403);
+    });
+
+    it('remembers no such answer for a later loopback connection', () => {
+      const check = hostCheck([]);
+      expect(decideWith(check, '10.0.0.5:4010', '10.0.0.5')).toBe('pass');
+      expect(decideWith(check, '10.0.0.5:4010', '127.0.0.1')).toBe(403);
+      expect(decideWith(check, 'localhost:4010', '127.0.0.1')).toBe('pass');
+      expect(decideWith(check, 'localhost:4010', '127.0.0.1')).toBe('pass');
     });
   });
 
