@@ -32,7 +32,7 @@ import { collectGarbage } from '../src/lib/collect-garbage.js';
 import { createMockServer } from '../src/server.js';
 import { sweepIntervalMs } from '../src/workspaces/registry.js';
 import { LatencyHistogram } from './lib/stats.js';
-import { healthSnapshot, resourcesGrown, ServerWatch, toMb, withinShare, type HealthSnapshot } from './lib/soak-probe.js';
+import { healthSnapshot, resourcesGrown, ServerWatch, settledRss, toMb, withinShare, type HealthSnapshot } from './lib/soak-probe.js';
 import { aimAt, clockRead, picker, prng, requestKinds, webhookEvents, type JobWorkspace, type SoakCall, type SoakResponse } from './lib/soak-traffic.js';
 
 export interface SoakOptions {
@@ -59,6 +59,8 @@ export interface MemorySample {
 /** The server with every soak workspace gone: after the warm-up (the start) and after the run (the end). */
 export interface Checkpoint extends HealthSnapshot {
   atSeconds: number;
+  /** RSS is read once it has settled (five readings a second apart within 1%): this many seconds after the collection. */
+  rssSettledAfterSeconds: number;
   /** Workspaces the server holds: the default one only, unless one leaked. */
   liveWorkspaces: number;
   /** Real timers armed by the schedulers of those workspaces (unreferenced timers, which the resource count leaves out). */
@@ -107,6 +109,8 @@ function warmUp(options: Pick<SoakOptions, 'seconds' | 'ttlMs'>): number {
 const MEMORY_LIMIT = 0.1;
 /** Memory is judged on runs this long and longer; a shorter one has not warmed up enough to tell. */
 const MEMORY_JUDGED_FROM_SECONDS = 60;
+/** At most this long for RSS to settle at a checkpoint. */
+const RSS_SETTLE_MS = 30_000;
 /** Longer than any answer should take, even an advance waiting for deliveries on a saturated loop. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** How long the server has to close what it should once its workspaces are gone (streams, connections). */
@@ -214,8 +218,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const latencies = new LatencyHistogram();
   const latenciesByKind: Record<string, LatencyHistogram> = {};
   let socketErrors = 0;
-  /** Answers 401 to a workspace the soak still uses: one evicted under a job's feet. */
+  /** Answers 401 to a workspace the soak still uses (one evicted under a job's feet), and what came before the first. */
   let refusedWhileLive = 0;
+  let firstRefusal: string | null = null;
   const note = (name: string, status: number, took: number) => {
     latencies.record(took);
     (latenciesByKind[name] ??= new LatencyHistogram()).record(took);
@@ -245,32 +250,38 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   // ---------------------------------------------------------------- event streams
   const streams = { opened: 0, closedByClient: 0, endedByServer: 0, events: 0 };
   const openStreams = new Set<StreamClient>();
-  const openStream = (key: string): StreamClient => {
-    const t0 = performance.now();
-    // Its own connection, as an EventSource has: a stream never holds one of the pool's.
-    const request = httpRequest({ hostname: '127.0.0.1', port, path: '/__control/events', method: 'GET', agent: false, headers: { 'x-api-key': key, Accept: 'text/event-stream' } });
-    const client: StreamClient = { request, closedByClient: false };
-    openStreams.add(client);
-    streams.opened++;
-    request.on('response', (res) => {
-      note('streamEvents', res.statusCode ?? 0, performance.now() - t0);
-      if (res.statusCode === 401) refusedWhileLive++;
-      res.on('data', (chunk: Buffer) => {
-        streams.events += chunk.toString('utf8').match(/^event: /gm)?.length ?? 0;
+  /** Opens the workspace's event stream; resolves once it is open (its headers came), as an EventSource's `open`. */
+  const openStream = (key: string): Promise<StreamClient> =>
+    new Promise((resolve) => {
+      const t0 = performance.now();
+      // Its own connection, as an EventSource has: a stream never holds one of the pool's.
+      const request = httpRequest({ hostname: '127.0.0.1', port, path: '/__control/events', method: 'GET', agent: false, headers: { 'x-api-key': key, Accept: 'text/event-stream' } });
+      const client: StreamClient = { request, closedByClient: false };
+      openStreams.add(client);
+      streams.opened++;
+      request.on('response', (res) => {
+        note('streamEvents', res.statusCode ?? 0, performance.now() - t0);
+        if (res.statusCode === 401) {
+          refusedWhileLive++;
+          firstRefusal ??= `streamEvents ${Math.round(performance.now() - t0)} ms after it was sent`;
+        }
+        resolve(client);
+        res.on('data', (chunk: Buffer) => {
+          streams.events += chunk.toString('utf8').match(/^event: /gm)?.length ?? 0;
+        });
+        res.on('end', () => {
+          if (!client.closedByClient) streams.endedByServer++;
+        });
+        res.on('error', () => undefined);
+        res.on('close', () => openStreams.delete(client));
       });
-      res.on('end', () => {
-        if (!client.closedByClient) streams.endedByServer++;
+      request.on('error', () => {
+        if (!client.closedByClient) socketErrors++;
+        openStreams.delete(client);
+        resolve(client);
       });
-      res.on('error', () => undefined);
-      res.on('close', () => openStreams.delete(client));
+      request.end();
     });
-    request.on('error', () => {
-      if (!client.closedByClient) socketErrors++;
-      openStreams.delete(client);
-    });
-    request.end();
-    return client;
-  };
   const closeStream = (client: StreamClient) => {
     client.closedByClient = true;
     streams.closedByClient++;
@@ -290,9 +301,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const adopt = (created: SoakResponse): { id: string; key: string; clock: { now: string; frozen: boolean } } => {
     const body = created.body as { workspaceId: string; apiKey: string; clock: { now: string; frozen: boolean } };
     live.add(body.workspaceId);
-    const object = mock.registry.get(body.workspaceId);
-    if (object) held.push(new WeakRef(object));
     return { id: body.workspaceId, key: body.apiKey, clock: body.clock };
+  };
+
+  /** Watches the workspace's object in the server, built by its first request (looking it up earlier would build it). */
+  const hold = (id: string) => {
+    const object = mock.registry.used().find((workspace) => workspace.id === id);
+    if (object) held.push(new WeakRef(object));
   };
 
   /** Deletes a soak workspace and checks that its key is dead. */
@@ -315,6 +330,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const template = adopt(created);
     workspaces.created++;
     const accounts = await timed('setup: listAccounts', 'GET', '/v1/accounts?limit=100', undefined, template.key);
+    hold(template.id);
     const { textAccountId } = aimAt(accounts?.body);
     for (let i = 0; i < 3; i++) {
       await timed('setup: createProfile', 'POST', '/v1/profiles', { name: `Template ${i}` }, template.key);
@@ -337,22 +353,31 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     else workspaces.created++;
 
     const accounts = await timed('setup: listAccounts', 'GET', '/v1/accounts?limit=100', undefined, key);
+    hold(id);
     const job: JobWorkspace = { id, key, random: prng(options.seed * 1_000_003 + n), ...aimAt(accounts?.body), profiles: [], cursor: null, made: 0, clock: { virtualMs: 0, realMs: 0, running: false } };
     clockRead(job, clock);
     await timed('setup: createWebhook', 'POST', '/v1/webhooks', { name: 'Soak receiver', url: `${receiverBase}/${id}/${shape.flakyReceiver ? 'flaky' : 'ok'}`, events }, key);
-    const stream = shape.stream === 'none' ? undefined : openStream(key);
+    const stream = shape.stream === 'none' ? undefined : await openStream(key);
 
     const steps = 8 + Math.floor(job.random() * 24);
+    let previous = { name: 'setup: createWebhook', startedAt: performance.now(), tookMs: 0 };
     for (let step = 0; step < steps && performance.now() < until; step++) {
       const kind = pick(job.random);
       const t0 = performance.now();
       try {
         const res = await kind.run(job);
         note(kind.name, res.status, performance.now() - t0);
-        if (res.status === 401) refusedWhileLive++;
+        if (res.status === 401) {
+          // Evicted under the job's feet: its workspace is gone, and every further request would say so again.
+          refusedWhileLive++;
+          firstRefusal ??= `${kind.name} ${Math.round(t0 - previous.startedAt)} ms after its job's previous request (${previous.name}, which took ${Math.round(previous.tookMs)} ms) began`;
+          live.delete(id);
+          return;
+        }
       } catch {
         socketErrors++;
       }
+      previous = { name: kind.name, startedAt: t0, tookMs: performance.now() - t0 };
       if (stream && shape.stream === 'closed halfway' && step === steps >> 1) closeStream(stream);
     }
 
@@ -405,7 +430,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // After a full collection, as the old soak sampled: the figures move with what is held, not with when V8 last collected.
     collectGarbage();
     const usage = process.memoryUsage();
-    const last = { atSeconds: atSeconds(), rssMb: toMb(usage.rss), heapMb: toMb(usage.heapUsed), workspaces: mock.registry.all().length };
+    const last = { atSeconds: atSeconds(), rssMb: toMb(usage.rss), heapMb: toMb(usage.heapUsed), workspaces: mock.registry.size };
     workspaces.mostAtOnce = Math.max(workspaces.mostAtOnce, last.workspaces);
     memory.push(last);
     options.log(`  ${last.atSeconds.toFixed(0).padStart(4)} s  rss ${last.rssMb} MB  heap ${last.heapMb} MB  workspaces ${last.workspaces}  requests ${latencies.count}`);
@@ -433,14 +458,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // Deliveries on the wire when their workspace ended land.
     await sleep(500);
     const health = await healthSnapshot(watch);
+    // Only a run whose memory is judged waits for RSS to settle.
+    const rss = await settledRss(options.seconds >= MEMORY_JUDGED_FROM_SECONDS ? RSS_SETTLE_MS : 0);
     const retainedWorkspaces = held.filter((ref) => ref.deref() !== undefined).length;
     // Only the ones still held are worth looking at again; the freed ones would only grow this list.
     held = held.filter((ref) => ref.deref() !== undefined);
     const point: Checkpoint = {
       ...health,
+      rssMb: rss.rssMb,
+      rssSettledAfterSeconds: rss.afterSeconds,
       atSeconds: atSeconds(),
-      liveWorkspaces: mock.registry.all().length,
-      armedTimers: mock.registry.all().filter((workspace) => workspace.scheduler.armed).length,
+      liveWorkspaces: mock.registry.size,
+      // Only a built workspace has a scheduler that could have armed one.
+      armedTimers: mock.registry.used().filter((workspace) => workspace.scheduler.armed).length,
       openStreams: openStreams.size,
       retainedWorkspaces,
     };
@@ -478,7 +508,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   if (socketErrors > 0) problems.push(`${socketErrors} requests failed on the socket`);
   if (mock.violations.length > 0) problems.push(`${mock.violations.length} responses broke the contract`);
   problems.push(...unhandled);
-  if (refusedWhileLive > 0) problems.push(`${refusedWhileLive} requests to a workspace still in use answered 401`);
+  if (refusedWhileLive > 0) problems.push(`${refusedWhileLive} workspaces still in use were evicted (a request answered 401; the first: ${firstRefusal})`);
   if (keysAlive > 0) problems.push(`${keysAlive} keys of deleted or expired workspaces did not answer 401`);
   if (deliveries.startedAfterTheirEnd > 0) problems.push(`${deliveries.startedAfterTheirEnd} webhook deliveries were started after their workspace ended`);
   for (const [label, point] of [['start', start], ['end', end]] as const) {
@@ -531,7 +561,7 @@ function describeCheckpoint(point: Checkpoint): string {
   const spaces = Object.entries(point.heapSpacesMb)
     .map(([space, mb]) => `${space} ${mb}`)
     .join(', ');
-  return `heap ${point.heapMb} MB {${spaces}}, heap held ${point.heapTotalMb} MB, external ${point.externalMb} MB, rss ${point.rssMb} MB, workspaces ${point.liveWorkspaces}, resources {${resources}}, server connections ${point.serverConnections}, open streams ${point.openStreams}, armed scheduler timers ${point.armedTimers}, ended workspaces still reachable ${point.retainedWorkspaces}`;
+  return `heap ${point.heapMb} MB {${spaces}}, heap held ${point.heapTotalMb} MB, external ${point.externalMb} MB, rss ${point.rssMb} MB (settled after ${point.rssSettledAfterSeconds} s), workspaces ${point.liveWorkspaces}, resources {${resources}}, server connections ${point.serverConnections}, open streams ${point.openStreams}, armed scheduler timers ${point.armedTimers}, ended workspaces still reachable ${point.retainedWorkspaces}`;
 }
 
 export function formatReport(report: SoakReport): string {

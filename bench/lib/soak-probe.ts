@@ -6,7 +6,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { collectGarbage } from '../../src/lib/collect-garbage.js';
 
@@ -83,6 +83,25 @@ export async function fullCollection(): Promise<boolean> {
   if (!collectGarbage()) return false;
   await nextTurn();
   return collectGarbage();
+}
+
+/**
+ * RSS once the process has given back what it will after a burst: V8 and the allocator
+ * return freed pages over some seconds, not at the collection. Read after a full
+ * collection each second until five readings in a row stay within 1% (at most `maxMs`).
+ */
+export async function settledRss(maxMs: number): Promise<{ rssMb: number; afterSeconds: number }> {
+  const started = performance.now();
+  const readings: number[] = [];
+  for (;;) {
+    await fullCollection();
+    readings.push(process.memoryUsage.rss());
+    const last = readings.slice(-5);
+    const stable = last.length === 5 && Math.max(...last) <= Math.min(...last) * 1.01;
+    const afterSeconds = Math.round((performance.now() - started) / 100) / 10;
+    if (stable || performance.now() - started >= maxMs) return { rssMb: toMb(readings[readings.length - 1] as number), afterSeconds };
+    await sleep(1_000);
+  }
 }
 
 /** Memory after a full collection, resources by type and the server's connections. */
