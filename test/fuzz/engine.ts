@@ -113,7 +113,7 @@ export interface FuzzReport {
   /** Refused requests by what was broken: constraint kinds (`constraint:maxLength`) and mutations (`body.malformed`). */
   invalidByKind: Map<string, number>;
   /** `exercised`: `operationId kind param` of each constraint broken alone at least once; `missed`: the declared ones never. */
-  constraints: { declared: number; exercised: Set<string>; aimMissed: number; missed: string[] };
+  constraints: { declared: number; exercised: Set<string>; aimMissed: number; missed: string[]; namedBy: Map<string, number> };
   stateChecks: number;
   /** Requests sent again after the server reset a reused keep-alive socket. */
   resetsRetried: number;
@@ -254,26 +254,32 @@ export class FuzzPlan {
     return problems;
   }
 
-  /** A constraint case's own check: a 4xx in the envelope naming the broken field. */
-  checkNamed(constraint: Constraint, res: WireResponse): string[] {
+  /**
+   * A constraint case's own check: a 4xx in the envelope naming the broken field, in
+   * `param` or else, as a word, in the message (`via` says which).
+   */
+  checkNamed(constraint: Constraint, res: WireResponse): { problems: string[]; via?: 'param' | 'message' } {
     const status = STATUS_OF_KIND[constraint.kind];
-    if (status !== undefined ? res.status !== status : res.status < 400 || res.status >= 500) return [`broke ${constraint.kind} of ${constraint.param}: expected ${status ?? 'a 4xx'}, got ${res.status}`];
-    if (constraint.kind === 'apiKey') return [];
+    if (status !== undefined ? res.status !== status : res.status < 400 || res.status >= 500) return { problems: [`broke ${constraint.kind} of ${constraint.param}: expected ${status ?? 'a 4xx'}, got ${res.status}`] };
+    // 401 names no field: the key is the whole request's.
+    if (constraint.kind === 'apiKey') return { problems: [] };
     let error: { param?: unknown; message?: unknown } | undefined;
     try {
       error = (JSON.parse(res.text) as { error?: { param?: unknown; message?: unknown } }).error;
     } catch {
-      return [];
+      return { problems: ['the answer is not JSON'] };
     }
     const param = String(error?.param ?? '');
     const message = String(error?.message ?? '');
-    let named = param === constraint.param || message.includes(constraint.param) || (constraint.field !== undefined && param === constraint.field);
     if (constraint.kind === 'additionalProperties') {
       // The unknown field is named: `metadata.typo`, or `typo` at the top.
       const prefix = constraint.path.length > 0 ? `${constraint.param}.` : '';
-      named = param.startsWith(prefix) && param.length > prefix.length && !Object.hasOwn(constraint.schema.properties ?? {}, param.slice(prefix.length));
-    }
-    return named ? [] : [`broke ${constraint.kind} of ${constraint.param}: the answer names ${param === '' ? 'no param' : `'${param}'`}`];
+      if (param.startsWith(prefix) && param.length > prefix.length && !Object.hasOwn(constraint.schema.properties ?? {}, param.slice(prefix.length))) return { problems: [], via: 'param' };
+    } else if (param === constraint.param || (constraint.field !== undefined && param === constraint.field)) return { problems: [], via: 'param' };
+    // A word of the message: `limit` in "limit must be <= 100", not `id` in "invalid".
+    const word = new RegExp(`(^|[^\\w.\\[])${constraint.param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`);
+    if (word.test(message)) return { problems: [], via: 'message' };
+    return { problems: [`broke ${constraint.kind} of ${constraint.param}: the answer names ${param === '' ? 'no param' : `'${param}'`}`] };
   }
 }
 
@@ -330,7 +336,7 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     statuses: new Map(),
     verdicts: new Map(),
     invalidByKind: new Map(),
-    constraints: { declared: plan.declaredConstraints, exercised: new Set(), aimMissed: 0, missed: [] },
+    constraints: { declared: plan.declaredConstraints, exercised: new Set(), aimMissed: 0, missed: [], namedBy: new Map() },
     stateChecks: 0,
     resetsRetried: 0,
     slowest: [],
@@ -433,7 +439,9 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     const problems = plan.checkExchange(op, wire, verdict, res);
     if (clean && drawn) {
       report.constraints.exercised.add(constraintKey(op, drawn.constraint));
-      problems.push(...plan.checkNamed(drawn.constraint, res));
+      const named = plan.checkNamed(drawn.constraint, res);
+      problems.push(...named.problems);
+      if (named.via) count(report.constraints.namedBy, named.via === 'param' ? 'param' : `message (${drawn.constraint.kind})`);
     }
     if ((target.violations?.() ?? 0) > violationsBefore) problems.push('a response broke the contract');
     if (checkState && inProcess && before !== undefined) {
@@ -493,7 +501,7 @@ export function formatReport(report: FuzzReport, replay: (index: number) => stri
     `fuzz: ${report.requests} requests in ${seconds.toFixed(1)} s (${Math.round(report.requests / seconds)} req/s), seed ${report.seed}, ${report.perOperation.size} operations`,
     `  statuses: ${line(report.statuses)}`,
     `  oracle: ${line(report.verdicts)}`,
-    `  constraints: ${report.constraints.exercised.size} of ${report.constraints.declared} declared were broken alone and answered (${report.constraints.aimMissed} draws missed their aim and ran as plain fuzz)`,
+    `  constraints: ${report.constraints.exercised.size} of ${report.constraints.declared} declared were broken alone and answered (${report.constraints.aimMissed} draws missed their aim and ran as plain fuzz); the field named in ${line(report.constraints.namedBy)}`,
     ...(report.constraints.missed.length > 0 ? [`  constraints never broken alone (${report.constraints.missed.length}): ${report.constraints.missed.slice(0, 40).join(', ')}${report.constraints.missed.length > 40 ? ', …' : ''}`] : []),
     `  invalid requests by kind: ${line(report.invalidByKind)}`,
     `  per operation: ${line(report.perOperation)}`,
