@@ -117,7 +117,7 @@ const report = await runFuzz(plan, target, {
   seed,
   concurrency,
   stateEvery,
-  ...(only && { only }),
+  ...(only && { only, onExchange: (index: number, request: string, response: string) => console.log(`#${index}\n  request:  ${request}\n  response: ${response}`) }),
   onProgress: (partial) => {
     // A line every 10 s: enough to follow a long run without flooding its log.
     if (partial.ms - lastPrinted < 10_000) return;

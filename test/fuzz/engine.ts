@@ -89,6 +89,8 @@ export interface FuzzOptions {
   maxFailures?: number;
   /** Only these request numbers (replay). */
   only?: number[];
+  /** Called after each answer (a replay prints them). */
+  onExchange?(index: number, request: string, response: string): void;
   /** Called about once a second. */
   onProgress?(report: FuzzReport): void;
 }
@@ -422,6 +424,7 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
       return { index, operation: op.operationId, label, problems: [`no answer: ${error instanceof Error ? error.message : String(error)}`], request: describeRequest(wire), response: '' };
     }
     const took = performance.now() - sentAt;
+    options.onExchange?.(index, describeRequest(wire), `${res.status} ${res.text.slice(0, 2_000)}`);
     if (took > (report.slowest[report.slowest.length - 1]?.ms ?? 0) || report.slowest.length < 5) {
       report.slowest.push({ ms: took, index, what: `${op.operationId} [${label}] → ${res.status}, ${Math.round(Buffer.byteLength(res.text) / 1024)} KB` });
       report.slowest.sort((a, b) => b.ms - a.ms).splice(5);
