@@ -182,7 +182,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       journalSize: options.journalSize ?? 1000,
       jobHandlers: new Map([...jobHandlers, ...timelineJobHandlers()]),
       eventSubscribers: [...eventSubscribers, eventStreams.subscriber],
-      onWebhookDelivered: (workspace, event) => coverage.recordWebhookDelivery(workspace.id, event),
+      // A stopped scheduler is a workspace that ended (or was replaced) while the delivery was out.
+      onWebhookDelivered: (workspace, event) => coverage.recordWebhookDelivery(workspace.id, event, workspace.scheduler.isStopped),
       webhookTimeoutMs,
       onChange: () => database.markDirty(),
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
@@ -234,7 +235,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       if (contract !== 'api') return;
       const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
       const injected = req.ctx.injected ?? false;
-      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected });
+      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
       if (!workspace) return;
       workspace.journal.record({
         at: req.ctx.arrivedAt ?? workspace.nowIso(),

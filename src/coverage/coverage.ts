@@ -14,6 +14,8 @@ export interface CoveredResponse {
   errorCode: string | null;
   /** An off-contract fault a scenario rule injected: counted apart, never as the contract's status or code. */
   injected?: boolean;
+  /** The workspace ended (deleted or evicted) while the request was answered: counted with the ended ones. */
+  ended?: boolean;
 }
 
 interface OperationTally {
@@ -117,7 +119,7 @@ export class CoverageTracker implements ScenarioObserver {
   }
 
   recordResponse(response: CoveredResponse): void {
-    const tally = this.tallyOf(response.workspaceId);
+    const tally = response.ended ? this.ended : this.tallyOf(response.workspaceId);
     let operation = tally.operations.get(response.operationId);
     if (!operation) {
       operation = emptyOperation();
@@ -134,9 +136,13 @@ export class CoverageTracker implements ScenarioObserver {
     if (response.errorCode !== null) operation.codes.set(response.errorCode, (operation.codes.get(response.errorCode) ?? 0) + 1);
   }
 
-  /** A webhook receiver took a delivery of `event` (the dispatcher reports each success). */
-  recordWebhookDelivery(workspaceId: string, event: string): void {
-    const tally = this.tallyOf(workspaceId);
+  /**
+   * A webhook receiver took a delivery of `event` (the dispatcher reports each success).
+   * One on the wire when its workspace ended lands afterwards: `ended` counts it with the
+   * ended ones, rather than bring back a tally for a workspace that is gone.
+   */
+  recordWebhookDelivery(workspaceId: string, event: string, ended = false): void {
+    const tally = ended ? this.ended : this.tallyOf(workspaceId);
     tally.events.set(event, (tally.events.get(event) ?? 0) + 1);
   }
 

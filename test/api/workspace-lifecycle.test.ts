@@ -128,6 +128,21 @@ describe('DELETE /__control/workspaces/{id}', () => {
     expect(after.byOperation).toEqual(before.byOperation);
   });
 
+  it('counts a delivery that lands after the delete with the ended workspaces, bringing back no tally of its own', async () => {
+    const { workspaceId, apiKey, workspace } = await create();
+    expectStatus(await mock.call('post', '/v1/webhooks', apiKey).send({ name: 'CRM', url: receiver.url, events: ['post.published'] }), 201);
+    receiver.answer('hang');
+    workspace.events.emit('post.published', exampleData('post.published'));
+    await receiver.waitFor(1);
+    const published = () => mock.server.coverage.report().webhookEvents.events.find((row) => row.event === 'post.published')?.count ?? 0;
+    const before = published();
+    expectStatus(await mock.control('delete', `/__control/workspaces/${workspaceId}`), 200);
+    receiver.releaseHanging();
+    await workspace.scheduler.settle();
+    expect(published()).toBe(before + 1);
+    expect(mock.server.coverage.report().workspaces.map((row) => row.workspaceId)).not.toContain(workspaceId);
+  });
+
   it('closes its open event streams', async () => {
     const url = await mock.server.listen();
     const { workspaceId, apiKey } = await create();
