@@ -31,7 +31,7 @@ const { values } = parseArgs({
   options: {
     requests: { type: 'string', default: process.env.FUZZ_REQUESTS ?? '1000000' },
     seed: { type: 'string', default: process.env.FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31)) },
-    concurrency: { type: 'string', default: process.env.FUZZ_CONCURRENCY ?? '4' },
+    concurrency: { type: 'string', default: process.env.FUZZ_CONCURRENCY ?? '8' },
     server: { type: 'string', default: process.env.FUZZ_SERVER ?? 'dist' },
     'state-every': { type: 'string', default: '10' },
     replay: { type: 'string' },
@@ -45,7 +45,7 @@ if (values.help) {
       'npm run fuzz -- [options]',
       '  --requests N       requests to send (default 1000000; FUZZ_REQUESTS)',
       '  --seed S           seed of the run (default random, printed; FUZZ_SEED)',
-      '  --concurrency C    workers, each with its own workspace and keep-alive socket (default 4; FUZZ_CONCURRENCY)',
+      '  --concurrency C    workers, each with its own workspace and keep-alive socket (default 8; FUZZ_CONCURRENCY)',
       '  --server MODE      dist (node dist/src/bin.js in its own process; default) or in-process (FUZZ_SERVER)',
       '  --state-every N    in-process: check state on every N-th request (default 10; 0 never)',
       '  --replay I[,J]     send only request number I (and J…) of the seed, and print each with its answer',
