@@ -201,6 +201,11 @@ export class FuzzPlan {
     return { op, request: fc.sample(arbitrary, { seed: sampleSeed, numRuns: 1 })[0] as FuzzRequest };
   }
 
+  checkResponse(op: OperationModel, res: WireResponse): string | undefined {
+    const contentType = res.headers['content-type'];
+    return this.oracles[op.contract].checkResponse(op, res.status, typeof contentType === 'string' ? contentType : undefined, res.text);
+  }
+
   judge(op: OperationModel, request: FuzzRequest, wire: WireRequest): Verdict {
     return this.oracles[op.contract].judge(op, request, wire);
   }
@@ -440,6 +445,11 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     }
 
     const problems = plan.checkExchange(op, wire, verdict, res);
+    // The contract read here too, not only by the server's strict responses.
+    if (request.method === op.method) {
+      const offContract = plan.checkResponse(op, res);
+      if (offContract) problems.push(offContract);
+    }
     if (clean && drawn) {
       report.constraints.exercised.add(constraintKey(op, drawn.constraint));
       const named = plan.checkNamed(drawn.constraint, res);

@@ -3,7 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { OperationModel } from './operations.js';
 import type { FuzzRequest } from './requests.js';
-import type { Schema } from './schema-arbitraries.js';
+import { resolvePointer, type Schema } from './schema-arbitraries.js';
 import type { WireRequest } from './wire.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
@@ -40,11 +40,14 @@ export class ContractOracle {
   private readonly coercing: Ajv;
   private readonly strict: Ajv;
   private readonly cache = new Map<string, ValidateFunction>();
+  private readonly responseValidators = new Map<string, ValidateFunction>();
+  private readonly document: { paths: Record<string, Record<string, { responses?: Record<string, unknown> } | undefined>> };
 
   constructor(
     document: unknown,
     private readonly limits: OracleLimits,
   ) {
+    this.document = document as typeof this.document;
     this.coercing = new Ajv({ strict: false, coerceTypes: true, allErrors: false, validateSchema: false });
     this.strict = new Ajv({ strict: false, allErrors: false, validateSchema: false });
     for (const ajv of [this.coercing, this.strict]) {
@@ -132,6 +135,40 @@ export class ContractOracle {
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(parsed)) Object.defineProperty(copy, key, { value: parsed[key], enumerable: true, writable: true, configurable: true });
     return copy;
+  }
+
+  /**
+   * Whether an answer is one the contract declares for the operation, read independently of
+   * the server's own check (strict responses): its status, and a JSON body against that
+   * status's schema. Answers given before an operation is known (405, 414, 431) are not the
+   * operation's. Undefined when it is; else what is wrong.
+   */
+  checkResponse(op: OperationModel, status: number, contentType: string | undefined, text: string): string | undefined {
+    if (status === 405 || status === 414 || status === 431) return undefined;
+    const pathPointer = `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method.toLowerCase()}/responses`;
+    const responses = this.document.paths[op.path]?.[op.method.toLowerCase()]?.responses ?? {};
+    const declared = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => responses[key] !== undefined);
+    if (declared === undefined) return `status ${status} is not declared for ${op.operationId}`;
+    let response = responses[declared] as { $ref?: string; content?: Record<string, unknown> };
+    let pointer = `${pathPointer}/${declared}`;
+    while (response.$ref) {
+      pointer = response.$ref;
+      response = resolvePointer(this.document, response.$ref) as typeof response;
+    }
+    const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+    if (mediaType !== 'application/json' || !response.content?.['application/json']) return undefined;
+    let validate = this.responseValidators.get(pointer);
+    if (!validate) {
+      validate = this.strict.compile({ $ref: `contract${pointer}/content/application~1json/schema` });
+      this.responseValidators.set(pointer, validate);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return 'a JSON answer that does not parse';
+    }
+    return validate(body) ? undefined : `the ${status} answer breaks its schema: ${this.strict.errorsText(validate.errors)}`;
   }
 
   private check(schema: Schema, value: unknown, coerce: boolean): boolean {
