@@ -184,6 +184,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       eventSubscribers: [...eventSubscribers, eventStreams.subscriber],
       // A stopped scheduler is a workspace that ended (or was replaced) while the delivery was out.
       onWebhookDelivered: (workspace, event) => coverage.recordWebhookDelivery(workspace.id, event, workspace.scheduler.isStopped),
+      // The dashboard's Requests view follows the journal on the event stream.
+      onJournalRecord: (workspaceId, entry) => eventStreams.publishControl(workspaceId, 'request.recorded', `journal_${entry.seq}`, entry.at, { entry }),
       webhookTimeoutMs,
       onChange: () => database.markDirty(),
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),

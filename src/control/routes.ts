@@ -290,13 +290,13 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
       return ok(report);
     }),
 
-    route<never, { replay?: boolean }>('streamEvents', ({ workspace, query }) => ({
+    route<never, { replay?: boolean; requests?: boolean }>('streamEvents', ({ workspace, query }) => ({
       status: 200,
       headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
       stream: (stream) => {
         stream.write(`: connected to ${workspace.id}\n\n`);
         if (query.replay === true) for (const event of workspace.events.recent()) stream.write(sseMessage(event));
-        eventStreams.attach(workspace.id, stream);
+        eventStreams.attach(workspace.id, stream, { requests: query.requests === true });
       },
     })),
 

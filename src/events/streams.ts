@@ -2,8 +2,15 @@ import type { ResponseStream } from '../http/route.js';
 import type { EventSubscriber } from './bus.js';
 import type { DomainEvent } from './catalog.js';
 
+/**
+ * What the streams carry besides the webhook events: news of the control plane itself,
+ * which no webhook ever sends (control.yaml lists them under `ControlEventName`).
+ */
+export const CONTROL_EVENTS = ['request.recorded'] as const;
+export type ControlEventName = (typeof CONTROL_EVENTS)[number];
+
 /** One event as a Server-Sent Events message: `id` and `event` from the event, `data` the webhook body. */
-export function sseMessage(event: DomainEvent): string {
+export function sseMessage(event: Omit<DomainEvent, 'event'> & { event: string }): string {
   const body = JSON.stringify({ id: event.id, event: event.event, createdAt: event.createdAt, workspaceId: event.workspaceId, data: event.data });
   return `id: ${event.id}\nevent: ${event.event}\ndata: ${body}\n\n`;
 }
@@ -15,6 +22,8 @@ export function sseMessage(event: DomainEvent): string {
  */
 export class EventStreams {
   private readonly open = new Map<string, Set<ResponseStream>>();
+  /** The streams among them that asked for `request.recorded` too (`requests=true`), by workspace id. */
+  private readonly watchingRequests = new Map<string, Set<ResponseStream>>();
 
   readonly subscriber: EventSubscriber<{ readonly id: string }> = (workspace, event) => {
     const streams = this.open.get(workspace.id);
@@ -23,18 +32,24 @@ export class EventStreams {
     for (const stream of streams) stream.write(message);
   };
 
-  /** Adds a stream to the workspace's; it leaves when it closes. */
-  attach(workspaceId: string, stream: ResponseStream): void {
-    let streams = this.open.get(workspaceId);
-    if (!streams) {
-      streams = new Set();
-      this.open.set(workspaceId, streams);
-    }
-    streams.add(stream);
-    stream.onClose(() => {
-      streams.delete(stream);
-      if (streams.size === 0 && this.open.get(workspaceId) === streams) this.open.delete(workspaceId);
-    });
+  /**
+   * Writes a control event to the workspace's streams that asked for it. With none open it
+   * costs a map lookup, so a workspace nobody watches pays nothing for it (decision 0018).
+   */
+  publishControl(workspaceId: string, event: ControlEventName, id: string, createdAt: string, data: Record<string, unknown>): void {
+    const streams = this.watchingRequests.get(workspaceId);
+    if (!streams) return;
+    const message = sseMessage({ id, event, createdAt, workspaceId, data });
+    for (const stream of streams) stream.write(message);
+  }
+
+  /**
+   * Adds a stream to the workspace's; it leaves when it closes. Control events reach it only
+   * when it asks (`requests`): a client written for the webhook events sees nothing new.
+   */
+  attach(workspaceId: string, stream: ResponseStream, { requests = false }: { requests?: boolean } = {}): void {
+    joinSet(this.open, workspaceId, stream);
+    if (requests) joinSet(this.watchingRequests, workspaceId, stream);
   }
 
   /** How many streams are open, for the workspace or in all. */
@@ -50,6 +65,7 @@ export class EventStreams {
     const streams = this.open.get(workspaceId);
     if (!streams) return;
     this.open.delete(workspaceId);
+    this.watchingRequests.delete(workspaceId);
     for (const stream of [...streams]) stream.end();
   }
 
@@ -57,5 +73,21 @@ export class EventStreams {
   closeAll(): void {
     for (const streams of [...this.open.values()]) for (const stream of [...streams]) stream.end();
     this.open.clear();
+    this.watchingRequests.clear();
   }
+}
+
+/** Adds the stream to the workspace's set in `sets`, and takes it out (and an emptied set) when it closes. */
+function joinSet(sets: Map<string, Set<ResponseStream>>, workspaceId: string, stream: ResponseStream): void {
+  let streams = sets.get(workspaceId);
+  if (!streams) {
+    streams = new Set();
+    sets.set(workspaceId, streams);
+  }
+  streams.add(stream);
+  const joined = streams;
+  stream.onClose(() => {
+    joined.delete(stream);
+    if (joined.size === 0 && sets.get(workspaceId) === joined) sets.delete(workspaceId);
+  });
 }

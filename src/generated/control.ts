@@ -317,6 +317,12 @@ export interface paths {
          *     client knows the stream is live. With `replay=true` the events the workspace
          *     still keeps (its last 1000) come first. The stream ends when the client
          *     disconnects or the server closes; there are no keep-alive messages.
+         *
+         *     With `requests=true` the stream also carries `request.recorded`, a control event
+         *     that no webhook ever sends and `replay` does not repeat: one each time the
+         *     workspace's journal records a request, with the entry as `GET /__control/journal`
+         *     lists it in `data.entry` and `id` `journal_<seq>` (the dashboard's Requests view
+         *     follows it).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -2251,6 +2257,8 @@ export interface operations {
             query?: {
                 /** @description Send the kept recent events first, oldest first. */
                 replay?: boolean;
+                /** @description Also send `request.recorded` for each request the workspace's journal records. */
+                requests?: boolean;
             };
             header?: never;
             path?: never;

@@ -50,8 +50,8 @@ export function keyScopeStep(): RequestHandler {
 }
 
 /**
- * /__control: no API key is needed; one, when sent, picks its workspace (the default
- * workspace otherwise). With --control-token every call must carry x-control-token.
+ * /__control: no API key is needed; one, when sent, picks its workspace, else an
+ * `x-workspace-id` does (the default workspace otherwise). With --control-token every call must carry x-control-token.
  */
 export function authenticateControl(registry: WorkspaceRegistry, controlToken: string | undefined): (req: Request) => Workspace {
   return (req) => {
@@ -59,10 +59,21 @@ export function authenticateControl(registry: WorkspaceRegistry, controlToken: s
       throw new ApiError(401, 'UNAUTHORIZED', 'This server requires x-control-token on control calls.');
     }
     const key = apiKeyOf(req);
+    const named = req.headers['x-workspace-id'];
+    // By id, for a client that holds no key of the workspace: the dashboard lists workspaces
+    // by id (listWorkspaces shows no keys) and acts on the one picked (decision 0021).
+    if (key === undefined && typeof named === 'string' && named !== '') return byId(registry, named);
     if (key === undefined) return registry.defaultWorkspace;
     const workspace = registry.byApiKey(key);
     if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
     registry.touch(workspace);
     return workspace;
   };
+}
+
+function byId(registry: WorkspaceRegistry, id: string): Workspace {
+  const workspace = registry.get(id);
+  if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', `No workspace has the id in x-workspace-id ('${id}'): deleted, evicted, or never made.`);
+  registry.touch(workspace);
+  return workspace;
 }

@@ -43,12 +43,17 @@ export class Journal {
   private readonly ring: Array<JournalEntry | undefined> = [];
   private nextSeq = 1;
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    readonly capacity: number,
+    /** Told of each entry as it is recorded (the event streams' `request.recorded`); it must not throw. */
+    private readonly onRecord?: (entry: JournalEntry) => void,
+  ) {}
 
   /** Records an entry; one that does not say is not injected (the control plane's own entries, for one). */
   record(entry: Omit<JournalEntry, 'seq' | 'injected'> & { injected?: boolean }): JournalEntry {
     const full: JournalEntry = { seq: this.nextSeq++, ...entry, injected: entry.injected ?? false };
     this.ring[(full.seq - 1) % this.slots] = full;
+    this.onRecord?.(full);
     return full;
   }
 

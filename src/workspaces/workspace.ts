@@ -7,7 +7,7 @@ import { EventBus, type EventSubscriber } from '../events/bus.js';
 import type { WorkspaceData } from '../store/database.js';
 import type { HasWorkspaceData } from '../store/define-store.js';
 import { CursorCodec } from '../http/lists.js';
-import { Journal } from '../journal/journal.js';
+import { Journal, type JournalEntry } from '../journal/journal.js';
 import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from './plans.js';
 
@@ -36,6 +36,8 @@ export interface WorkspaceRuntime {
   webhookTimeoutMs?: number;
   /** A webhook receiver took a delivery of this event (contract coverage counts them). */
   onWebhookDelivered?: (workspace: Workspace, event: string) => void;
+  /** The workspace's journal recorded a request (by workspace id: a journal outlives a reset or a restore of its workspace). */
+  onJournalRecord?: (workspaceId: string, entry: JournalEntry) => void;
 }
 
 /**
@@ -65,7 +67,9 @@ export class Workspace implements HasWorkspaceData {
   ) {
     this.clock = new VirtualClock(data.clock, runtime.realTime);
     this.fakerSeed = seedFrom(`${data.seed}:${data.id}:${data.idCounter}`);
-    this.journal = journal ?? new Journal(runtime.journalSize);
+    const onJournalRecord = runtime.onJournalRecord;
+    const workspaceId = data.id;
+    this.journal = journal ?? new Journal(runtime.journalSize, onJournalRecord && ((entry) => onJournalRecord(workspaceId, entry)));
     this.cursors = new CursorCodec(`${data.id}:${data.seed}`);
     this.events = new EventBus<Workspace>(this, runtime.eventSubscribers, {
       workspaceId: data.id,

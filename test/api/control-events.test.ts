@@ -75,6 +75,34 @@ describe('GET /__control/events', () => {
     expect(client.events().map((message) => message.id)).toEqual([...earlier, later].map((event) => event.id));
   });
 
+  describe('with requests=true', () => {
+    it('also streams request.recorded, the journal entry of each request, in order with the events', async () => {
+      const world = await newWorld(mock);
+      const plain = await open(world.key);
+      const client = await open(world.key, '?requests=true');
+      expectStatus(await world.call('get', '/v1/webhooks'), 200);
+      const emitted = world.emit('post.published');
+      await client.waitFor(3);
+      const [recorded, published] = client.events();
+      expect(recorded).toMatchObject({ id: expect.stringMatching(/^journal_\d+$/), event: 'request.recorded' });
+      const journal = (await world.control('get', '/__control/journal')).body as { data: unknown[] };
+      expect(JSON.parse(recorded?.data ?? '')).toEqual({ id: recorded?.id, event: 'request.recorded', createdAt: expect.any(String), workspaceId: world.workspace.id, data: { entry: journal.data.at(-1) } });
+      expect(published?.id).toBe(emitted.id);
+      // A stream that did not ask sees the webhook events alone, as before.
+      await plain.waitFor(2);
+      expect(plain.events().map((message) => message.event)).toEqual(['post.published']);
+    });
+
+    it('leaves request.recorded out of a replay', async () => {
+      const world = await newWorld(mock);
+      expectStatus(await world.call('get', '/v1/webhooks'), 200);
+      const event = world.emit('post.scheduled');
+      const client = await open(world.key, '?replay=true&requests=true');
+      await client.waitFor(2);
+      expect(client.events().map((message) => message.id)).toEqual([event.id]);
+    });
+  });
+
   it('answers 400 for a replay that is not a boolean', async () => {
     expectApiError(await mock.control('get', '/__control/events?replay=maybe'), 400, 'VALIDATION_ERROR', 'replay');
   });

@@ -121,3 +121,23 @@ describe('--data', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"users": []}');
   });
 });
+
+describe('a control call with x-workspace-id', () => {
+  it('acts on the workspace of that id when it sends no key', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({ plan: 'free', fixtures: false });
+    const limits = await mock.control('get', '/__control/limits').set('x-workspace-id', body.workspaceId);
+    expectStatus(limits, 200);
+    expect(limits.body.plan).toBe('free');
+    expect((await mock.control('get', '/__control/limits')).body.plan).not.toBe('free');
+  });
+
+  it('gives way to a key, which names its own workspace', async () => {
+    const { body } = await mock.control('post', '/__control/workspaces').send({ plan: 'free', fixtures: false });
+    const limits = await mock.control('get', '/__control/limits', 'sgw_test_default').set('x-workspace-id', body.workspaceId);
+    expect(limits.body.plan).not.toBe('free');
+  });
+
+  it('answers 401 for an id no workspace has', async () => {
+    expectApiError(await mock.control('get', '/__control/limits').set('x-workspace-id', 'ws_nowhere'), 401, 'UNAUTHORIZED');
+  });
+});
