@@ -18,7 +18,7 @@
  * server connection and no event stream left open, no scheduler timer armed, and no
  * deleted workspace still reachable after a full collection.
  *
- *   SOAK_SECONDS (600)  SOAK_CONNECTIONS (100, concurrent jobs)  SOAK_TTL_MS (30000)
+ *   SOAK_SECONDS (600)  SOAK_CONNECTIONS (100, concurrent jobs)  SOAK_TTL_MS (60000)
  *   SOAK_SAMPLE_MS (5000)  SOAK_SEED (1)  SOAK_HEAP_SNAPSHOTS (a folder: a heap snapshot at the start and at the end)
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
@@ -59,7 +59,7 @@ export interface MemorySample {
 /** The server with every soak workspace gone: after the warm-up (the start) and after the run (the end). */
 export interface Checkpoint extends HealthSnapshot {
   atSeconds: number;
-  /** RSS is read once it has settled (five readings a second apart within 1%): this many seconds after the collection. */
+  /** RSS is read once it has settled (eight readings a second apart within 2%): this many seconds after the collection. */
   rssSettledAfterSeconds: number;
   /** Workspaces the server holds: the default one only, unless one leaked. */
   liveWorkspaces: number;
@@ -110,7 +110,9 @@ const MEMORY_LIMIT = 0.1;
 /** Memory is judged on runs this long and longer; a shorter one has not warmed up enough to tell. */
 const MEMORY_JUDGED_FROM_SECONDS = 60;
 /** At most this long for RSS to settle at a checkpoint. */
-const RSS_SETTLE_MS = 30_000;
+const RSS_SETTLE_MS = 45_000;
+/** How long an idle pooled socket is kept: under the server's keep-alive timeout (DEFAULT_HTTP_LIMITS, 5 s). */
+const KEEP_ALIVE_MS = 4_000;
 /** Longer than any answer should take, even an advance waiting for deliveries on a saturated loop. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** How long the server has to close what it should once its workspaces are gone (streams, connections). */
@@ -184,7 +186,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const mock = await createMockServer({ seed: options.seed, clock: SOAK_CLOCK, clockFrozen: true, strictResponses: true, workspaceTtlMs: options.ttlMs });
   const { port } = new URL(await mock.listen(0));
   const watch = new ServerWatch(Number(port));
-  let agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  // Idle sockets leave the pool before the server's keep-alive timeout (5 s) closes them: a request
+  // written on a socket the server is closing would fail on the socket through no fault of either.
+  const newPool = () => new Agent({ keepAlive: true, maxSockets: options.connections, timeout: KEEP_ALIVE_MS });
+  let agent = newPool();
 
   const send: SoakCall = (method, path, body, key) =>
     new Promise((resolve, reject) => {
@@ -218,6 +223,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const latencies = new LatencyHistogram();
   const latenciesByKind: Record<string, LatencyHistogram> = {};
   let socketErrors = 0;
+  let firstSocketError: string | null = null;
+  const socketError = (name: string, error: unknown) => {
+    socketErrors++;
+    firstSocketError ??= `${name}: ${error instanceof Error ? error.message : String(error)}`;
+  };
   /** Answers 401 to a workspace the soak still uses (one evicted under a job's feet), and what came before the first. */
   let refusedWhileLive = 0;
   let firstRefusal: string | null = null;
@@ -234,8 +244,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const res = await send(method, path, body, key);
       note(name, res.status, performance.now() - t0);
       return res;
-    } catch {
-      socketErrors++;
+    } catch (error) {
+      socketError(name, error);
       return undefined;
     }
   };
@@ -275,8 +285,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         res.on('error', () => undefined);
         res.on('close', () => openStreams.delete(client));
       });
-      request.on('error', () => {
-        if (!client.closedByClient) socketErrors++;
+      request.on('error', (error) => {
+        if (!client.closedByClient) socketError('streamEvents', error);
         openStreams.delete(client);
         resolve(client);
       });
@@ -374,8 +384,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
           live.delete(id);
           return;
         }
-      } catch {
-        socketErrors++;
+      } catch (error) {
+        socketError(kind.name, error);
       }
       previous = { name: kind.name, startedAt: t0, tookMs: performance.now() - t0 };
       if (stream && shape.stream === 'closed halfway' && step === steps >> 1) closeStream(stream);
@@ -451,7 +461,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
     if (abandoned.size > 0) problems.push(`${label}: ${abandoned.size} workspaces left to --workspace-ttl were still listed ${Math.round((options.ttlMs + sweepIntervalMs(options.ttlMs) + SETTLE_MS) / 1000)} s after their last use`);
     agent.destroy();
-    agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+    agent = newPool();
     // What the server must close by itself (streams of ended workspaces) and what follows the pool's closing.
     const settledBy = performance.now() + SETTLE_MS;
     while ((openStreams.size > 0 || (await watch.connections()) > 0) && performance.now() < settledBy) await sleep(50);
@@ -505,7 +515,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   // ---------------------------------------------------------------- the verdict
   const fiveXx = Object.entries(statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
   if (fiveXx > 0) problems.push(`${fiveXx} responses were 5xx`);
-  if (socketErrors > 0) problems.push(`${socketErrors} requests failed on the socket`);
+  if (socketErrors > 0) problems.push(`${socketErrors} requests failed on the socket (the first: ${firstSocketError})`);
   if (mock.violations.length > 0) problems.push(`${mock.violations.length} responses broke the contract`);
   problems.push(...unhandled);
   if (refusedWhileLive > 0) problems.push(`${refusedWhileLive} workspaces still in use were evicted (a request answered 401; the first: ${firstRefusal})`);
@@ -597,7 +607,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const options: SoakOptions = {
     seconds: env('SOAK_SECONDS', 600),
     connections: env('SOAK_CONNECTIONS', 100),
-    ttlMs: env('SOAK_TTL_MS', 30_000),
+    ttlMs: env('SOAK_TTL_MS', 60_000),
     sampleEveryMs: env('SOAK_SAMPLE_MS', 5000),
     seed: env('SOAK_SEED', 1),
     heapSnapshots: process.env.SOAK_HEAP_SNAPSHOTS,

@@ -85,19 +85,24 @@ export async function fullCollection(): Promise<boolean> {
   return collectGarbage();
 }
 
+/** Readings a second apart that must agree (within 2%) for RSS to count as settled. */
+const SETTLED_READINGS = 8;
+
 /**
- * RSS once the process has given back what it will after a burst: V8 and the allocator
- * return freed pages over some seconds, not at the collection. Read after a full
- * collection each second until five readings in a row stay within 1% (at most `maxMs`).
+ * RSS once the process has given back what it will after a burst: V8 unmaps freed
+ * pages on a background thread, seconds after the collection, and in steps. Read
+ * after a last-resort collection each second until eight readings in a row stay
+ * within 2% (at most `maxMs`).
  */
 export async function settledRss(maxMs: number): Promise<{ rssMb: number; afterSeconds: number }> {
   const started = performance.now();
   const readings: number[] = [];
   for (;;) {
-    await fullCollection();
+    await nextTurn();
+    collectGarbage({ lastResort: true });
     readings.push(process.memoryUsage.rss());
-    const last = readings.slice(-5);
-    const stable = last.length === 5 && Math.max(...last) <= Math.min(...last) * 1.01;
+    const last = readings.slice(-SETTLED_READINGS);
+    const stable = last.length === SETTLED_READINGS && Math.max(...last) <= Math.min(...last) * 1.02;
     const afterSeconds = Math.round((performance.now() - started) / 100) / 10;
     if (stable || performance.now() - started >= maxMs) return { rssMb: toMb(readings[readings.length - 1] as number), afterSeconds };
     await sleep(1_000);
