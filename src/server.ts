@@ -8,6 +8,7 @@ import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
 import { EventStreams } from './events/streams.js';
 import { CoverageTracker } from './coverage/coverage.js';
+import { dashboardRouter } from './dashboard/router.js';
 import { docsRouter } from './docs/docs-page.js';
 import { indexPage } from './docs/index-page.js';
 import { populateWorkspace } from './fixtures/populate.js';
@@ -287,6 +288,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     res.type('application/yaml').send(control.text);
   });
   app.use('/docs', docsRouter());
+  // Files only: the page reaches the world through /__control, and its token, like any client.
+  app.use('/__dashboard', dashboardRouter());
   // Where presigned media URLs point: plain routes outside /v1 and its contract.
   app.use(mediaRouter(registry));
   app.use('/__oauth', oauthPages(registry));

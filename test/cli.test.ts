@@ -41,7 +41,7 @@ describe('the command line', () => {
     expect(err.join('\n')).toMatch(message);
   });
 
-  it('starts, prints the banner with URL, key, control and docs, and serves the default key', async () => {
+  it('starts, prints the banner with URL, key, control, dashboard and docs, and serves the default key', async () => {
     const { streams, out } = io();
     const result = await main(['--port', '0', '--clock', '2026-03-02T09:00:00Z', '--seed', '3'], streams);
     if (result.exitCode !== undefined) throw new Error('expected a running server');
@@ -50,6 +50,7 @@ describe('the command line', () => {
       expect(banner).toContain(`${result.url}/v1`);
       expect(banner).toContain('sgw_test_default');
       expect(banner).toContain(`${result.url}/__control`);
+      expect(banner).toContain(`${result.url}/__dashboard`);
       expect(banner).toContain(`${result.url}/docs`);
       const res = await fetch(`${result.url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } });
       expect(res.status).toBe(200);

@@ -103,6 +103,7 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, co
         `  API        ${url}/v1`,
         `  API key    ${apiKey}   (send as x-api-key, or Authorization: Bearer)`,
         `  Control    ${url}/__control`,
+        `  Dashboard  ${url}/__dashboard`,
         `  Docs       ${url}/docs`,
         `  Contract   ${url}/openapi.yaml`,
         ...worldLines(server, resolved),

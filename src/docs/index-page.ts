@@ -9,6 +9,8 @@ export interface IndexDocument {
   api: string;
   /** The reference page (Swagger UI). */
   docs: string;
+  /** The dashboard: the journal live, and the workspaces (docs/dashboard.md). */
+  dashboard: string;
   /** The API's contract. */
   openapi: string;
   /** Base URL of the control plane. */
@@ -24,6 +26,7 @@ export function indexDocument(origin: string, version: string): IndexDocument {
     version,
     api: `${origin}/v1`,
     docs: `${origin}/docs`,
+    dashboard: `${origin}/__dashboard`,
     openapi: `${origin}/openapi.yaml`,
     control: `${origin}/__control`,
     controlContract: `${origin}/control.yaml`,
@@ -44,6 +47,7 @@ function indexHtml(index: IndexDocument): string {
   <h1>social-gateway-mock ${escapeHtml(index.version)}</h1>
   <p>A mock of the Social Publishing Gateway API. Point your client at <code>${escapeHtml(index.api)}</code>.</p>
   <ul>
+    <li><a href="/__dashboard">Dashboard</a> (requests live, workspaces)</li>
     <li><a href="/docs">Reference page</a> (both contracts, rendered)</li>
     <li><a href="/openapi.yaml">/openapi.yaml</a>: the API's contract</li>
     <li><a href="/control.yaml">/control.yaml</a>: the control plane's contract</li>

@@ -24,6 +24,7 @@ describe('GET /', () => {
         version: VERSION,
         api: 'http://mock.example.test:4011/v1',
         docs: 'http://mock.example.test:4011/docs',
+        dashboard: 'http://mock.example.test:4011/__dashboard',
         openapi: 'http://mock.example.test:4011/openapi.yaml',
         control: 'http://mock.example.test:4011/__control',
         controlContract: 'http://mock.example.test:4011/control.yaml',
@@ -41,12 +42,12 @@ describe('GET /', () => {
   });
 
   describe('when the client prefers HTML (a browser)', () => {
-    it('answers a page linking to the docs, both contracts and the health check', async () => {
+    it('answers a page linking to the dashboard, the docs, both contracts and the health check', async () => {
       const res = await mock.call('get', '/', null).set('Accept', BROWSER_ACCEPT);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['vary']).toMatch(/Accept/);
-      for (const href of ['/docs', '/openapi.yaml', '/control.yaml', '/__control/health']) {
+      for (const href of ['/__dashboard', '/docs', '/openapi.yaml', '/control.yaml', '/__control/health']) {
         expect(res.text).toContain(`href="${href}"`);
       }
       expect(res.text).toContain(VERSION);
@@ -65,7 +66,7 @@ describe('GET /', () => {
     });
 
     it('leads to pages that answer', async () => {
-      for (const path of ['/docs', '/openapi.yaml', '/control.yaml', '/__control/health']) {
+      for (const path of ['/__dashboard', '/docs', '/openapi.yaml', '/control.yaml', '/__control/health']) {
         expect((await mock.call('get', path, null)).status, path).toBe(200);
       }
     });

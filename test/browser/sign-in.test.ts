@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, requireChromium } from '../helpers/chromium.js';
 import { connectionOf, paramsOf, startRedirectReceiver, type RedirectReceiver } from '../helpers/accounts.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
@@ -10,9 +11,6 @@ import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
  * The sign-in page in a real browser: Debian's Chromium driven by playwright-core.
  * Never skipped: without Chromium this fails and says how to install it (.ci/run does).
  */
-
-const CHROMIUM = process.env.SOCIAL_GATEWAY_MOCK_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let mock: TestMock;
 let baseUrl: string;
@@ -36,11 +34,9 @@ afterAll(async () => {
 describe('the sign-in page in Chromium', () => {
   it('lands on the redirect URL with connectSession after a click on Approve', async () => {
     // Checked here, not in a hook, so a missing browser fails this test by name instead of skipping it.
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` (or set SOCIAL_GATEWAY_MOCK_CHROMIUM to its path). This test is never skipped.`);
-    }
+    const executablePath = requireChromium();
     profileDir = mkdtempSync(join(tmpdir(), 'sgw-chromium-'));
-    browser = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 20_000 });
+    browser = await chromium.launchPersistentContext(profileDir, { executablePath, headless: true, args: CHROMIUM_FLAGS, timeout: 20_000 });
     const expired = await connectionOf(mock, 'sgw_test_default', 'linkedin');
     const res = await mock.call('post', `/v1/accounts/${expired.id}/reconnect`).set('Host', new URL(baseUrl).host).send({ redirectUrl: receiver.url });
     expectStatus(res, 200);

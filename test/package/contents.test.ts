@@ -68,6 +68,15 @@ describe('package.json', () => {
     expect((manifest['scripts'] as Record<string, string>)['build']).toContain('scripts/copy-docs-assets.ts');
     expect(manifest['files']).toContain('dist/docs-assets');
   });
+
+  // The dashboard's code (tsc, its own program) and Preact's modules ship in dist/dashboard:
+  // nothing is fetched by the page at run time (docs/decisions/0021-dashboard.md).
+  it('compiles the dashboard and copies its assets in its build', () => {
+    const build = (manifest['scripts'] as Record<string, string>)['build'];
+    expect(build).toContain('tsc -p src/dashboard/ui/tsconfig.json');
+    expect(build).toContain('scripts/copy-dashboard-assets.ts');
+    expect(manifest['files']).toContain('dist/dashboard');
+  });
 });
 
 describe('installing the package', () => {

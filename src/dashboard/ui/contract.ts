@@ -1,0 +1,12 @@
+/*
+ * What the dashboard reads of the control plane's answers: the types generated from
+ * control.yaml (type-only imports, erased from the modules the browser loads), so a change to
+ * the contract shows here at the next typecheck.
+ */
+export type {
+  ControlCreatedWorkspace as CreatedWorkspace,
+  ControlJournalPage as JournalPage,
+  ControlJournalEntry as JournalEntry,
+  ControlWorkspaceList as WorkspaceList,
+  ControlWorkspaceListing as WorkspaceListing,
+} from '../../generated/named-types.js';

@@ -1,0 +1,240 @@
+import { Fragment } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
+import type { JournalEntry, JournalPage } from './contract.js';
+import { curlCommand } from './curl.js';
+import { VirtualList } from './virtual-list.js';
+
+/** The most entries the view holds: the journal's largest page (`limit` at most 10,000). */
+export const MAX_ENTRIES = 10_000;
+const ROW_HEIGHT = 28;
+
+export const STATUS_CLASSES = ['all', '2xx', '3xx', '4xx', '5xx', 'none'] as const;
+type StatusClass = (typeof STATUS_CLASSES)[number];
+const STATUS_CLASS_LABELS: Record<StatusClass, string> = { all: 'All', '2xx': '2xx', '3xx': '3xx', '4xx': '4xx', '5xx': '5xx', none: 'No answer' };
+
+function inClass(status: number, statusClass: StatusClass): boolean {
+  if (statusClass === 'all') return true;
+  if (statusClass === 'none') return status === 0;
+  return Math.floor(status / 100) === Number(statusClass[0]);
+}
+
+function matchesText(entry: JournalEntry, text: string): boolean {
+  if (text === '') return true;
+  const haystack = [entry.method, entry.path, entry.status, entry.operationId, entry.matchedRule, entry.errorCode, entry.effect].join(' ').toLowerCase();
+  return haystack.includes(text.toLowerCase());
+}
+
+/** Time of day of a virtual instant, to the millisecond (the date is in the detail). */
+function timeOf(at: string): string {
+  return at.slice(11, 23);
+}
+
+type Connection = 'connecting' | 'live' | 'disconnected';
+
+export interface RequestsViewProps {
+  client: ControlClient;
+  /** Changes whenever the workspace changes or is reset: the view reads its journal afresh. */
+  generation: string;
+  onTokenRequired: () => void;
+}
+
+/**
+ * The journal as a live list: read once with `GET /__control/journal`, then kept up to date
+ * from the workspace's event stream (`request.recorded`), newest last.
+ */
+export function RequestsView({ client, generation, onTokenRequired }: RequestsViewProps) {
+  const [entries, setEntries] = useState<JournalEntry[]>([]);
+  const [capacity, setCapacity] = useState<number | null>(null);
+  const [connection, setConnection] = useState<Connection>('connecting');
+  const [error, setError] = useState<string | null>(null);
+  const [statusClass, setStatusClass] = useState<StatusClass>('all');
+  const [operation, setOperation] = useState('');
+  const [text, setText] = useState('');
+  const [selectedSeq, setSelectedSeq] = useState<number | null>(null);
+  const [retry, setRetry] = useState(0);
+  const pending = useRef<JournalEntry[]>([]);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let loaded = false;
+    let frame = 0;
+    setEntries([]);
+    setSelectedSeq(null);
+    setConnection('connecting');
+    // Entries arriving in one frame are added together: a burst of requests is one render.
+    const flush = () => {
+      frame = 0;
+      const batch = pending.current;
+      pending.current = [];
+      setEntries((current) => {
+        const lastSeq = current.at(-1)?.seq ?? 0;
+        const fresh = batch.filter((entry) => entry.seq > lastSeq);
+        return fresh.length === 0 ? current : [...current, ...fresh].slice(-MAX_ENTRIES);
+      });
+    };
+    const onEvent = (name: string, data: string) => {
+      if (name !== 'request.recorded') return;
+      pending.current.push((JSON.parse(data) as { data: { entry: JournalEntry } }).data.entry);
+      if (loaded && frame === 0) frame = requestAnimationFrame(flush);
+    };
+    const onOpen = () => {
+      // The journal is read once the stream is open, so no entry falls between the two; the
+      // entries the stream brings that the read already has are dropped by seq.
+      client
+        .json<JournalPage>(`/journal?limit=${MAX_ENTRIES}`, { signal: abort.signal })
+        .then((page) => {
+          setEntries(page.data);
+          setCapacity(page.capacity);
+          setConnection('live');
+          setError(null);
+          loaded = true;
+          flush();
+        })
+        .catch(fail);
+    };
+    const fail = (failure: unknown) => {
+      if (abort.signal.aborted) return;
+      if (failure instanceof TokenRequired) return onTokenRequired();
+      setConnection('disconnected');
+      setError(failure instanceof ControlError ? failure.message : String(failure));
+    };
+    client
+      .stream({ onOpen, onEvent, signal: abort.signal })
+      .then(() => {
+        if (abort.signal.aborted) return;
+        // The server closed the stream (a restart, the workspace deleted): try again shortly.
+        setConnection('disconnected');
+        setTimeout(() => setRetry((count) => count + 1), 2000);
+      })
+      .catch(fail);
+    return () => {
+      abort.abort();
+      if (frame !== 0) cancelAnimationFrame(frame);
+      pending.current = [];
+    };
+  }, [client, generation, retry, onTokenRequired]);
+
+  const operations = useMemo(() => [...new Set(entries.map((entry) => entry.operationId).filter((id): id is string => id !== null))].sort(), [entries]);
+  const shown = useMemo(
+    () => entries.filter((entry) => inClass(entry.status, statusClass) && (operation === '' || entry.operationId === operation) && matchesText(entry, text)),
+    [entries, statusClass, operation, text],
+  );
+  const selectedIndex = selectedSeq === null ? -1 : shown.findIndex((entry) => entry.seq === selectedSeq);
+  const selected = selectedIndex >= 0 ? shown[selectedIndex] : undefined;
+
+  return (
+    <section class="requests" aria-labelledby="view-heading" style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
+      <h2 id="view-heading">Requests</h2>
+      <div class="filters">
+        <label>
+          Status
+          <select value={statusClass} onChange={(event) => setStatusClass(event.currentTarget.value as StatusClass)}>
+            {STATUS_CLASSES.map((value) => (
+              <option key={value} value={value}>
+                {STATUS_CLASS_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Operation
+          <select value={operation} onChange={(event) => setOperation(event.currentTarget.value)}>
+            <option value="">All operations</option>
+            {operations.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Search
+          <input type="search" value={text} onInput={(event) => setText(event.currentTarget.value)} placeholder="path, rule, error code…" />
+        </label>
+        <p role="status" class="notice" data-connection={connection}>
+          {connection === 'live' ? 'Live' : connection === 'connecting' ? 'Connecting…' : 'Disconnected'} · {shown.length} of {entries.length} shown
+          {capacity !== null && ` · the journal keeps ${capacity}`}
+        </p>
+      </div>
+      {error && <p role="alert">{error}</p>}
+      <div class="row" aria-hidden="true" style={{ fontWeight: 600 }}>
+        <span>Time</span>
+        <span>Method</span>
+        <span>Path</span>
+        <span>Status</span>
+        <span>Operation</span>
+        <span>Rule</span>
+        <span>Duration</span>
+      </div>
+      <VirtualList
+        items={shown}
+        rowHeight={ROW_HEIGHT}
+        label="Journal"
+        selectedIndex={selectedIndex >= 0 ? selectedIndex : null}
+        onSelect={(index) => setSelectedSeq(shown[index]?.seq ?? null)}
+        followTail={true}
+        keyOf={(entry) => entry.seq}
+        renderRow={(entry) => (
+          <>
+            <span>{timeOf(entry.at)}</span>
+            <span>{entry.method}</span>
+            <span title={entry.path}>{entry.path}</span>
+            <span class={`status-${Math.floor(entry.status / 100)}`}>{entry.status === 0 ? '—' : entry.status}</span>
+            <span>{entry.operationId ?? '—'}</span>
+            <span>{entry.matchedRule ?? '—'}</span>
+            <span>{entry.durationMs.toFixed(1)} ms</span>
+          </>
+        )}
+      />
+      {selected && <RequestDetail entry={selected} />}
+    </section>
+  );
+}
+
+function RequestDetail({ entry }: { entry: JournalEntry }) {
+  const [copied, setCopied] = useState('');
+  const command = curlCommand(entry, location.origin);
+  useEffect(() => setCopied(''), [entry.seq]);
+  const fields: Array<[string, string]> = [
+    ['Time', entry.at],
+    ['Method', entry.method],
+    ['Path', entry.path],
+    ['Status', entry.status === 0 ? 'no answer (dropped or reset)' : String(entry.status)],
+    ['Error code', entry.errorCode ?? '—'],
+    ['Operation', entry.operationId ?? '— (no operation of the contract)'],
+    ['Matched rule', entry.matchedRule ?? '—'],
+    ['Scenario effect', entry.effect ?? '—'],
+    ['Injected fault', entry.injected ? 'yes' : 'no'],
+    ['Duration', `${entry.durationMs.toFixed(1)} ms (wall clock)`],
+  ];
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(command);
+      setCopied('Copied.');
+    } catch {
+      setCopied('The browser refused the clipboard: select the command above.');
+    }
+  }
+  return (
+    <section class="detail" aria-labelledby="detail-heading">
+      <h3 id="detail-heading">
+        Request #{entry.seq}: {entry.method} {entry.path}
+      </h3>
+      <dl>
+        {fields.map(([name, value]) => (
+          <Fragment key={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+      <pre aria-label="curl command">{command}</pre>
+      <button type="button" onClick={() => void copy()}>
+        Copy as curl
+      </button>{' '}
+      <span role="status">{copied}</span>
+      <p>The journal keeps what is above; headers, bodies and validation errors are not recorded yet (docs/dashboard.md).</p>
+    </section>
+  );
+}

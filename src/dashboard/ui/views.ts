@@ -1,0 +1,23 @@
+/** The dashboard's views, in the navigation's order (issue 20); each is reached at `#/<slug>`. */
+export const VIEWS = ['Requests', 'Webhooks', 'Clock', 'Scenarios', 'Limits', 'State', 'Coverage'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+export function slugOf(view: ViewName): string {
+  return view.toLowerCase();
+}
+
+/** The view a location hash names; Requests for any other. */
+export function viewOfHash(hash: string): ViewName {
+  const slug = hash.replace(/^#\/?/, '');
+  return VIEWS.find((view) => slugOf(view) === slug) ?? 'Requests';
+}
+
+/** What each view not built yet will show, said on its page rather than faked (docs/dashboard.md). */
+export const COMING_NEXT: Record<Exclude<ViewName, 'Requests'>, string> = {
+  Webhooks: 'endpoints and their state, deliveries as a timeline with the next retry, Redeliver and Send test event.',
+  Clock: 'the virtual now, Advance, Set, Freeze and Resume, the jobs due next and what an advance ran.',
+  Scenarios: 'load a ready-made scenario or paste YAML with errors at their line and column, and the active rules with hit counts.',
+  Limits: 'the request budgets and analytics windows as gauges with their reset times, velocity per account, drain and refill.',
+  State: 'accounts and their status, posts with their destinations, and composers for inbound comments, messages and reviews.',
+  Coverage: 'operations by declared status and error code with the gaps highlighted, as GET /__control/coverage reports them.',
+};
