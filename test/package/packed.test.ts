@@ -139,6 +139,25 @@ describe('the packed package, installed with npm install -D', () => {
       }
     });
 
+    // Offline: every file the page loads comes from the package (decision 0021).
+    it('serves the dashboard, its modules and Preact from the package, with no preact installed', async () => {
+      expect(existsSync(join(project.dir, 'node_modules', 'preact'))).toBe(false);
+      const page = await fetch(`${mock.url}/__dashboard`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const vendor = [...html.matchAll(/"(\/__dashboard\/vendor\/[\w.-]+)"/g)].map((match) => match[1] ?? '');
+      expect(vendor).toEqual(['/__dashboard/vendor/preact.mjs', '/__dashboard/vendor/hooks.mjs', '/__dashboard/vendor/jsx-runtime.mjs']);
+      const main = await fetch(`${mock.url}/__dashboard/ui/main.js`);
+      expect(main.status).toBe(200);
+      const modules = [...(await main.text()).matchAll(/from '\.\/([\w-]+\.js)'/g)].map((match) => `/__dashboard/ui/${match[1] ?? ''}`);
+      expect(modules).toContain('/__dashboard/ui/requests-view.js');
+      for (const path of [...vendor, ...modules]) {
+        const res = await fetch(`${mock.url}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('content-type'), path).toMatch(/^text\/javascript/);
+      }
+    });
+
     it('answers the index at /', async () => {
       const res = await fetch(`${mock.url}/`);
       expect(await res.json()).toMatchObject({ name: 'social-gateway-mock', version: VERSION, api: `${mock.url}/v1` });
