@@ -27,6 +27,7 @@ import { Responder } from './http/respond.js';
 import type { RouteDefinition } from './http/route.js';
 import { loadSpec } from './http/spec.js';
 import './http/context.js';
+import { captureLiveDetail } from './journal/live-detail.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
 import type { PlanName } from './workspaces/plans.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
@@ -186,7 +187,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       // A stopped scheduler is a workspace that ended (or was replaced) while the delivery was out.
       onWebhookDelivered: (workspace, event) => coverage.recordWebhookDelivery(workspace.id, event, workspace.scheduler.isStopped),
       // The dashboard's Requests view follows the journal on the event stream.
-      onJournalRecord: (workspaceId, entry) => eventStreams.publishControl(workspaceId, 'request.recorded', `journal_${entry.seq}`, entry.at, { entry }),
+      onJournalRecord: (workspaceId, entry, detail) => eventStreams.publishControl(workspaceId, 'request.recorded', `journal_${entry.seq}`, entry.at, { entry, ...(detail && { detail }) }),
       webhookTimeoutMs,
       onChange: () => database.markDirty(),
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
@@ -229,6 +230,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.ctx = { startedAt: realTime(), params: {} };
+    // While a dashboard watches, an API request's headers and bodies go with its entry on the stream (never kept).
+    const liveDetail = eventStreams.watchesRequests() && req.path.startsWith('/v1') ? captureLiveDetail(req, res) : undefined;
     // Once per request: 'close' follows every response, finished or not (a dropped or reset
     // connection answers nothing: status 0; an answer cut short still had its status seen).
     res.once('close', () => {
@@ -251,7 +254,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         matchedRule: req.ctx.matchedRule ?? null,
         effect: req.ctx.scenarioEffect ?? null,
         injected,
-      });
+      }, liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined);
     });
     next();
   });

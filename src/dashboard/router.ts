@@ -73,6 +73,8 @@ button, select, input { font: inherit; }
 .detail { border-top: 1px solid var(--line); max-height: 40%; overflow: auto; padding: .5rem 0; }
 .detail dl { display: grid; grid-template-columns: 9rem 1fr; gap: .2rem .75rem; margin: .5rem 0; }
 .detail dd { margin: 0; overflow-wrap: anywhere; }
+.detail h4 { margin: .75rem 0 .25rem; }
+.detail pre { background: #8881; padding: .4rem; overflow: auto; max-height: 16rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .status-2 { color: #116329; } .status-4 { color: #8a4600; } .status-5, .status-0 { color: #b71c1c; }
 .workspace { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .notice { padding: .25rem .5rem; border: 1px solid var(--line); border-radius: 4px; }

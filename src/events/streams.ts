@@ -43,6 +43,11 @@ export class EventStreams {
     for (const stream of streams) stream.write(message);
   }
 
+  /** Whether a stream asked for `request.recorded`: of the workspace, or of any when none is named. */
+  watchesRequests(workspaceId?: string): boolean {
+    return workspaceId === undefined ? this.watchingRequests.size > 0 : this.watchingRequests.has(workspaceId);
+  }
+
   /**
    * Adds a stream to the workspace's; it leaves when it closes. Control events reach it only
    * when it asks (`requests`): a client written for the webhook events sees nothing new.

@@ -322,7 +322,13 @@ export interface paths {
          *     that no webhook ever sends and `replay` does not repeat: one each time the
          *     workspace's journal records a request, with the entry as `GET /__control/journal`
          *     lists it in `data.entry` and `id` `journal_<seq>` (the dashboard's Requests view
-         *     follows it).
+         *     follows it). An API request answered while such a stream is open also carries
+         *     `data.detail`: `requestHeaders`, `requestBody` (the JSON body as the mock read it, the
+         *     contract's defaults filled in), `responseHeaders` and `responseBody` (bodies as text,
+         *     each cut at 16 KB with `requestBodyTruncated` or
+         *     `responseBodyTruncated` set; keys and tokens in headers shown by their last four
+         *     characters only). The detail is sent once on the stream and never kept: the journal
+         *     holds the entry alone.
          */
         get: operations["streamEvents"];
         put?: never;

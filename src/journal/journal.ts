@@ -1,3 +1,5 @@
+import type { LiveDetail } from './live-detail.js';
+
 /** One request the workspace answered, as the journal keeps it. */
 export interface JournalEntry {
   /** Position in the workspace's journal; increases by one per request, never reused. */
@@ -45,15 +47,19 @@ export class Journal {
 
   constructor(
     readonly capacity: number,
-    /** Told of each entry as it is recorded (the event streams' `request.recorded`); it must not throw. */
-    private readonly onRecord?: (entry: JournalEntry) => void,
+    /** Told of each entry as it is recorded (the event streams' `request.recorded`), with its detail when captured; it must not throw. */
+    private readonly onRecord?: (entry: JournalEntry, detail?: LiveDetail) => void,
   ) {}
 
-  /** Records an entry; one that does not say is not injected (the control plane's own entries, for one). */
-  record(entry: Omit<JournalEntry, 'seq' | 'injected'> & { injected?: boolean }): JournalEntry {
+  /**
+   * Records an entry; one that does not say is not injected (the control plane's own entries, for
+   * one). `detail` (headers and bodies, captured while a dashboard watches) is passed on to the
+   * listener and never kept.
+   */
+  record(entry: Omit<JournalEntry, 'seq' | 'injected'> & { injected?: boolean }, detail?: LiveDetail): JournalEntry {
     const full: JournalEntry = { seq: this.nextSeq++, ...entry, injected: entry.injected ?? false };
     this.ring[(full.seq - 1) % this.slots] = full;
-    this.onRecord?.(full);
+    this.onRecord?.(full, detail);
     return full;
   }
 

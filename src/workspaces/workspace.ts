@@ -8,6 +8,7 @@ import type { WorkspaceData } from '../store/database.js';
 import type { HasWorkspaceData } from '../store/define-store.js';
 import { CursorCodec } from '../http/lists.js';
 import { Journal, type JournalEntry } from '../journal/journal.js';
+import type { LiveDetail } from '../journal/live-detail.js';
 import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from './plans.js';
 
@@ -37,7 +38,7 @@ export interface WorkspaceRuntime {
   /** A webhook receiver took a delivery of this event (contract coverage counts them). */
   onWebhookDelivered?: (workspace: Workspace, event: string) => void;
   /** The workspace's journal recorded a request (by workspace id: a journal outlives a reset or a restore of its workspace). */
-  onJournalRecord?: (workspaceId: string, entry: JournalEntry) => void;
+  onJournalRecord?: (workspaceId: string, entry: JournalEntry, detail?: LiveDetail) => void;
 }
 
 /**
@@ -69,7 +70,7 @@ export class Workspace implements HasWorkspaceData {
     this.fakerSeed = seedFrom(`${data.seed}:${data.id}:${data.idCounter}`);
     const onJournalRecord = runtime.onJournalRecord;
     const workspaceId = data.id;
-    this.journal = journal ?? new Journal(runtime.journalSize, onJournalRecord && ((entry) => onJournalRecord(workspaceId, entry)));
+    this.journal = journal ?? new Journal(runtime.journalSize, onJournalRecord && ((entry, detail) => onJournalRecord(workspaceId, entry, detail)));
     this.cursors = new CursorCodec(`${data.id}:${data.seed}`);
     this.events = new EventBus<Workspace>(this, runtime.eventSubscribers, {
       workspaceId: data.id,

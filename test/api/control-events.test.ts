@@ -86,9 +86,51 @@ describe('GET /__control/events', () => {
       const [recorded, published] = client.events();
       expect(recorded).toMatchObject({ id: expect.stringMatching(/^journal_\d+$/), event: 'request.recorded' });
       const journal = (await world.control('get', '/__control/journal')).body as { data: unknown[] };
-      expect(JSON.parse(recorded?.data ?? '')).toEqual({ id: recorded?.id, event: 'request.recorded', createdAt: expect.any(String), workspaceId: world.workspace.id, data: { entry: journal.data.at(-1) } });
+      expect(JSON.parse(recorded?.data ?? '')).toEqual({ id: recorded?.id, event: 'request.recorded', createdAt: expect.any(String), workspaceId: world.workspace.id, data: { entry: journal.data.at(-1), detail: expect.any(Object) } });
       expect(published?.id).toBe(emitted.id);
       // A stream that did not ask sees the webhook events alone, as before.
+      await plain.waitFor(2);
+      expect(plain.events().map((message) => message.event)).toEqual(['post.published']);
+    });
+
+    it('sends the headers and bodies of an API request answered while it is open, keys masked, and the journal keeps none', async () => {
+      const world = await newWorld(mock);
+      const client = await open(world.key, '?requests=true');
+      const refused = await world.call('post', '/v1/posts').send({ text: 'hello', accountIds: [] });
+      expect(refused.status).toBe(400);
+      await client.waitFor(2);
+      const { data } = JSON.parse(client.events()[0]?.data ?? '') as { data: { entry: { seq: number }; detail: Record<string, unknown> } };
+      expect(data.detail).toMatchObject({
+        requestHeaders: expect.objectContaining({ 'x-api-key': `••••${world.key.slice(-4)}`, 'content-type': 'application/json' }),
+        requestBodyTruncated: false,
+        responseHeaders: expect.objectContaining({ 'content-type': expect.stringMatching(/^application\/json/) }),
+        responseBody: JSON.stringify(refused.body),
+        responseBodyTruncated: false,
+      });
+      // As the mock read it: the contract's defaults are filled in by then.
+      expect(JSON.parse(data.detail['requestBody'] as string)).toMatchObject({ text: 'hello', accountIds: [] });
+      const journal = (await world.control('get', '/__control/journal')).body as { data: Array<Record<string, unknown>> };
+      expect(Object.keys(journal.data.at(-1) ?? {})).not.toContain('detail');
+    });
+
+    it('cuts a body past 16 KB and says so', async () => {
+      const world = await newWorld(mock);
+      const client = await open(world.key, '?requests=true');
+      await world.call('post', '/v1/posts').send({ text: 'x'.repeat(20_000), accountIds: [] });
+      await client.waitFor(2);
+      const { data } = JSON.parse(client.events()[0]?.data ?? '') as { data: { detail: { requestBody: string; requestBodyTruncated: boolean } } };
+      expect(data.detail.requestBodyTruncated).toBe(true);
+      expect(Buffer.byteLength(data.detail.requestBody)).toBe(16 * 1024);
+    });
+
+    it('sends no detail to a stream that did not ask for requests', async () => {
+      const world = await newWorld(mock);
+      const plain = await open(world.key);
+      const watcher = await open(world.key, '?requests=true');
+      watcher.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expectStatus(await world.call('get', '/v1/webhooks'), 200);
+      world.emit('post.published');
       await plain.waitFor(2);
       expect(plain.events().map((message) => message.event)).toEqual(['post.published']);
     });

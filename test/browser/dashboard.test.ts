@@ -102,7 +102,24 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Copy as curl' }).click();
     await page.getByText('Copied.').waitFor();
     const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText());
-    expect(copied).toBe(`curl '${url}/v1/connections' -H "x-api-key: $SGW_API_KEY"`);
+    expect(copied.startsWith(`curl '${url}/v1/connections' -H "x-api-key: $SGW_API_KEY"`)).toBe(true);
+
+    // Seen live, a request shows its headers and bodies, and a refused one its validation error.
+    const refused = await fetch(`${url}/v1/posts`, { method: 'POST', headers: { 'x-api-key': 'sgw_test_default', 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hello' }) });
+    expect(refused.status).toBe(400);
+    await journal.getByRole('option').filter({ hasText: /POST/ }).click();
+    const detail = page.locator('.detail');
+    await detail.getByRole('heading', { name: 'Validation error' }).waitFor();
+    expect(await detail.textContent()).toContain('destinations');
+    expect(await detail.getByRole('heading', { name: 'Request headers' }).count()).toBe(1);
+    expect(await detail.textContent()).toContain('••••ault');
+    expect(await detail.textContent()).not.toContain('sgw_test_default');
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    await page.getByText('Copied.').waitFor();
+    const post = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText());
+    expect(post).toContain(`curl -X POST '${url}/v1/posts' -H "x-api-key: $SGW_API_KEY"`);
+    expect(post).toContain(`-H 'content-type: application/json'`);
+    expect(post).toMatch(/--data-raw '\{"text":"hello"/);
     expect(await seriousViolations(page)).toEqual([]);
   }, 20_000);
 

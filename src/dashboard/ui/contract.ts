@@ -10,3 +10,6 @@ export type {
   ControlWorkspaceList as WorkspaceList,
   ControlWorkspaceListing as WorkspaceListing,
 } from '../../generated/named-types.js';
+
+/** What `request.recorded` carries besides the entry, for a request answered while the stream was open. */
+export type { LiveDetail } from '../../journal/live-detail-shape.js';

@@ -1,12 +1,17 @@
 import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
-import type { JournalEntry, JournalPage } from './contract.js';
+import type { JournalEntry, JournalPage, LiveDetail } from './contract.js';
 import { curlCommand } from './curl.js';
 import { VirtualList } from './virtual-list.js';
 
 /** The most entries the view holds: the journal's largest page (`limit` at most 10,000). */
 export const MAX_ENTRIES = 10_000;
+/** The most recent entries whose live detail the page keeps (each body up to 16 KB): older ones drop it. */
+export const DETAIL_KEPT = 500;
+
+/** An entry, with its headers and bodies when the page saw the request live. */
+type ShownEntry = JournalEntry & { detail?: LiveDetail };
 const ROW_HEIGHT = 28;
 
 export const STATUS_CLASSES = ['all', '2xx', '3xx', '4xx', '5xx', 'none'] as const;
@@ -44,7 +49,7 @@ export interface RequestsViewProps {
  * from the workspace's event stream (`request.recorded`), newest last.
  */
 export function RequestsView({ client, generation, onTokenRequired }: RequestsViewProps) {
-  const [entries, setEntries] = useState<JournalEntry[]>([]);
+  const [entries, setEntries] = useState<ShownEntry[]>([]);
   const [capacity, setCapacity] = useState<number | null>(null);
   const [connection, setConnection] = useState<Connection>('connecting');
   const [error, setError] = useState<string | null>(null);
@@ -53,7 +58,7 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
   const [text, setText] = useState('');
   const [selectedSeq, setSelectedSeq] = useState<number | null>(null);
   const [retry, setRetry] = useState(0);
-  const pending = useRef<JournalEntry[]>([]);
+  const pending = useRef<ShownEntry[]>([]);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -70,12 +75,20 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
       setEntries((current) => {
         const lastSeq = current.at(-1)?.seq ?? 0;
         const fresh = batch.filter((entry) => entry.seq > lastSeq);
-        return fresh.length === 0 ? current : [...current, ...fresh].slice(-MAX_ENTRIES);
+        if (fresh.length === 0) return current;
+        const next = [...current, ...fresh].slice(-MAX_ENTRIES);
+        // Only the most recent keep their bodies: the page's memory stays bounded however long it is open.
+        for (let index = Math.max(0, next.length - DETAIL_KEPT - fresh.length); index < next.length - DETAIL_KEPT; index++) {
+          const { detail, ...entry } = next[index] as ShownEntry;
+          if (detail) next[index] = entry;
+        }
+        return next;
       });
     };
     const onEvent = (name: string, data: string) => {
       if (name !== 'request.recorded') return;
-      pending.current.push((JSON.parse(data) as { data: { entry: JournalEntry } }).data.entry);
+      const recorded = (JSON.parse(data) as { data: { entry: JournalEntry; detail?: LiveDetail } }).data;
+      pending.current.push(recorded.detail ? { ...recorded.entry, detail: recorded.detail } : recorded.entry);
       if (loaded && frame === 0) frame = requestAnimationFrame(flush);
     };
     const onOpen = () => {
@@ -192,9 +205,56 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
   );
 }
 
-function RequestDetail({ entry }: { entry: JournalEntry }) {
+/** The error envelope's message and place, when the answer was a validation error. */
+function validationErrorOf(detail: LiveDetail | undefined): { message: string; param?: string } | null {
+  if (!detail?.responseBody) return null;
+  try {
+    const { error } = JSON.parse(detail.responseBody) as { error?: { code?: string; message?: string; param?: string } };
+    return error?.code === 'VALIDATION_ERROR' && error.message ? { message: error.message, ...(error.param && { param: error.param }) } : null;
+  } catch {
+    return null;
+  }
+}
+
+function HeaderList({ title, headers }: { title: string; headers: Record<string, string> }) {
+  return (
+    <>
+      <h4>{title}</h4>
+      <dl>
+        {Object.entries(headers).map(([name, value]) => (
+          <Fragment key={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+function Body({ title, body, truncated }: { title: string; body: string | null; truncated: boolean }) {
+  return (
+    <>
+      <h4>{title}</h4>
+      {body === null ? <p>None.</p> : <pre class="body">{prettyJson(body)}</pre>}
+      {truncated && <p>Cut at 16 KB.</p>}
+    </>
+  );
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function RequestDetail({ entry }: { entry: ShownEntry }) {
   const [copied, setCopied] = useState('');
-  const command = curlCommand(entry, location.origin);
+  const { detail } = entry;
+  const command = curlCommand(entry, location.origin, detail);
+  const validation = validationErrorOf(detail);
   useEffect(() => setCopied(''), [entry.seq]);
   const fields: Array<[string, string]> = [
     ['Time', entry.at],
@@ -234,7 +294,24 @@ function RequestDetail({ entry }: { entry: JournalEntry }) {
         Copy as curl
       </button>{' '}
       <span role="status">{copied}</span>
-      <p>The journal keeps what is above; headers, bodies and validation errors are not recorded yet (docs/dashboard.md).</p>
+      {validation && (
+        <>
+          <h4>Validation error</h4>
+          <p>
+            {validation.param && <code>{validation.param}</code>} {validation.message}
+          </p>
+        </>
+      )}
+      {detail ? (
+        <>
+          <HeaderList title="Request headers" headers={detail.requestHeaders} />
+          <Body title="Request body (as the mock read it, defaults filled in)" body={detail.requestBody} truncated={detail.requestBodyTruncated} />
+          <HeaderList title="Response headers" headers={detail.responseHeaders} />
+          <Body title="Response body" body={detail.responseBody} truncated={detail.responseBodyTruncated} />
+        </>
+      ) : (
+        <p>Headers and bodies are shown for requests answered while this page was open (the journal keeps none: docs/dashboard.md).</p>
+      )}
     </section>
   );
 }

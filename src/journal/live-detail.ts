@@ -1,0 +1,86 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { Request, Response } from 'express';
+import type { LiveDetail } from './live-detail-shape.js';
+
+export type { LiveDetail };
+
+/*
+ * What a dashboard watching a workspace is told of a request besides its journal entry: the
+ * headers and bodies both ways. Captured only while some event stream asked for requests
+ * (`requests=true`), sent on the stream once, and never kept: the journal stays a ring of
+ * metadata, so a workspace costs what it did whether or not anyone watches (decision 0018,
+ * docs/dashboard.md).
+ */
+
+/** The most of each body sent; a longer one is cut there and flagged. */
+export const LIVE_DETAIL_BODY_CAP_BYTES = 16 * 1024;
+
+/** Headers that carry a key, shown by their last four characters only. */
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-control-token', 'cookie']);
+
+function masked(value: string): string {
+  return value.length <= 8 ? '••••' : `••••${value.slice(-4)}`;
+}
+
+function headerRecord(headers: IncomingHttpHeaders | OutgoingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? masked(text) : text;
+  }
+  return out;
+}
+
+function capped(text: string): { text: string; truncated: boolean } {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= LIVE_DETAIL_BODY_CAP_BYTES) return { text, truncated: false };
+  // Cut on the byte cap; a character split there is dropped by the decoder's replacement.
+  return { text: bytes.subarray(0, LIVE_DETAIL_BODY_CAP_BYTES).toString('utf8'), truncated: true };
+}
+
+type Chunk = string | Buffer | Uint8Array;
+
+/**
+ * Starts copying the response's body (up to the cap) as it is written, and answers a
+ * function that reads the whole detail once the response is over.
+ */
+export function captureLiveDetail(req: Request, res: Response): () => LiveDetail {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let cut = false;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    if (size >= LIVE_DETAIL_BODY_CAP_BYTES) {
+      cut = true;
+      return;
+    }
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+    const room = LIVE_DETAIL_BODY_CAP_BYTES - size;
+    if (buffer.length > room) cut = true;
+    chunks.push(buffer.subarray(0, room));
+    size += Math.min(buffer.length, room);
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((chunk: Chunk, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as Response['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as Response['end'];
+
+  return () => {
+    const request = req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length === 0 && !req.headers['content-length']) ? null : capped(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+    return {
+      requestHeaders: headerRecord(req.headers),
+      requestBody: request?.text ?? null,
+      requestBodyTruncated: request?.truncated ?? false,
+      responseHeaders: headerRecord(res.getHeaders()),
+      responseBody: size === 0 ? null : Buffer.concat(chunks).toString('utf8'),
+      responseBodyTruncated: cut,
+    };
+  };
+}
