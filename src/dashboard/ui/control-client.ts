@@ -5,6 +5,8 @@
  * is named by the x-workspace-id header.
  */
 
+import { parseSseMessage } from './sse.js';
+
 const TOKEN_KEY = 'social-gateway-mock.control-token';
 
 /** The server wants a control token (--control-token) and has none, or a wrong one. */
@@ -100,15 +102,4 @@ export class ControlClient {
       }
     }
   }
-}
-
-/** One Server-Sent Events message (a comment alone, such as `: connected`, is none). */
-export function parseSseMessage(block: string): { event: string; data: string } | null {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith('event:')) event = line.slice(6).trim();
-    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-  }
-  return data.length > 0 ? { event, data: data.join('\n') } : null;
 }

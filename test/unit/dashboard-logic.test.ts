@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { curlCommand } from '../../src/dashboard/ui/curl.js';
+import { parseSseMessage } from '../../src/dashboard/ui/sse.js';
+import { viewOfHash } from '../../src/dashboard/ui/views.js';
+
+/* The dashboard's pure logic (src/dashboard/ui), outside a browser. */
+
+describe('parseSseMessage', () => {
+  it.each([
+    [': connected to ws_default', null],
+    ['id: journal_1\nevent: request.recorded\ndata: {"a":1}', { event: 'request.recorded', data: '{"a":1}' }],
+    ['data: one\ndata: two', { event: 'message', data: 'one\ntwo' }],
+    ['event: post.published\ndata:{"b":2}', { event: 'post.published', data: '{"b":2}' }],
+  ])('reads %j as %j', (block, expected) => {
+    expect(parseSseMessage(block)).toEqual(expected);
+  });
+});
+
+describe('viewOfHash', () => {
+  it.each([
+    ['', 'Requests'],
+    ['#/webhooks', 'Webhooks'],
+    ['#coverage', 'Coverage'],
+    ['#/nowhere', 'Requests'],
+  ])('reads %j as %s', (hash, view) => {
+    expect(viewOfHash(hash)).toBe(view);
+  });
+});
+
+describe('curlCommand', () => {
+  const origin = 'http://127.0.0.1:4010';
+
+  it('gives the method and path alone when the page saw no detail, the key as a variable', () => {
+    expect(curlCommand({ method: 'GET', path: '/v1/posts' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SGW_API_KEY"`);
+    expect(curlCommand({ method: 'DELETE', path: '/v1/posts/p_1' }, origin)).toBe(`curl -X DELETE 'http://127.0.0.1:4010/v1/posts/p_1' -H "x-api-key: $SGW_API_KEY"`);
+  });
+
+  it('adds the headers a request chose and its body, quoted for a shell, and leaves out the key and the connection headers', () => {
+    const detail = {
+      requestHeaders: { host: '127.0.0.1:4010', 'x-api-key': '••••ault', 'content-type': 'application/json', 'idempotency-key': "it's-1", 'sec-fetch-mode': 'cors', 'user-agent': 'node' },
+      requestBody: `{"text":"it's"}`,
+      requestBodyTruncated: false,
+      responseHeaders: {},
+      responseBody: null,
+      responseBodyTruncated: false,
+    };
+    expect(curlCommand({ method: 'POST', path: '/v1/posts' }, origin, detail)).toBe(
+      `curl -X POST 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SGW_API_KEY" -H 'content-type: application/json' -H 'idempotency-key: it'\\''s-1' --data-raw '{"text":"it'\\''s"}'`,
+    );
+  });
+
+  it('sends no body that was cut: it would not be the one sent', () => {
+    const detail = { requestHeaders: {}, requestBody: '{"text":"xx', requestBodyTruncated: true, responseHeaders: {}, responseBody: null, responseBodyTruncated: false };
+    expect(curlCommand({ method: 'POST', path: '/v1/posts' }, origin, detail)).not.toContain('--data-raw');
+  });
+});
