@@ -6,8 +6,9 @@
  * receiver, sends the mixed traffic of `bench/lib/soak-traffic.ts` (reads, writes,
  * scheduled posts, clock advances that publish them and fire its webhook), and then
  * deletes it; some jobs watch their workspace's event stream (`GET /__control/events`)
- * and some leave it open at the end, some run their workspace's clock, and some walk
- * away without deleting, leaving the workspace to `--workspace-ttl`.
+ * and some leave it open until the delete ends it, some run their workspace's clock, and
+ * some walk away without deleting (closing their stream, as an ended job's connections
+ * close), leaving the workspace to `--workspace-ttl`.
  *
  * Judged at the end (exit 1 with the failed checks): no 5xx, no socket error, no
  * unhandled rejection, no contract violation; a deleted or expired workspace's key
@@ -391,8 +392,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       if (stream && shape.stream === 'closed halfway' && step === steps >> 1) closeStream(stream);
     }
 
-    // The end of the job: delete its workspace, or walk away and leave it to the TTL (a stream left open either way).
+    // The end of the job: delete its workspace (a stream left open: the delete ends it), or walk
+    // away and leave it to the TTL. A job that walked away is gone, and so are its connections: an
+    // open stream is a request still being answered, which keeps its workspace in use.
     if (shape.abandon) {
+      if (stream) closeStream(stream);
       abandoned.set(id, key);
       workspaces.abandoned++;
       return;

@@ -23,7 +23,7 @@ export function authenticateApi(registry: WorkspaceRegistry): (req: Request) => 
     const workspace = registry.byApiKey(key);
     if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
     req.ctx.keyScope = scopeOfKey(workspace.data, key);
-    registry.touch(workspace);
+    inUseUntilAnswered(registry, workspace, req);
     return workspace;
   };
 }
@@ -62,18 +62,25 @@ export function authenticateControl(registry: WorkspaceRegistry, controlToken: s
     const named = req.headers['x-workspace-id'];
     // By id, for a client that holds no key of the workspace: the dashboard lists workspaces
     // by id (listWorkspaces shows no keys) and acts on the one picked (decision 0021).
-    if (key === undefined && typeof named === 'string' && named !== '') return byId(registry, named);
+    if (key === undefined && typeof named === 'string' && named !== '') return byId(registry, named, req);
     if (key === undefined) return registry.defaultWorkspace;
     const workspace = registry.byApiKey(key);
     if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
-    registry.touch(workspace);
+    inUseUntilAnswered(registry, workspace, req);
     return workspace;
   };
 }
 
-function byId(registry: WorkspaceRegistry, id: string): Workspace {
+/** The workspace is in use until the request's answer ends ('close' follows every response): --workspace-ttl never evicts it mid-request. */
+function inUseUntilAnswered(registry: WorkspaceRegistry, workspace: Workspace, req: Request): void {
+  const done = registry.use(workspace);
+  if (req.res) req.res.once('close', done);
+  else done();
+}
+
+function byId(registry: WorkspaceRegistry, id: string, req: Request): Workspace {
   const workspace = registry.get(id);
   if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', `No workspace has the id in x-workspace-id ('${id}'): deleted, evicted, or never made.`);
-  registry.touch(workspace);
+  inUseUntilAnswered(registry, workspace, req);
   return workspace;
 }

@@ -138,6 +138,8 @@ export class WorkspaceRegistry {
   private readonly startingJobs = new Map<number, StartingJobs>();
   /** Kept beside the data, never in it: a read must not make --data write the file. */
   private readonly lastUse = new Map<string, LastUse>();
+  /** How many requests each workspace is answering now: a workspace in use is never idle. */
+  private readonly busy = new Map<string, number>();
   /** The real timer of the idle sweep (with --workspace-ttl). */
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -238,9 +240,30 @@ export class WorkspaceRegistry {
   }
 
   /**
-   * Notes that a request used the workspace (authentication calls it): what
-   * `GET /__control/workspaces` shows as last used.
+   * Notes that a request began using the workspace (authentication calls it, and calls
+   * what it returns once the request's answer ends): what `GET /__control/workspaces`
+   * shows as last used. Until then the workspace is in use: neither --workspace-ttl nor
+   * --on-max-workspaces evict picks it, and its idle time starts again when the answer
+   * ends, so a long request (an advance waiting on slow webhook receivers) is not idleness.
+   * The virtual time shown stays the request's arrival.
    */
+  use(workspace: Pick<Held, 'id' | 'clock'>): () => void {
+    const { id } = workspace;
+    this.touch(workspace);
+    this.busy.set(id, (this.busy.get(id) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const count = (this.busy.get(id) ?? 1) - 1;
+      if (count > 0) return void this.busy.set(id, count);
+      this.busy.delete(id);
+      const last = this.lastUse.get(id);
+      if (last) last.wallMs = this.options.runtime.realTime();
+    };
+  }
+
+  /** Notes a use of the workspace now (its creation): what `GET /__control/workspaces` shows as last used. */
   touch(workspace: Pick<Held, 'id' | 'clock'>): void {
     this.lastUse.set(workspace.id, { wallMs: this.options.runtime.realTime(), virtualMs: workspace.clock.now() });
   }
@@ -278,6 +301,7 @@ export class WorkspaceRegistry {
     if (held === undefined) return;
     this.detach(held);
     this.lastUse.delete(id);
+    this.busy.delete(id);
     this.options.release?.(held);
     this.options.database.markDirty();
   }
@@ -453,7 +477,7 @@ export class WorkspaceRegistry {
   /** Whether the workspace has been idle longer than --workspace-ttl (the default workspace never is). */
   private expired(id: string): boolean {
     const ttl = this.options.workspaceTtlMs;
-    return ttl !== undefined && id !== DEFAULT_WORKSPACE_ID && this.idleMs(id) > ttl;
+    return ttl !== undefined && id !== DEFAULT_WORKSPACE_ID && !this.busy.has(id) && this.idleMs(id) > ttl;
   }
 
   /**
@@ -476,11 +500,11 @@ export class WorkspaceRegistry {
     }
   }
 
-  /** The id of the workspace used longest ago, the default one left out. */
+  /** The id of the workspace used longest ago, the default one and those answering a request left out. */
   private longestIdle(): string | undefined {
     let idlest: string | undefined;
     for (const id of this.byId.keys()) {
-      if (id === DEFAULT_WORKSPACE_ID) continue;
+      if (id === DEFAULT_WORKSPACE_ID || this.busy.has(id)) continue;
       if (idlest === undefined || this.lastUsed(id).wallMs < this.lastUsed(idlest).wallMs) idlest = id;
     }
     return idlest;

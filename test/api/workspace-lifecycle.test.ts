@@ -335,6 +335,24 @@ describe('--workspace-ttl', () => {
     expect(ttlMock.server.registry.get(idle.workspaceId)).toBeUndefined();
   });
 
+  it('keeps a workspace answering a request past the TTL, and counts its idleness from the answer\'s end', async () => {
+    const url = await ttlMock.server.listen();
+    const watched = await make();
+    // An open event stream is a request still being answered (so is an advance waiting on slow receivers).
+    const stream = await SseClient.open(`${url}/__control/events`, { 'x-api-key': watched.apiKey });
+    await stream.waitFor(1);
+    clockMs += TTL + 1;
+    expect(ttlMock.server.registry.evictIdle()).not.toContain(watched.workspaceId);
+    stream.close();
+    const streamsOf = async () => ((await ttlMock.control('get', '/__control/workspaces')).body.data as Array<{ workspaceId: string; eventStreams: number }>).find((row) => row.workspaceId === watched.workspaceId)?.eventStreams;
+    for (let turn = 0; turn < 100 && (await streamsOf()) !== 0; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(await streamsOf()).toBe(0);
+    // Idle from the end of the answer, not from its start.
+    expect(ttlMock.server.registry.evictIdle()).not.toContain(watched.workspaceId);
+    clockMs += TTL + 1;
+    expect(ttlMock.server.registry.evictIdle()).toContain(watched.workspaceId);
+  });
+
   it('counts idleness from the last request, not from the virtual clock', async () => {
     const used = await make();
     // Virtual time racing ahead is no use of the workspace's wall time.
