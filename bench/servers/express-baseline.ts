@@ -8,7 +8,7 @@
  *   node --import tsx bench/servers/express-baseline.ts --port 4100 --data data.json [--tuned]
  *
  * With --tuned it applies the mock's own workarounds of the validator's costs
- * (src/http/validator-tuning.ts), so that what remains between the two is the
+ * (bench/lib/validator-tuning.ts), so that what remains between the two is the
  * mock's pipeline alone.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { parse } from 'yaml';
-import { tuneValidator } from '../../src/http/validator-tuning.js';
+import { mockValidatorOptions, tuneValidator } from '../lib/validator-tuning.js';
 
 export interface BaselineData {
   apiKey: string;
@@ -62,16 +62,7 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   next();
 });
 app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-for (const step of OpenApiValidator.middleware({
-  apiSpec: document as unknown as string,
-  validateRequests: { allowUnknownQueryParameters: false },
-  validateResponses: false,
-  validateSecurity: false,
-  validateApiSpec: false,
-  ignoreUndocumented: true,
-  validateFormats: true,
-  ajvFormats: { mode: 'full' },
-})) {
+for (const step of OpenApiValidator.middleware(mockValidatorOptions(document))) {
   app.use(step);
 }
 

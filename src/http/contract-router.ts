@@ -1,24 +1,24 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { Workspace } from '../workspaces/workspace.js';
 import { ApiError, noRoute, requestPath } from './errors.js';
 import type { OperationIndex } from './operations.js';
 import { pipeline } from './pipeline.js';
 import type { RouteDefinition } from './route.js';
+import { RequestValidator } from './request-validator.js';
 import type { Responder } from './respond.js';
 import type { LoadedSpec, OpenApiDocument } from './spec.js';
-import { tuneValidator } from './validator-tuning.js';
 
 /**
- * The validator's own copy of the document (it dereferences what it is given),
- * holding only what request validation reads. Left out:
+ * The request validator's copy of the document, holding only what request validation
+ * reads. Left out:
  * - the `callbacks`: they describe the webhook requests the mock sends, not requests
- *   it receives, and the validator mistakes the `id` fields of their examples for
- *   schema ids;
- * - every response, and every component only responses use: with response
- *   validation off the validator never reads them, yet at start it crawled,
- *   preprocessed and compiled all of them (about a third of the mock's start-up).
- *   Responses are checked by the mock's own ContractChecker against the full document.
+ *   it receives, and ajv (draft-04, as OpenAPI 3.0 wants) takes the `id` fields of
+ *   their examples for schema ids;
+ * - every response, and every component only responses use: request validation never
+ *   reads them, yet express-openapi-validator, which validated requests until
+ *   decision 0020, crawled, preprocessed and compiled all of them at start (about a
+ *   third of the mock's start-up). Responses are checked by the mock's own
+ *   ContractChecker against the full document.
  */
 export function requestContract(document: OpenApiDocument): OpenApiDocument {
   const { components, ...rest } = document;
@@ -111,6 +111,37 @@ export function nonFinitePath(value: unknown, path = ''): string | undefined {
 }
 
 /**
+ * Reading the body, before validation. Only an operation that takes a body has one
+ * read: a body sent along with a GET (or any operation that declares none) has no
+ * meaning, so it is neither parsed nor refused, and cannot be too large or malformed
+ * for an operation that ignores it. Then the Content-Type is cut down to its media
+ * type (express.json has read the charset), and one the operation does not declare
+ * is refused here: the validator keys its compiled validators by this header, and a
+ * client varying it (`; v=1`, `; v=2`…) once grew express-openapi-validator's cache
+ * without bound.
+ */
+export function bodySteps(bodyLimit: string | number): RequestHandler[] {
+  const json = express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] });
+  const parse: RequestHandler = (req, res, next) => (req.ctx.operation?.bodyMediaTypes.length ? json(req, res, next) : next());
+  const mediaType: RequestHandler = (req, _res, next) => {
+    const header = req.headers['content-type'];
+    const declared = req.ctx.operation?.bodyMediaTypes ?? [];
+    if (header === undefined) return next();
+    if (declared.length === 0) {
+      delete req.headers['content-type'];
+      return next();
+    }
+    const type = (header.split(';')[0] ?? '').trim().toLowerCase();
+    if (!declared.includes(type)) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as ${declared.join(' or ')}; got '${type}'.`, { param: 'Content-Type' });
+    }
+    req.headers['content-type'] = type;
+    next();
+  };
+  return [parse, mediaType];
+}
+
+/**
  * The request pipeline for one contract, top to bottom:
  * resolve operation → authenticate → guards → 404/405 → parse body → validate →
  * before-handler steps → handle. Every answer, errors included, goes out through
@@ -152,47 +183,13 @@ export function createContractRouter(options: ContractRouterOptions): RequestHan
     throw noRoute(req.method, req.originalUrl);
   });
 
-  // Only an operation that takes a body has one read: a body sent along with a GET (or
-  // any operation that declares none) has no meaning, so it is neither parsed nor
-  // refused, and cannot be too large or malformed for an operation that ignores it.
-  const json = express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] });
-  steps.push((req, res, next) => (req.ctx.operation?.bodyMediaTypes.length ? json(req, res, next) : next()));
+  steps.push(...bodySteps(options.bodyLimit));
 
-  // express-openapi-validator builds, and keeps forever, a validator per distinct
-  // Content-Type header, parameters included: each new value cost about 40 ms and
-  // 36 KB, so a client varying one (`; v=1`, `; v=2`…) grew the heap without bound.
-  // Only the media type matters once express.json has read the charset, so the header
-  // is cut down to it, and a media type the operation does not declare is refused
-  // here, before the validator would build one for it.
+  const validator = new RequestValidator(requestContract(options.spec.document));
   steps.push((req, _res, next) => {
-    const header = req.headers['content-type'];
-    const declared = req.ctx.operation?.bodyMediaTypes ?? [];
-    if (header === undefined) return next();
-    if (declared.length === 0) {
-      delete req.headers['content-type'];
-      return next();
-    }
-    const mediaType = (header.split(';')[0] ?? '').trim().toLowerCase();
-    if (!declared.includes(mediaType)) {
-      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as ${declared.join(' or ')}; got '${mediaType}'.`, { param: 'Content-Type' });
-    }
-    req.headers['content-type'] = mediaType;
+    if (req.ctx.operation) validator.validate(req, req.ctx.operation, req.ctx.params);
     next();
   });
-
-  tuneValidator();
-  const validator = OpenApiValidator.middleware({
-    apiSpec: requestContract(options.spec.document) as unknown as string,
-    validateRequests: { allowUnknownQueryParameters: false },
-    validateResponses: false,
-    validateSecurity: false,
-    validateApiSpec: false,
-    ignoreUndocumented: true,
-    // The same as validateFormats: 'full', without the deprecation warning it printed at every start.
-    validateFormats: true,
-    ajvFormats: { mode: 'full' },
-  });
-  steps.push(...validator);
   steps.push((req, _res, next) => {
     const param = nonFinitePath(req.query) ?? nonFinitePath(req.body);
     if (param !== undefined) throw new ApiError(400, 'VALIDATION_ERROR', `${param === '' ? 'The body' : param} must be a finite number.`, { param: param === '' ? 'body' : param });

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { requestContract } from '../../src/http/contract-router.js';
 import { CONTRACT_FILES, loadSpec } from '../../src/http/spec.js';
-import { tuneValidator } from '../../src/http/validator-tuning.js';
+import { tuneValidator } from '../../bench/lib/validator-tuning.js';
 
 function references(node: unknown, found: string[] = []): string[] {
   if (Array.isArray(node)) for (const item of node) references(item, found);

@@ -1,8 +1,29 @@
 import { createRequire } from 'node:module';
+import type * as OpenApiValidator from 'express-openapi-validator';
 
 /**
- * Four costs of express-openapi-validator 5.6 that the mock pays for nothing, found
- * by profiling (docs/performance.md). Both are removed by wrapping a function the
+ * express-openapi-validator's options as the mock ran it until it validated requests
+ * itself (decision 0020): the Express baseline of the benchmark still runs it so, and
+ * the parity test holds the mock's own validator to it.
+ */
+export function mockValidatorOptions(apiSpec: object): Parameters<typeof OpenApiValidator.middleware>[0] {
+  return {
+    apiSpec: apiSpec as unknown as string,
+    validateRequests: { allowUnknownQueryParameters: false },
+    validateResponses: false,
+    validateSecurity: false,
+    validateApiSpec: false,
+    ignoreUndocumented: true,
+    // The same as validateFormats: 'full', without the deprecation warning it printed at every start.
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
+  };
+}
+
+/**
+ * Four costs of express-openapi-validator 5.6 that the mock paid for nothing, found
+ * by profiling (docs/performance.md), until it replaced the validator with its own
+ * (decision 0020); the benchmark's Express baseline still applies them with --tuned. Both are removed by wrapping a function the
  * validator calls through a module's exports, so that the validator's behaviour is
  * unchanged: same arguments in, same answers out. When a later version moves or
  * renames what is wrapped, the wrapping is skipped and everything still works
