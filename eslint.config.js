@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'src/generated/', 'bench/results/'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'src/generated/', 'bench/results/', 'tmp-measure/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
