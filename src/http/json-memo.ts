@@ -93,11 +93,26 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
+/** The keys of remembered (frozen) objects, listed once: a comparison reads them on every request. */
+const frozenKeys = new WeakMap<object, string[]>();
+
+function keysOf(value: Record<string, unknown>): string[] {
+  if (!Object.isFrozen(value)) return Object.keys(value);
+  let keys = frozenKeys.get(value);
+  if (keys === undefined) {
+    keys = Object.keys(value);
+    frozenKeys.set(value, keys);
+  }
+  return keys;
+}
+
 /**
  * Whether two views serialize to the same JSON text: the same keys in the same order
  * and equal values, plain objects and arrays only (anything else, a Date say, counts
  * as different unless it is the same object). A false "different" only costs a
- * serialization; a false "same" cannot happen.
+ * serialization; a false "same" cannot happen. The first is the remembered view, whose
+ * keys are listed once; the second's are walked in place, allocating nothing (the
+ * comparison runs for every record of every read).
  */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -108,12 +123,12 @@ export function sameJson(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = Object.keys(a);
-  const other = Object.keys(b);
-  if (keys.length !== other.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (key !== other[i] || !sameJson(a[key], b[key])) return false;
+  const keys = keysOf(a);
+  let i = 0;
+  // for...in walks a plain object's own keys in Object.keys's order (its prototype has no enumerable key).
+  for (const key in b) {
+    if (key !== keys[i] || !sameJson(a[key], b[key])) return false;
+    i++;
   }
-  return true;
+  return i === keys.length;
 }
