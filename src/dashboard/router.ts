@@ -62,7 +62,7 @@ nav a[aria-current="page"] { background: var(--accent); color: #fff; }
 main { overflow: hidden; display: flex; flex-direction: column; padding: 0 1rem; min-height: 0; }
 main h2 { margin: .6rem 0; }
 button, select, input { font: inherit; }
-.row { display: grid; grid-template-columns: 8.5rem 4.5rem minmax(8rem, 1fr) 3.5rem 11rem 8rem 4.5rem; gap: .5rem; align-items: center; padding: 0 .4rem; white-space: nowrap; }
+.row { display: grid; grid-template-columns: 8.5rem 4.5rem minmax(8rem, 1fr) 4rem 11rem 8rem 5.5rem; gap: .5rem; align-items: center; padding: 0 .4rem; white-space: nowrap; }
 .row > span { overflow: hidden; text-overflow: ellipsis; }
 .journal { flex: 1; overflow-y: auto; border: 1px solid var(--line); min-height: 8rem; position: relative; }
 .journal [role="row"] { cursor: pointer; }
