@@ -4,9 +4,12 @@
  * the contract shows here at the next typecheck.
  */
 export type {
+  ControlClock as Clock,
+  ControlClockMove as ClockMove,
   ControlCreatedWorkspace as CreatedWorkspace,
   ControlJournalPage as JournalPage,
   ControlJournalEntry as JournalEntry,
+  ControlRanJob as RanJob,
   ControlWorkspaceList as WorkspaceList,
   ControlWorkspaceListing as WorkspaceListing,
 } from '../../generated/named-types.js';

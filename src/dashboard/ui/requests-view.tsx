@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
 import type { JournalEntry, JournalPage, LiveDetail } from './contract.js';
 import { curlCommand } from './curl.js';
+import { followStream, RECONNECT_MS } from './follow-stream.js';
 import { VirtualList } from './virtual-list.js';
 
 /** The most entries the view holds: the journal's largest page (`limit` at most 10,000). */
@@ -112,15 +113,11 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
       setConnection('disconnected');
       setError(failure instanceof ControlError ? failure.message : String(failure));
     };
-    client
-      .stream({ onOpen, onEvent, signal: abort.signal })
-      .then(() => {
-        if (abort.signal.aborted) return;
-        // The server closed the stream (a restart, the workspace deleted): try again shortly.
-        setConnection('disconnected');
-        setTimeout(() => setRetry((count) => count + 1), 2000);
-      })
-      .catch(fail);
+    const onClosed = () => {
+      setConnection('disconnected');
+      setTimeout(() => setRetry((count) => count + 1), RECONNECT_MS);
+    };
+    followStream(client, { onOpen, onEvent, onClosed, onFailure: fail, signal: abort.signal });
     return () => {
       abort.abort();
       if (frame !== 0) cancelAnimationFrame(frame);
