@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlClient, ControlError, TokenRequired } from './control-client.js';
 import type { WorkspaceList, WorkspaceListing } from './contract.js';
+import { ClockView } from './clock-view.js';
 import { RequestsView } from './requests-view.js';
 import { COMING_NEXT, slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
@@ -37,7 +38,7 @@ function TokenForm({ refused, onToken }: { refused: boolean; onToken: (token: st
   );
 }
 
-function ComingNext({ view }: { view: Exclude<ViewName, 'Requests'> }) {
+function ComingNext({ view }: { view: keyof typeof COMING_NEXT }) {
   return (
     <section aria-labelledby="view-heading">
       <h2 id="view-heading">{view}</h2>
@@ -154,6 +155,8 @@ function App() {
           />
         ) : view === 'Requests' ? (
           <RequestsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
+        ) : view === 'Clock' ? (
+          <ClockView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : (
           <ComingNext view={view} />
         )}

@@ -13,9 +13,8 @@ export function viewOfHash(hash: string): ViewName {
 }
 
 /** What each view not built yet will show, said on its page rather than faked (docs/dashboard.md). */
-export const COMING_NEXT: Record<Exclude<ViewName, 'Requests'>, string> = {
+export const COMING_NEXT: Record<Exclude<ViewName, 'Requests' | 'Clock'>, string> = {
   Webhooks: 'endpoints and their state, deliveries as a timeline with the next retry, Redeliver and Send test event.',
-  Clock: 'the virtual now, Advance, Set, Freeze and Resume, the jobs due next and what an advance ran.',
   Scenarios: 'load a ready-made scenario or paste YAML with errors at their line and column, and the active rules with hit counts.',
   Limits: 'the request budgets and analytics windows as gauges with their reset times, velocity per account, drain and refill.',
   State: 'accounts and their status, posts with their destinations, and composers for inbound comments, messages and reviews.',
