@@ -132,7 +132,8 @@ export class CoverageTracker implements ScenarioObserver {
       operation.injected++;
       return;
     }
-    else operation.statuses.set(response.status, (operation.statuses.get(response.status) ?? 0) + 1);
+    // No answer is counted once, as such: 0 is no status of the contract.
+    if (response.status !== 0) operation.statuses.set(response.status, (operation.statuses.get(response.status) ?? 0) + 1);
     if (response.errorCode !== null) operation.codes.set(response.errorCode, (operation.codes.get(response.errorCode) ?? 0) + 1);
   }
 
