@@ -4,6 +4,7 @@ import { ControlClient, ControlError, TokenRequired } from './control-client.js'
 import type { WorkspaceList, WorkspaceListing } from './contract.js';
 import { ClockView } from './clock-view.js';
 import { CoverageView } from './coverage-view.js';
+import { LimitsView } from './limits-view.js';
 import { RequestsView } from './requests-view.js';
 import { COMING_NEXT, slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
@@ -158,6 +159,8 @@ function App() {
           <RequestsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Clock' ? (
           <ClockView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
+        ) : view === 'Limits' ? (
+          <LimitsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Coverage' ? (
           <CoverageView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : (

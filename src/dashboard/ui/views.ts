@@ -13,9 +13,8 @@ export function viewOfHash(hash: string): ViewName {
 }
 
 /** What each view not built yet will show, said on its page rather than faked (docs/dashboard.md). */
-export const COMING_NEXT: Record<Exclude<ViewName, 'Requests' | 'Clock' | 'Coverage'>, string> = {
+export const COMING_NEXT: Record<Exclude<ViewName, 'Requests' | 'Clock' | 'Limits' | 'Coverage'>, string> = {
   Webhooks: 'endpoints and their state, deliveries as a timeline with the next retry, Redeliver and Send test event.',
   Scenarios: 'load a ready-made scenario or paste YAML with errors at their line and column, and the active rules with hit counts.',
-  Limits: 'the request budgets and analytics windows as gauges with their reset times, velocity per account, drain and refill.',
   State: 'accounts and their status, posts with their destinations, and composers for inbound comments, messages and reviews.',
 };
