@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
+import { createFrozenWorkspace, openViewOn } from '../helpers/dashboard-page.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 /*
@@ -29,17 +30,9 @@ describe('the Clock view in Chromium', () => {
     mock = await startMock();
     const url = await mock.server.listen(0);
     // A second workspace, its clock three days ahead of the default one's: the view shows and moves the one picked.
-    const created = await mock.control('post', '/__control/workspaces').send({ clock: { start: '2026-03-05T09:00:00.000Z', frozen: true } });
-    expectStatus(created, 201);
-    const { workspaceId, apiKey } = created.body as { workspaceId: string; apiKey: string };
-
+    const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${url}/__dashboard#/clock`);
-    await page.getByRole('heading', { level: 2, name: 'Clock', exact: true }).waitFor();
-    const picker = page.getByLabel('Workspace', { exact: true });
-    await picker.locator(`option[value="${workspaceId}"]`).waitFor({ state: 'attached' });
-    await picker.selectOption(workspaceId);
+    const page = await openViewOn(browser, url, 'Clock', workspaceId);
     await expect.poll(() => reading(page, 'Virtual now').textContent()).toBe('2026-03-05T09:00:00Z');
     expect(await reading(page, 'State').textContent()).toMatch(/^Frozen/);
     const pendingBefore = Number(await reading(page, 'Pending jobs').textContent());
