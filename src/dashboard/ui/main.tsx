@@ -7,6 +7,7 @@ import { CoverageView } from './coverage-view.js';
 import { LimitsView } from './limits-view.js';
 import { RequestsView } from './requests-view.js';
 import { COMING_NEXT, slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
+import { WebhooksView } from './webhooks-view.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
 
 /*
@@ -157,6 +158,8 @@ function App() {
           />
         ) : view === 'Requests' ? (
           <RequestsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
+        ) : view === 'Webhooks' ? (
+          <WebhooksView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Clock' ? (
           <ClockView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Limits' ? (
