@@ -66,6 +66,7 @@ export const CONTROL_ROUTES = {
   streamEvents: { method: 'GET', path: '/__control/events' },
   setWebhookFaults: { method: 'POST', path: '/__control/webhooks/{id}/faults' },
   failWebhookDeliveries: { method: 'POST', path: '/__control/webhooks/{id}/failures' },
+  redeliverDelivery: { method: 'POST', path: '/__control/webhooks/{id}/deliveries/{deliveryId}/redeliver' },
   setPostOutcome: { method: 'POST', path: '/__control/posts/{id}/outcome' },
   emitEvent: { method: 'POST', path: '/__control/events' },
   receiveInboundComment: { method: 'POST', path: '/__control/inbound/comments' },
@@ -387,6 +388,20 @@ export class ControlClient {
    */
   failWebhookDeliveries(webhookId: string, body: ControlBody<'failWebhookDeliveries'>): Promise<ControlResult<'failWebhookDeliveries'>> {
     return this.json('failWebhookDeliveries', { pathParams: { id: webhookId }, body });
+  }
+
+  /**
+   * `POST /__control/webhooks/{id}/deliveries/{deliveryId}/redeliver`: sends a logged delivery
+   * again now, as the API's redeliver does, without an API key of the workspace; answers the
+   * record after the attempt.
+   *
+   * @example
+   * ```ts
+   * const delivery = await control.redeliverDelivery(webhook.id, failed.id);
+   * ```
+   */
+  redeliverDelivery(webhookId: string, deliveryId: string): Promise<ControlResult<'redeliverDelivery'>> {
+    return this.json('redeliverDelivery', { pathParams: { id: webhookId, deliveryId } });
   }
 
   /**

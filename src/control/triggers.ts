@@ -14,7 +14,7 @@ import { profilesStore } from '../api/profiles/store.js';
 import { reviewView } from '../api/reviews/service.js';
 import { reviewsStore, type ReviewRecord } from '../api/reviews/store.js';
 import { createDelivery, startAttempt } from '../api/webhooks/dispatcher.js';
-import { forceDeliveryFailures, getWebhook } from '../api/webhooks/service.js';
+import { deliveryView, forceDeliveryFailures, getWebhook, redeliver } from '../api/webhooks/service.js';
 import { webhooksStore, type WebhookRecord } from '../api/webhooks/store.js';
 import type { DomainEvent, EventName } from '../events/catalog.js';
 import type { components } from '../generated/control.js';
@@ -311,6 +311,8 @@ export function triggerRoutes(): RouteDefinition[] {
       workspace.changed();
       return ok({ webhookId: params.id, faults });
     }),
+
+    journaled<{ id: string; deliveryId: string }, never>('redeliverDelivery', async ({ workspace, params }) => ok(deliveryView(await redeliver(workspace, params.id, params.deliveryId)))),
 
     journaled<Record<string, string>, EmitEventBody>('emitEvent', async ({ workspace, body }) => created(await emitForObject(workspace, body))),
   ];

@@ -417,6 +417,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook delivery
+         * @description Sends the delivery's event again now, as `POST
+         *     /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver` does (a new attempt on the same
+         *     record, same event id and body, the next attempt number; a success cancels a pending
+         *     retry; `enabled` and `consecutiveFailures` stay as they are), and answers the record
+         *     after that attempt. For a client holding no API key of the workspace (the dashboard).
+         *     Written to the journal under its operationId.
+         */
+        post: operations["redeliverDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__control/posts/{id}/outcome": {
         parameters: {
             query?: never;
@@ -1029,6 +1054,29 @@ export interface components {
                 /** @description Forced failures still to come; null when every attempt fails (or none is forced). */
                 failCount: number | null;
             };
+        };
+        /** @description One event sent to one webhook with all its attempts, as the API's `WebhookDelivery`. */
+        WebhookDelivery: {
+            id: string;
+            webhookId: string;
+            eventId: string;
+            event: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: {
+                attempt: number;
+                /** Format: date-time */
+                at: string;
+                responseStatus: number | null;
+                durationMs: number | null;
+                error: string | null;
+            }[];
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
         };
         /**
          * @description How many attempts fail, and how; exactly one of `status`, `timeout` and `reset`.
@@ -2382,6 +2430,35 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    redeliverDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id. */
+                id: string;
+                /** @description One of the webhook's deliveries. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery record after the attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["ContractViolation"];
         };
     };

@@ -784,6 +784,12 @@ export type ControlUpdateLimitsBody = ControlComponents['schemas']['UpdateLimits
 export type ControlWebhookFaults = ControlComponents['schemas']['WebhookFaults'];
 
 /**
+ * One event sent to one webhook with all its attempts, as the API's `WebhookDelivery`.
+ * control.yaml: `#/components/schemas/WebhookDelivery`.
+ */
+export type ControlWebhookDelivery = ControlComponents['schemas']['WebhookDelivery'];
+
+/**
  * How many attempts fail, and how; exactly one of `status`, `timeout` and `reset`.
  * control.yaml: `#/components/schemas/WebhookFailuresBody`.
  */

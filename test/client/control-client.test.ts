@@ -289,7 +289,7 @@ describe('webhooks, accounts and the wallet', () => {
     expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
-  it('the triggers: failWebhookDeliveries, setPostOutcome and emitEvent, typed by control.yaml', async () => {
+  it('the triggers: failWebhookDeliveries, setPostOutcome, emitEvent and redeliverDelivery, typed by control.yaml', async () => {
     const workspace = await freshWorkspace({ fixtures: false });
     const webhook = await api(workspace, 'POST', '/webhooks', { name: 'crm', url: 'https://hooks.example.com/gateway', events: ['post.failed'] });
     const failing = await workspace.failWebhookDeliveries(webhook.body.id, { count: 1, timeout: true });
@@ -303,6 +303,13 @@ describe('webhooks, accounts and the wallet', () => {
     const emitted = await workspace.emitEvent({ event: 'post.failed', objectId: post.body.post.id, overrides: { post: { status: 'failed' } } });
     expect(emitted.event).toMatchObject({ event: 'post.failed', data: { post: { id: post.body.post.id, status: 'failed' } } });
     expect(emitted.deliveries).toEqual([{ webhookId: webhook.body.id, deliveryId: expect.any(String) }]);
+    // Redelivered without an API key; a forced failure, so nothing leaves the machine.
+    await workspace.failWebhookDeliveries(webhook.body.id, { count: 1, status: 500 });
+    const again = await workspace.redeliverDelivery(webhook.body.id, emitted.deliveries[0]?.deliveryId ?? '');
+    expect(again.attempts.map((attempt) => [attempt.attempt, attempt.responseStatus])).toEqual([
+      [1, null],
+      [2, 500],
+    ]);
     const error = await controlError(() => workspace.emitEvent({ event: 'review.new', objectId: post.body.post.id }));
     expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', param: 'objectId' });
   });

@@ -130,6 +130,8 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   const queued = ((await api('POST', '/v1/posts', { text: 'Control walk', destinations: [{ connectionId: textAccount.id }] })).post as Json).id as string;
   await call('setPostOutcome', `/__control/posts/${queued}/outcome`, controlBodyExample('setPostOutcome'));
   await call('emitEvent', '/__control/events', { event: 'post.scheduled', objectId: queued });
+  const tested = body(await call('emitEvent', '/__control/events', { event: 'webhook.test', objectId: hook })).deliveries as Array<{ deliveryId: string }>;
+  await call('redeliverDelivery', `/__control/webhooks/${hook}/deliveries/${tested[0]?.deliveryId ?? ''}/redeliver`);
 
   // ---- rules at run time: add one, see it, let it fire, remove it
   await call('addRule', '/__control/rules', { id: 'walk-rule', match: { operationId: 'listAccounts' }, then: { latencyMs: 0 }, times: 1 });
@@ -160,6 +162,7 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   await call('setAccountStatus', `/__control/accounts/${missing}/status`, { status: 'expired' }, { status: 404, code: 'NOT_FOUND' });
   await call('setWebhookFaults', `/__control/webhooks/${missing}/faults`, {}, { status: 404, code: 'NOT_FOUND' });
   await call('failWebhookDeliveries', `/__control/webhooks/${missing}/failures`, { count: 1, status: 500 }, { status: 404, code: 'NOT_FOUND' });
+  await call('redeliverDelivery', `/__control/webhooks/${hook}/deliveries/${missing}/redeliver`, undefined, { status: 404, code: 'NOT_FOUND' });
   await call('setPostOutcome', `/__control/posts/${missing}/outcome`, { result: 'published' }, { status: 404, code: 'NOT_FOUND' });
   await call('emitEvent', '/__control/events', { event: 'post.published', objectId: missing }, { status: 404, code: 'NOT_FOUND' });
   await call('updateLimits', '/__control/limits', { velocity: [{ accountId: missing, published: 1 }] }, { status: 404, code: 'NOT_FOUND' });
