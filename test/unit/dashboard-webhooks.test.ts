@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../src/api/webhooks/signature.js';
-import { attemptOutcome, deliveryHeaders, fullKeyOf, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, webhookState, type WorkspaceSnapshot } from '../../src/dashboard/ui/webhooks.js';
+import { attemptOutcome, deliveryHeaders, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, webhookState, type WorkspaceSnapshot } from '../../src/dashboard/ui/webhooks.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 /* The Webhooks view's pure logic (src/dashboard/ui/webhooks.ts), against a real workspace's snapshot and the API's own answers. */
@@ -35,21 +35,10 @@ describe('webhooksOf', () => {
       expect({ status, attempts, nextAttemptAt, event, eventId }).toEqual({ status: listed.data[index]?.status, attempts: listed.data[index]?.attempts, nextAttemptAt: listed.data[index]?.nextAttemptAt, event: listed.data[index]?.event, eventId: listed.data[index]?.eventId });
     }
     expect(hasPending(webhooks)).toBe(true);
-    expect(fullKeyOf(snapshot)).toBe(apiKey);
   });
 
   it('has none for a workspace that never made a webhook', () => {
     expect(webhooksOf({ workspace: { stores: {} } } as unknown as WorkspaceSnapshot)).toEqual([]);
-  });
-});
-
-describe('fullKeyOf', () => {
-  it.each([
-    { apiKeys: ['sk_read', 'sk_full'], keyScopes: { sk_read: 'read' }, expected: 'sk_full' },
-    { apiKeys: ['sk_read'], keyScopes: { sk_read: 'read' }, expected: null },
-    { apiKeys: ['sk_a'], keyScopes: undefined, expected: 'sk_a' },
-  ])('$apiKeys with $keyScopes → $expected', ({ apiKeys, keyScopes, expected }) => {
-    expect(fullKeyOf({ workspace: { apiKeys, keyScopes } } as unknown as WorkspaceSnapshot)).toBe(expected);
   });
 });
 

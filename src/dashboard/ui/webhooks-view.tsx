@@ -1,8 +1,8 @@
 import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ControlError, type ControlClient } from './control-client.js';
+import type { ControlClient } from './control-client.js';
 import { useLiveRead } from './live-read.js';
-import { deliveryHeaders, fullKeyOf, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, type DeliveryRecord, type WebhookRecord, type WebhookWithDeliveries, type WorkspaceSnapshot } from './webhooks.js';
+import { deliveryHeaders, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, type DeliveryRecord, type WebhookRecord, type WebhookWithDeliveries, type WorkspaceSnapshot } from './webhooks.js';
 
 /**
  * How often the view reads again while a retry is due: an attempt emits no event on the
@@ -28,12 +28,6 @@ const STYLE = `
 .attempt-failed { color: #8a1c1c; }
 .attempt-ok { color: #1a5e20; }
 `;
-
-/** The API's error envelope's message, as the control client shows its own. */
-async function apiError(response: Response): Promise<ControlError> {
-  const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-  return new ControlError(response.status, body.error?.code ?? 'UNKNOWN', body.error?.message ?? `${response.status} ${response.statusText}`);
-}
 
 /** The `X-Gateway-Signature` of a body, computed here as the dispatcher does (HMAC-SHA256 with the webhook's secret). */
 async function sign(body: string, secret: string): Promise<string | null> {
@@ -167,8 +161,8 @@ function WebhookCard({ entry, selected, busy, onSelect, onTest, onRedeliver }: {
  * The workspace's webhooks and their delivery logs, read from its snapshot (`GET
  * /__control/state`: the control plane's one read of them), each delivery's attempts as a
  * timeline with the next retry, its headers and payload; Send test event (`POST
- * /__control/events`, `webhook.test`) and Redeliver (the API's redeliver, with a key of the
- * workspace the snapshot lists). Read again, coalesced, on each event of the stream, and every
+ * /__control/events`, `webhook.test`) and Redeliver (`POST
+ * /__control/webhooks/{id}/deliveries/{deliveryId}/redeliver`). Read again, coalesced, on each event of the stream, and every
  * PENDING_POLL_MS while a retry is due.
  */
 export function WebhooksView({ client, generation, onTokenRequired }: WebhooksViewProps) {
@@ -210,10 +204,7 @@ export function WebhooksView({ client, generation, onTokenRequired }: WebhooksVi
 
   const redeliver = (webhookId: string, deliveryId: string) =>
     act(async () => {
-      const key = snapshot ? fullKeyOf(snapshot) : null;
-      if (key === null) throw new Error('This workspace has no full API key to redeliver with.');
-      const response = await fetch(`/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { method: 'POST', headers: { 'x-api-key': key }, cache: 'no-store' });
-      if (!response.ok) throw await apiError(response);
+      await client.request(`/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { method: 'POST' });
     });
 
   return (

@@ -140,12 +140,6 @@ export function prettyBody(body: string): string {
   }
 }
 
-/** A full key of the workspace (the snapshot lists its keys; `keyScopes` names the read-only ones): the key the API's webhook writes need. */
-export function fullKeyOf(snapshot: WorkspaceSnapshot): string | null {
-  const scopes = snapshot.workspace.keyScopes ?? {};
-  return snapshot.workspace.apiKeys.find((key) => (scopes[key] ?? 'full') === 'full') ?? null;
-}
-
 /** Whether an automatic attempt is still due on any delivery: the view reads again while one is. */
 export function hasPending(webhooks: readonly WebhookWithDeliveries[]): boolean {
   return webhooks.some(({ deliveries }) => deliveries.some((delivery) => delivery.status === 'pending'));
