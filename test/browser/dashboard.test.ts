@@ -69,8 +69,8 @@ describe('the dashboard in Chromium', () => {
       expect(await nav.getByRole('link', { name: view, exact: true }).getAttribute('aria-current')).toBe('page');
     }
     // A view not built yet says so rather than showing made-up data.
-    await nav.getByRole('link', { name: 'Scenarios', exact: true }).click();
-    await page.getByRole('heading', { level: 2, name: 'Scenarios', exact: true }).waitFor();
+    await nav.getByRole('link', { name: 'State', exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: 'State', exact: true }).waitFor();
     expect(await page.getByRole('main').textContent()).toContain('Coming next');
     expect(await seriousViolations(page)).toEqual([]);
   }, 20_000);

@@ -4,12 +4,15 @@
  * the contract shows here at the next typecheck.
  */
 export type {
+  ControlActiveRule as ActiveRule,
   ControlClock as Clock,
   ControlClockMove as ClockMove,
   ControlCreatedWorkspace as CreatedWorkspace,
   ControlJournalPage as JournalPage,
   ControlJournalEntry as JournalEntry,
   ControlRanJob as RanJob,
+  ControlRuleList as RuleList,
+  ControlScenarioList as ScenarioList,
   ControlWorkspaceList as WorkspaceList,
   ControlWorkspaceListing as WorkspaceListing,
 } from '../../generated/named-types.js';

@@ -18,13 +18,15 @@ export class ControlError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The envelope's `details`, when it has them (an INVALID_SCENARIO's line and column). */
+    readonly details?: unknown,
   ) {
     super(message);
   }
 }
 
 interface ErrorEnvelope {
-  error?: { code?: string; message?: string };
+  error?: { code?: string; message?: string; details?: unknown };
 }
 
 export interface StreamHandlers {
@@ -67,7 +69,7 @@ export class ControlClient {
       sessionStorage.removeItem(TOKEN_KEY);
       throw new TokenRequired(message);
     }
-    throw new ControlError(response.status, body.error?.code ?? 'UNKNOWN', message);
+    throw new ControlError(response.status, body.error?.code ?? 'UNKNOWN', message, body.error?.details);
   }
 
   async json<T>(path: string, init?: RequestInit): Promise<T> {

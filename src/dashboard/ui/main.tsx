@@ -6,6 +6,7 @@ import { ClockView } from './clock-view.js';
 import { CoverageView } from './coverage-view.js';
 import { LimitsView } from './limits-view.js';
 import { RequestsView } from './requests-view.js';
+import { ScenariosView } from './scenarios-view.js';
 import { COMING_NEXT, slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
 import { WebhooksView } from './webhooks-view.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
@@ -162,6 +163,8 @@ function App() {
           <WebhooksView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Clock' ? (
           <ClockView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
+        ) : view === 'Scenarios' ? (
+          <ScenariosView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Limits' ? (
           <LimitsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Coverage' ? (
