@@ -7,6 +7,7 @@ import { CoverageView } from './coverage-view.js';
 import { LimitsView } from './limits-view.js';
 import { RequestsView } from './requests-view.js';
 import { ScenariosView } from './scenarios-view.js';
+import { StateView } from './state-view.js';
 import { COMING_NEXT, slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
 import { WebhooksView } from './webhooks-view.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
@@ -167,6 +168,8 @@ function App() {
           <ScenariosView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Limits' ? (
           <LimitsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
+        ) : view === 'State' ? (
+          <StateView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : view === 'Coverage' ? (
           <CoverageView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : (
