@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { render, type JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlClient, ControlError, TokenRequired } from './control-client.js';
 import type { WorkspaceList, WorkspaceListing } from './contract.js';
@@ -8,9 +8,27 @@ import { LimitsView } from './limits-view.js';
 import { RequestsView } from './requests-view.js';
 import { ScenariosView } from './scenarios-view.js';
 import { StateView } from './state-view.js';
-import { COMING_NEXT, slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
+import { slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
 import { WebhooksView } from './webhooks-view.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
+
+/** What every view is given: the control client, what to start afresh on (the workspace and the token), and how to ask for the token. */
+interface ViewProps {
+  client: ControlClient;
+  generation: string;
+  onTokenRequired: () => void;
+}
+
+/** The view behind each navigation link. */
+const VIEW_COMPONENTS: Record<ViewName, (props: ViewProps) => JSX.Element> = {
+  Requests: RequestsView,
+  Webhooks: WebhooksView,
+  Clock: ClockView,
+  Scenarios: ScenariosView,
+  Limits: LimitsView,
+  State: StateView,
+  Coverage: CoverageView,
+};
 
 /*
  * The dashboard's shell (docs/dashboard.md): a header with the workspace switcher, the
@@ -39,15 +57,6 @@ function TokenForm({ refused, onToken }: { refused: boolean; onToken: (token: st
         </label>{' '}
         <button type="submit">Unlock</button>
       </form>
-    </section>
-  );
-}
-
-function ComingNext({ view }: { view: keyof typeof COMING_NEXT }) {
-  return (
-    <section aria-labelledby="view-heading">
-      <h2 id="view-heading">{view}</h2>
-      <p>Coming next: {COMING_NEXT[view]} This view is not built yet; its data is behind the control plane already (see control.yaml).</p>
     </section>
   );
 }
@@ -108,6 +117,7 @@ function App() {
     setGeneration((count) => count + 1);
   }
 
+  const View = VIEW_COMPONENTS[view];
   return (
     <>
       <header>
@@ -158,22 +168,8 @@ function App() {
               void loadWorkspaces();
             }}
           />
-        ) : view === 'Requests' ? (
-          <RequestsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
-        ) : view === 'Webhooks' ? (
-          <WebhooksView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
-        ) : view === 'Clock' ? (
-          <ClockView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
-        ) : view === 'Scenarios' ? (
-          <ScenariosView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
-        ) : view === 'Limits' ? (
-          <LimitsView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
-        ) : view === 'State' ? (
-          <StateView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
-        ) : view === 'Coverage' ? (
-          <CoverageView client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         ) : (
-          <ComingNext view={view} />
+          <View client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         )}
       </main>
     </>

@@ -11,7 +11,3 @@ export function viewOfHash(hash: string): ViewName {
   const slug = hash.replace(/^#\/?/, '');
   return VIEWS.find((view) => slugOf(view) === slug) ?? 'Requests';
 }
-
-/** What each view not built yet will show, said on its page rather than faked (docs/dashboard.md). */
-export const COMING_NEXT: Record<Exclude<ViewName, 'Requests' | 'Webhooks' | 'Clock' | 'Scenarios' | 'Limits' | 'State' | 'Coverage'>, string> = {
-};
