@@ -235,6 +235,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     // Once per request: 'close' follows every response, finished or not (a dropped or reset
     // connection answers nothing: status 0; an answer cut short still had its status seen).
     res.once('close', () => {
+      req.ctx.endUse?.();
       const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
       options.logRequests?.(`${req.method} ${req.originalUrl} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
       const { workspace, contract, operation } = req.ctx;

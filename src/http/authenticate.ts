@@ -71,11 +71,12 @@ export function authenticateControl(registry: WorkspaceRegistry, controlToken: s
   };
 }
 
-/** The workspace is in use until the request's answer ends ('close' follows every response): --workspace-ttl never evicts it mid-request. */
+/**
+ * The workspace is in use until the request's answer ends: --workspace-ttl never evicts it
+ * mid-request. The request's one 'close' listener (the journal's, in server.ts) ends the use.
+ */
 function inUseUntilAnswered(registry: WorkspaceRegistry, workspace: Workspace, req: Request): void {
-  const done = registry.use(workspace);
-  if (req.res) req.res.once('close', done);
-  else done();
+  req.ctx.endUse = registry.use(workspace);
 }
 
 function byId(registry: WorkspaceRegistry, id: string, req: Request): Workspace {

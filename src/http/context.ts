@@ -33,6 +33,8 @@ export interface RequestContext {
   wireFault?: WireFault;
   /** Rewrites the handler's answer before it is checked and sent (a scenario's unknown values). */
   rewriteReply?: (status: number, body: unknown) => unknown;
+  /** Ends the workspace's use by this request (it counts as in use until then: --workspace-ttl); called when the answer ends. */
+  endUse?: () => void;
   /** The Idempotency-Key this request holds while it runs. */
   idempotencyKey?: string;
   /** The answer was replayed from an earlier request with the same key. */
