@@ -54,6 +54,7 @@ export const CONTROL_ROUTES = {
   listWorkspaces: { method: 'GET', path: '/__control/workspaces' },
   deleteWorkspace: { method: 'DELETE', path: '/__control/workspaces/{id}' },
   getClock: { method: 'GET', path: '/__control/clock' },
+  listClockJobs: { method: 'GET', path: '/__control/clock/jobs' },
   advanceClock: { method: 'POST', path: '/__control/clock/advance' },
   setClock: { method: 'POST', path: '/__control/clock/set' },
   freezeClock: { method: 'POST', path: '/__control/clock/freeze' },
@@ -255,6 +256,19 @@ export class ControlClient {
   /** `GET /__control/clock`: the virtual time, whether it is frozen, and what is due next. */
   getClock(): Promise<ControlResult<'getClock'>> {
     return this.json('getClock');
+  }
+
+  /**
+   * `GET /__control/clock/jobs`: the jobs due next (scheduled posts, retries, expiries), in
+   * the order an advance would run them, and how many wait in all.
+   *
+   * @example
+   * ```ts
+   * const { data: [next] } = await control.listClockJobs({ limit: 1 });
+   * ```
+   */
+  listClockJobs(query: ControlQuery<'listClockJobs'> = {}): Promise<ControlResult<'listClockJobs'>> {
+    return this.json('listClockJobs', { query });
   }
 
   /**

@@ -103,6 +103,11 @@ export class Scheduler<C> {
     return this.queue.peek();
   }
 
+  /** The next `count` pending jobs, in the order they will run, without sorting the rest. */
+  upcoming(count: number): JobRecord[] {
+    return this.queue.first(count);
+  }
+
   /** Pending jobs in the order they will run. */
   pending(): JobRecord[] {
     return this.queue.toArray().sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);

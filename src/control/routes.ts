@@ -228,6 +228,12 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
     route<{ id: string }>('removeRule', ({ workspace, params }) => deleteRule(workspace, params.id)),
 
     route('getClock', ({ workspace }) => ok(clockView(workspace))),
+    route<never, { limit: number }>('listClockJobs', ({ workspace, query }) =>
+      ok({
+        data: workspace.scheduler.upcoming(query.limit).map(({ id, kind, label, dueAt }) => ({ id, kind, label, dueAt: new Date(dueAt).toISOString() })),
+        total: workspace.scheduler.size,
+      }),
+    ),
 
     route<never, never, { by?: string; ms?: number }>('advanceClock', ({ workspace, body }) => {
       let ms = body.ms;

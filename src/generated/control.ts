@@ -112,6 +112,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/clock/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the jobs due next on the workspace's scheduler
+         * @description The workspace's pending jobs in the order they will run (by due time, then by the
+         *     order they were scheduled): scheduled posts firing, publishing steps, webhook
+         *     retries, token expiries, scenario steps. The first `limit` of them, and how many
+         *     wait in all. Changes nothing; an advance or set runs them.
+         */
+        get: operations["listClockJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__control/clock/advance": {
         parameters: {
             query?: never;
@@ -918,6 +941,24 @@ export interface components {
              * @description The instant to move to; it must not be before the clock's time.
              */
             to: string;
+        };
+        PendingJob: {
+            id: string;
+            /** @example post.publish */
+            kind: string;
+            /**
+             * @description What the job does, for people.
+             * @example fire scheduled post 5f0c…
+             */
+            label: string;
+            /** Format: date-time */
+            dueAt: string;
+        };
+        PendingJobList: {
+            /** @description The jobs due first, in the order they will run. */
+            data: components["schemas"]["PendingJob"][];
+            /** @description Jobs pending in all. */
+            total: number;
         };
         RanJob: {
             id: string;
@@ -2041,6 +2082,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ContractViolation"];
+        };
+    };
+    listClockJobs: {
+        parameters: {
+            query?: {
+                /** @description How many of the jobs due first to return. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs due next, earliest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingJobList"];
                 };
             };
             400: components["responses"]["BadRequest"];

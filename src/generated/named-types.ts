@@ -712,6 +712,16 @@ export type ControlAdvanceClockBody = ControlComponents['schemas']['AdvanceClock
 export type ControlSetClockBody = ControlComponents['schemas']['SetClockBody'];
 
 /**
+ * control.yaml: `#/components/schemas/PendingJob`.
+ */
+export type ControlPendingJob = ControlComponents['schemas']['PendingJob'];
+
+/**
+ * control.yaml: `#/components/schemas/PendingJobList`.
+ */
+export type ControlPendingJobList = ControlComponents['schemas']['PendingJobList'];
+
+/**
  * control.yaml: `#/components/schemas/RanJob`.
  */
 export type ControlRanJob = ControlComponents['schemas']['RanJob'];

@@ -80,3 +80,41 @@ describe('with --control-token', () => {
     await guarded.close();
   });
 });
+
+describe('GET /__control/clock/jobs', () => {
+  async function workspaceWithTimeline() {
+    const yaml = ['name: jobs', 'timeline:', '  - { at: PT2H, do: network.outage, platform: tiktok, for: PT30M }', '  - { at: PT1H, do: network.outage, platform: youtube, for: PT10M }'].join('\n');
+    const created = await mock.control('post', '/__control/workspaces').send({ fixtures: false, scenario: yaml, clock: { frozen: true } });
+    expectStatus(created, 201);
+    return created.body.apiKey as string;
+  }
+
+  it('lists the jobs due next in the order they will run, with how many wait', async () => {
+    const key = await workspaceWithTimeline();
+    const clock = await mock.control('get', '/__control/clock', key);
+    const res = await mock.control('get', '/__control/clock/jobs', key);
+    expectStatus(res, 200);
+    expect(res.body.total).toBe(clock.body.pendingJobs);
+    expect(res.body.data).toHaveLength(clock.body.pendingJobs);
+    expect(res.body.data[0]).toMatchObject({ dueAt: clock.body.nextDueAt, kind: expect.any(String), label: expect.stringContaining('youtube') });
+    const dueAts = res.body.data.map((job: { dueAt: string }) => job.dueAt);
+    expect(dueAts).toEqual([...dueAts].sort());
+    expect(res.body.data.at(-1).label).toContain('tiktok');
+  });
+
+  it('answers the first ones only with a limit, and drops the jobs an advance ran', async () => {
+    const key = await workspaceWithTimeline();
+    const all = (await mock.control('get', '/__control/clock/jobs', key)).body;
+    const first = await mock.control('get', '/__control/clock/jobs?limit=1', key);
+    expect(first.body).toEqual({ data: [all.data[0]], total: all.total });
+    const moved = await mock.control('post', '/__control/clock/set', key).send({ to: all.data[0].dueAt });
+    expect(moved.body.ran.map((job: { id: string }) => job.id)).toContain(all.data[0].id);
+    const after = (await mock.control('get', '/__control/clock/jobs', key)).body;
+    expect(after.data.map((job: { id: string }) => job.id)).not.toContain(all.data[0].id);
+    expect(after.total).toBe(after.data.length);
+  });
+
+  it.each(['0', '1001', 'ten'])('refuses limit=%s naming it', async (limit) => {
+    expectApiError(await mock.control('get', `/__control/clock/jobs?limit=${limit}`), 400, 'VALIDATION_ERROR', 'limit');
+  });
+});

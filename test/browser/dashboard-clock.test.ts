@@ -7,7 +7,7 @@ import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 /*
  * The dashboard's Clock view in Debian's Chromium, driven as a user would (issue 20, view 3):
- * on a workspace picked in the switcher, Advance runs a scheduled post's jobs and lists them,
+ * on a workspace picked in the switcher, a scheduled post's job is listed as due, Advance runs it and lists what ran,
  * Freeze and Resume toggle the clock, an error shows the API's message, and axe-core finds
  * nothing serious. The default workspace stays frozen at 2026-03-02T09:00:00Z (test/helpers/mock.ts).
  */
@@ -42,6 +42,11 @@ describe('the Clock view in Chromium', () => {
     expectStatus(post, 201);
     const postId = (post.body as { post: { id: string } }).post.id;
     await expect.poll(() => reading(page, 'Pending jobs').textContent()).toBe(String(pendingBefore + 1));
+    // And in the list of jobs due next, at its instant, in the order an advance would run it.
+    const due = page.getByTestId('due-jobs').getByRole('row').filter({ hasText: postId });
+    expect(await due.allTextContents()).toEqual([`2026-03-05T09:30:00Zin 30 minpost.startfire scheduled post ${postId}`]);
+    const listed = (await mock.control('get', '/__control/clock/jobs?limit=20', apiKey)).body as { data: Array<{ label: string }> };
+    expect(await page.getByTestId('due-jobs').locator('tbody tr td:last-child').allTextContents()).toEqual(listed.data.map((job) => job.label));
 
     // The presets fill the duration field; Advance moves the clock and lists what ran.
     await page.getByRole('button', { name: '1 day' }).click();
@@ -53,6 +58,8 @@ describe('the Clock view in Chromium', () => {
     expect(await reading(page, 'Virtual now').textContent()).toBe('2026-03-05T10:00:00Z');
     const ran = page.getByRole('table').getByRole('row').filter({ hasText: postId });
     expect(await ran.allTextContents()).toEqual([expect.stringMatching(/^2026-03-05T09:30:00Zpost\.start.*ok$/), expect.stringMatching(/post\.publish-destination.*ok$/)]);
+    // What ran is no longer due.
+    await expect.poll(() => due.count()).toBe(0);
 
     // Published, as the API says; and only the picked workspace moved (x-workspace-id).
     const published = await mock.call('get', `/v1/posts/${postId}`, apiKey);

@@ -94,6 +94,7 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
 
   // ---- clock: forward by a duration, by nothing (waits for deliveries), to an instant; run, then freeze again
   const clock = body(await call('getClock', '/__control/clock'));
+  await call('listClockJobs', '/__control/clock/jobs?limit=3');
   await call('advanceClock', '/__control/clock/advance', { by: 'PT2H' });
   await call('advanceClock', '/__control/clock/advance', { ms: 0 });
   const [yesterday, tomorrow] = [-1, 1].map((days) => new Date(Date.parse(clock.now as string) + days * 86_400_000).toISOString());

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseIsoDuration } from '../../src/clock/duration.js';
 import { PriorityQueue } from '../../src/clock/priority-queue.js';
@@ -69,6 +70,19 @@ describe('PriorityQueue', () => {
     for (const n of [4, 2, 6, 1, 5, 3]) queue.push(n);
     expect(queue.removeWhere((n) => n % 2 === 0)).toBe(3);
     expect([queue.pop(), queue.pop(), queue.pop(), queue.pop()]).toEqual([1, 3, 5, undefined]);
+  });
+
+  it('lists its first items in pop order without popping them', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 200 }), fc.integer({ min: 0, max: 250 }), (items, count) => {
+        // Ties broken by insertion order, as the scheduler breaks them by seq.
+        const queue = new PriorityQueue<[number, number]>((a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]));
+        items.forEach((item, i) => queue.push([item, i]));
+        const sorted = items.map((item, i): [number, number] => [item, i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        expect(queue.first(count)).toEqual(sorted.slice(0, count));
+        expect(queue.size).toBe(items.length);
+      }),
+    );
   });
 });
 

@@ -1,17 +1,18 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ADVANCE_PRESETS, clockNow, firstOf, formatInstant, formatUntil, fromUtcField, toUtcField } from './clock.js';
+import { ADVANCE_PRESETS, clockNow, firstOf, formatInstant, formatUntil, fromUtcField, JOBS_SHOWN, toUtcField } from './clock.js';
 import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
-import type { Clock, ClockMove } from './contract.js';
+import type { Clock, ClockMove, PendingJobList } from './contract.js';
 import { followStream, RECONNECT_MS } from './follow-stream.js';
 
 /**
  * The clock as last read, and when (`performance.now()`, the page's monotonic wall time): a
- * running clock is drawn moving from there.
+ * running clock is drawn moving from there. With it, the jobs due next, read together.
  */
 interface ClockRead {
   clock: Clock;
   readAt: number;
+  jobs: PendingJobList;
 }
 
 type Connection = 'connecting' | 'live' | 'disconnected';
@@ -27,7 +28,8 @@ export interface ClockViewProps {
 
 /**
  * The workspace's virtual clock (`GET /__control/clock`) and its controls: Advance, Set,
- * Freeze and Resume, and what the last move ran. Read again after each of its own actions and
+ * Freeze and Resume, the jobs due next (`GET /__control/clock/jobs`), and what the last move
+ * ran. Read again after each of its own actions and
  * whenever the workspace's event stream brings something: a job that ran emits its event, and
  * a request may have scheduled one.
  */
@@ -52,19 +54,13 @@ export function ClockView({ client, generation, onTokenRequired }: ClockViewProp
     [onTokenRequired],
   );
 
-  const show = useCallback((clock: Clock) => {
-    readSeq.current++;
-    setRead({ clock, readAt: performance.now() });
-    setTick(performance.now());
-  }, []);
-
   const refresh = useCallback(
     async (signal?: AbortSignal) => {
       const seq = ++readSeq.current;
       try {
-        const clock = await client.json<Clock>('/clock', signal && { signal });
+        const [clock, jobs] = await Promise.all([client.json<Clock>('/clock', signal && { signal }), client.json<PendingJobList>(`/clock/jobs?limit=${JOBS_SHOWN}`, signal && { signal })]);
         if (seq !== readSeq.current) return;
-        setRead({ clock, readAt: performance.now() });
+        setRead({ clock, readAt: performance.now(), jobs });
         setTick(performance.now());
         setSetTo((current) => (current === '' ? toUtcField(Date.parse(clock.now)) : current));
       } catch (failure) {
@@ -123,10 +119,11 @@ export function ClockView({ client, generation, onTokenRequired }: ClockViewProp
       const answer = await action();
       if ('ran' in answer) {
         setLastMove(answer);
-        show(answer.clock);
         // Set moves forward only: the field starts again from where the clock now stands.
         setSetTo(toUtcField(Date.parse(answer.clock.now)));
-      } else show(answer);
+      }
+      // The jobs due next changed too: the clock and its jobs are read again, together.
+      await refresh();
     } catch (failure) {
       fail(failure);
     } finally {
@@ -201,7 +198,7 @@ export function ClockView({ client, generation, onTokenRequired }: ClockViewProp
           <dd>{read.clock.nextDueAt === null ? 'none waits' : `${formatInstant(Date.parse(read.clock.nextDueAt))} (${formatUntil(now, Date.parse(read.clock.nextDueAt))})`}</dd>
         </dl>
       )}
-      <p>The control plane reports how many jobs wait and when the next falls due, not each job: scheduled posts, retries and expiries show here once they ran.</p>
+      {read && now !== null && <DueJobs jobs={read.jobs} now={now} />}
       {lastMove && <RanJobs move={lastMove} />}
     </section>
   );
@@ -221,6 +218,38 @@ function ActionForm({ title, onSubmit, children }: { title: string; onSubmit: ()
       <h3 id={id}>{title}</h3>
       <div class="filters">{children}</div>
     </form>
+  );
+}
+
+/** The jobs due first, in the order an advance would run them (the first JOBS_SHOWN). */
+function DueJobs({ jobs, now }: { jobs: PendingJobList; now: number }) {
+  if (jobs.data.length === 0) return null;
+  const more = jobs.total - jobs.data.length;
+  return (
+    <>
+      <table style={{ textAlign: 'left', borderSpacing: '.75rem .15rem' }} data-testid="due-jobs">
+        <caption class="visually-hidden">Jobs due next, in the order they will run</caption>
+        <thead>
+          <tr>
+            <th scope="col">Due at</th>
+            <th scope="col">In</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Job</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.data.map((job) => (
+            <tr key={job.id}>
+              <td>{formatInstant(Date.parse(job.dueAt))}</td>
+              <td>{formatUntil(now, Date.parse(job.dueAt))}</td>
+              <td>{job.kind}</td>
+              <td>{job.label}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {more > 0 && <p>And {more} more due later, not shown.</p>}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 /*
  * The Clock view's pure logic (docs/dashboard.md), apart from the DOM so unit tests can load it:
- * the Advance presets, where a running clock stands between two reads, the Set field's value,
+ * the Advance presets, how many due jobs are listed, where a running clock stands between two reads, the Set field's value,
  * and how much of a long advance's answer is drawn.
  */
 
@@ -10,6 +10,9 @@ export const ADVANCE_PRESETS = [
   { label: '1 h', by: 'PT1H' },
   { label: '1 day', by: 'P1D' },
 ] as const;
+
+/** The most pending jobs listed under "Due next" (`GET /__control/clock/jobs?limit=`). */
+export const JOBS_SHOWN = 20;
 
 /** The most ran jobs drawn after one advance: a day's worth of retries must not freeze the page. */
 export const RAN_SHOWN = 50;

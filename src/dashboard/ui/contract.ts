@@ -10,6 +10,7 @@ export type {
   ControlCreatedWorkspace as CreatedWorkspace,
   ControlJournalPage as JournalPage,
   ControlJournalEntry as JournalEntry,
+  ControlPendingJobList as PendingJobList,
   ControlRanJob as RanJob,
   ControlRuleList as RuleList,
   ControlScenarioList as ScenarioList,
