@@ -25,7 +25,7 @@ export interface RequestContext {
   matchedRule?: string;
   /** What this response's X-RateLimit-* headers say, once the budget step has counted it. */
   rateLimit?: RateLimitHeaders;
-  /** What a scenario did to the request (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`). */
+  /** What a scenario did to the request (`error`, `respond`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`). */
   scenarioEffect?: string;
   /** The answer is an off-contract fault a scenario rule injected (the journal and coverage mark it). */
   injected?: boolean;

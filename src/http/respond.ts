@@ -80,6 +80,11 @@ export class Responder {
 
   private check(req: Request, res: Response, reply: Reply): Reply {
     const { operation, contract } = req.ctx;
+    if (reply.recorded && operation && contract) {
+      const offContract = this.options.checkers[contract].check(operation, reply.status, reply.body, res.getHeaders(), reply.contentType) !== undefined;
+      if (offContract) req.ctx.injected = true;
+      return reply;
+    }
     // 501 marks an operation the mock has not built; the contract describes the real service, so it is not declared there.
     // An off-contract answer is a fault a rule injected on purpose, never a violation.
     if (!this.options.strictResponses || !operation || !contract || reply.status === 501 || reply.offContract) return reply;

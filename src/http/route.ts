@@ -34,6 +34,13 @@ export interface Reply {
    * a broken body): the responder does not check it against the contract.
    */
   offContract?: true;
+  /**
+   * An answer a scenario rule replays as the real service gave it (`respond`): the responder
+   * checks it against the contract whatever --strict-responses says, and sends it unchanged
+   * either way; one the contract does not describe (drift the replay must reproduce) is marked
+   * injected, never a violation of the mock's own.
+   */
+  recorded?: true;
 }
 
 export type Handler = (input: HandlerInput) => Reply | Promise<Reply>;

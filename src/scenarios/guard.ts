@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError, RateLimitedError } from '../http/errors.js';
-import { declaredOperations } from '../http/declared-responses.js';
+import { declaredOperations, errorCodeOf } from '../http/declared-responses.js';
 import type { Operation } from '../http/operations.js';
 import type { Responder, ResponseDecorator } from '../http/respond.js';
+import type { Reply } from '../http/route.js';
 import type { OpenApiDocument } from '../http/spec.js';
 import { activeOutage, assertNetworkUp, outagesStore } from '../platforms/outages.js';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -14,7 +15,7 @@ import { OpenValueRewriter } from './open-values.js';
 import { requestAccounts, type RequestAccounts } from './request-facts.js';
 import { initialRuleState, nextRuleState, nextScenarioState, type RuleState } from './rule-state.js';
 import { runtimeRulesStore, RUNTIME_RULES_NAME } from './runtime-rules.js';
-import type { ErrorEffect } from './scenario.js';
+import type { ErrorEffect, RespondEffect } from './scenario.js';
 import { loadedScenario, type LoadedMatch, type LoadedRule } from './store.js';
 
 export interface ScenarioGuardOptions {
@@ -215,6 +216,13 @@ async function applyEffect(
     responder.send(req, res, offContract);
     return false;
   }
+  if (then.respond) {
+    req.ctx.scenarioEffect = effect('respond');
+    const code = then.respond.status >= 400 ? errorCodeOf(then.respond.json) : undefined;
+    if (code !== undefined) req.ctx.errorCode = code;
+    responder.send(req, res, respondReply(then.respond));
+    return false;
+  }
   if (then.error) {
     req.ctx.scenarioEffect = effect('error');
     throw ruleError(then.error, rule, workspace);
@@ -229,6 +237,21 @@ async function applyEffect(
     req.ctx.scenarioEffect = 'state';
   }
   return true;
+}
+
+/**
+ * The reply of a `respond` effect. JSON goes out through the responder's JSON path (a recorded
+ * Content-Type such as application/problem+json is kept as a header); text as is, typed by the
+ * recorded Content-Type. `recorded` asks the responder to judge it against the contract itself.
+ */
+function respondReply(spec: RespondEffect): Reply {
+  const headers = { ...spec.headers };
+  if (spec.text !== undefined) {
+    const typeHeader = Object.keys(headers).find((name) => name.toLowerCase() === 'content-type');
+    const contentType = (typeHeader !== undefined ? headers[typeHeader] : undefined) ?? 'text/plain; charset=utf-8';
+    return { status: spec.status, headers, contentType, body: spec.text, recorded: true };
+  }
+  return { status: spec.status, headers, ...(spec.json !== undefined && { body: spec.json }), recorded: true };
 }
 
 /** The error a rule answers with, in the envelope its code uses. */

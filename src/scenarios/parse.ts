@@ -13,7 +13,7 @@ import type { PlanName } from '../workspaces/plans.js';
 import { pathCanReach } from './matching.js';
 import { parseDateTime, parseMoment, type Moment } from './moments.js';
 import { accountSourcesOf, canNameAccount, type AccountSources } from './request-facts.js';
-import type { FaultBody, FaultEffect, FieldPath, MatchSpec, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
+import type { FaultBody, FaultEffect, FieldPath, MatchSpec, RespondEffect, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
 
 /** A scenario file that cannot be used, with where and why. */
 export class ScenarioError extends Error {
@@ -288,6 +288,12 @@ function list<T>(value: OneOrMany<T> | undefined): T[] | undefined {
   return Array.isArray(value) ? value : [value];
 }
 
+/** Statuses HTTP sends without a body (RFC 9110 15.3.5, 15.3.6, 15.4.5). */
+const BODYLESS_STATUSES = [204, 205, 304];
+
+/** Headers about the bytes and the connection, not the answer: Node and the mock set them. */
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'content-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer', 'te', 'proxy-connection'];
+
 /** How a `drip: {}` sends a body: 16 bytes every 100 ms. */
 export const DEFAULT_DRIP = { chunkBytes: 16, intervalMs: 100 } as const;
 
@@ -442,8 +448,8 @@ class Checker {
 
   private then(raw: RawRule['then'], at: FieldPath, states: string[], operations: string[]): ThenSpec {
     // `reset: true` answers nothing; `reset: { afterBytes }` cuts whatever answer goes out.
-    const answers = (['error', 'drop', 'reset', 'malformed', 'unknownValues', 'fault'] as const).filter((key) => (key === 'reset' ? raw.reset === true : raw[key] !== undefined));
-    if (answers.length > 1) this.map.fail([...at, answers[1] as string], `give one of error, drop, reset, malformed, unknownValues or fault, not ${answers.join(' and ')}`);
+    const answers = (['error', 'drop', 'reset', 'malformed', 'unknownValues', 'fault', 'respond'] as const).filter((key) => (key === 'reset' ? raw.reset === true : raw[key] !== undefined));
+    if (answers.length > 1) this.map.fail([...at, answers[1] as string], `give one of error, drop, reset, malformed, unknownValues, fault or respond, not ${answers.join(' and ')}`);
     const cuts = (['truncated', 'reset'] as const).filter((key) => raw[key] !== undefined && raw[key] !== true).concat(raw.truncated === true ? ['truncated'] : []);
     const noAnswer = raw.drop !== undefined ? 'drop' : raw.reset === true ? 'reset' : undefined;
     if (cuts.length > 1) this.map.fail([...at, 'reset'], 'give truncated or reset with afterBytes, not both: the answer is cut once');
@@ -459,6 +465,7 @@ class Checker {
       ...(raw.truncated !== undefined && { truncated: raw.truncated === true ? {} : raw.truncated }),
       ...(raw.drip !== undefined && { drip: { chunkBytes: raw.drip.chunkBytes ?? DEFAULT_DRIP.chunkBytes, intervalMs: raw.drip.intervalMs ?? DEFAULT_DRIP.intervalMs } }),
       ...(raw.state !== undefined && { state: this.state(raw.state, states, [...at, 'state']) }),
+      ...(raw.respond !== undefined && { respond: this.respond(raw.respond, [...at, 'respond']) }),
     };
     if (raw.error) {
       const error = raw.error;
@@ -491,6 +498,21 @@ class Checker {
       then.unknownValues = values;
     }
     return then;
+  }
+
+  /**
+   * A whole answer. Its status may be one the contract does not declare (a recording of the
+   * real service holds what it sent, drift included), so only what HTTP itself forbids fails here.
+   */
+  private respond(raw: RespondEffect, at: FieldPath): RespondEffect {
+    if (raw.json !== undefined && raw.text !== undefined) this.map.fail([...at, 'text'], 'give json or text, not both: an answer has one body');
+    const body = raw.json !== undefined ? 'json' : raw.text !== undefined ? 'text' : undefined;
+    if (body !== undefined && BODYLESS_STATUSES.includes(raw.status)) this.map.fail([...at, body], `a ${raw.status} answer has no body; leave out json and text`);
+    for (const name of Object.keys(raw.headers ?? {})) {
+      // The mock frames the body it sends: a recorded length or encoding would describe other bytes.
+      if (FRAMING_HEADERS.includes(name.toLowerCase())) this.map.fail([...at, 'headers', name], `${name} is set by the mock from the body it sends; leave it out`, true);
+    }
+    return raw;
   }
 
   private state(name: string, states: string[], at: FieldPath): string {

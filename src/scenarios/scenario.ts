@@ -101,8 +101,20 @@ export interface FaultEffect {
   headers?: Record<string, string>;
 }
 
+/**
+ * An answer given whole, as a recording of the real service holds it (src/proxy/recording.ts's
+ * RecordedResponse): `json` is sent as JSON, `text` as is, neither an empty body.
+ */
+export interface RespondEffect {
+  status: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  text?: string;
+}
+
 export interface ThenSpec {
   error?: ErrorEffect;
+  respond?: RespondEffect;
   latencyMs?: number;
   drop?: true;
   /** `true`: no answer at all; with `afterBytes`, the answer's first bytes, then the reset. */
