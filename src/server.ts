@@ -16,7 +16,7 @@ import { authenticateApi, authenticateControl, keyScopeStep } from './http/authe
 import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
-import { hostCheck, type AllowedHosts } from './http/host-check.js';
+import { crossOriginWriteCheck, hostCheck, type AllowedHosts } from './http/host-check.js';
 import { useVirtualDateHeader } from './http/date-header.js';
 import { toApiError } from './http/error-mapping.js';
 import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
@@ -264,6 +264,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   useVirtualDateHeader(app, (req) => (req.ctx?.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace);
   // Before every route: a page of another site must not reach any of them (DNS rebinding).
   if (checkHost) app.use(checkHost);
+  app.use(crossOriginWriteCheck(options.cors));
   if (options.cors) app.use(cors(options.cors));
   app.use(urlLengthGuard(httpLimits));
 

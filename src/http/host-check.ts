@@ -112,6 +112,44 @@ export function hostCheck(allowed: readonly string[]): RequestHandler {
   };
 }
 
+/** Methods a page of another site may send without changing anything (the mock's GETs read only). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** `http://localhost:4010` against the Host `localhost:4010`: the same origin, whatever the scheme (the mock speaks HTTP only). */
+function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    // `null` (a sandboxed frame, a file:// page) and junk: no origin of this server.
+    return false;
+  }
+}
+
+/**
+ * Refuses writes a page of another origin sends: the Host check stops DNS rebinding, but a page
+ * on any site may still POST to `http://127.0.0.1:4010/__control/reset` by its address, without
+ * reading the answer (a "simple" request, sent without a CORS preflight). Browsers put `Origin`
+ * on every such request, and clients that are not browsers (curl, SDKs, test suites) send none,
+ * so a write whose Origin is neither this server's own nor one `--cors` allows is answered 403
+ * before it runs. Reads stay open: without CORS the page cannot see their answers.
+ */
+export function crossOriginWriteCheck(corsOrigins: readonly string[] = []): RequestHandler {
+  const any = corsOrigins.includes('*');
+  return (req, _res, next) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || SAFE_METHODS.has(req.method) || any || corsOrigins.includes(origin) || isOwnOrigin(origin, req.headers.host)) return next();
+    refuse(
+      req,
+      next,
+      new ApiError(403, 'FORBIDDEN', `This server does not take writes from pages of another origin ('${origin}'): a page of any site could otherwise change it. To let a browser app of that origin call it, start the server with --cors ${origin}.`, {
+        param: 'Origin',
+        details: { origin },
+      }),
+    );
+  };
+}
+
 function refuse(req: Request, next: NextFunction, error: ApiError): void {
   // A /v1 refusal still gets its X-RateLimit-* headers, counted as a request of no workspace (as a 414 is).
   if (req.path === '/v1' || req.path.startsWith('/v1/')) req.ctx.contract = 'api';

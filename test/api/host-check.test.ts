@@ -136,3 +136,45 @@ describe('the control token', () => {
     }
   });
 });
+
+describe('a write from a page of another origin', () => {
+  it.each([
+    ['post', '/__control/reset'],
+    ['post', '/__control/clock/freeze'],
+    ['post', '/v1/profiles'],
+    ['delete', '/__control/rules/none'],
+  ] as const)('%s %s answers 403 FORBIDDEN naming the origin and --cors, and changes nothing', async (method, path) => {
+    const before = (await mock.control('get', '/__control/journal')).body;
+    const res = await mock.call(method, path).set('Origin', 'http://evil.example').send(path === '/v1/profiles' ? { name: 'Cross-site' } : {});
+    expectApiError(res, 403, 'FORBIDDEN', 'Origin');
+    expect(res.body.error.details).toEqual({ origin: 'http://evil.example' });
+    expect(res.body.error.message).toContain('--cors http://evil.example');
+    expect((await mock.control('get', '/__control/journal')).body).toEqual(before);
+  });
+
+  it('refuses a sandboxed page (Origin: null) too, and still sends X-RateLimit-* on /v1', async () => {
+    const res = await mock.call('post', '/v1/profiles').set('Origin', 'null').send({ name: 'Sandboxed' });
+    expectApiError(res, 403, 'FORBIDDEN', 'Origin');
+    expect(res.headers['x-ratelimit-limit']).toBeDefined();
+  });
+
+  it("takes writes from the server's own pages (the dashboard), from clients that send no Origin, and reads from anywhere", async () => {
+    const own = await mock.control('post', '/__control/clock/resume').set('Host', 'localhost:4010').set('Origin', 'http://localhost:4010');
+    expectStatus(own, 200);
+    expectStatus(await mock.control('post', '/__control/clock/freeze'), 200);
+    expectStatus(await mock.call('get', '/v1/connections').set('Origin', 'http://evil.example'), 200);
+  });
+
+  it('takes writes from the origins --cors allows, and from any with --cors *', async () => {
+    for (const cors of [['http://app.example:3000'], ['*']]) {
+      const browser = await startMock({ cors });
+      try {
+        const res = await browser.call('post', '/v1/profiles').set('Origin', 'http://app.example:3000').send({ name: 'From the app' });
+        expectStatus(res, 201);
+        expect(res.headers['access-control-allow-origin']).toBe(cors[0]);
+      } finally {
+        await browser.close();
+      }
+    }
+  });
+});

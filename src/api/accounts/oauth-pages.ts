@@ -54,7 +54,9 @@ function send(res: Response, status: number, html: string): void {
   res.setHeader('Cache-Control', 'no-store');
   // No form-action: browsers apply it to the redirect after the form, which goes to the integrator's host.
   res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // The session's URL never leaves for the integrator's host; same-origin (not no-referrer, which
+  // makes the form's POST say `Origin: null`) lets the cross-origin write check see the page's own origin.
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.send(html);
 }
 
