@@ -289,10 +289,10 @@ function list<T>(value: OneOrMany<T> | undefined): T[] | undefined {
 }
 
 /** Statuses HTTP sends without a body (RFC 9110 15.3.5, 15.3.6, 15.4.5). */
-const BODYLESS_STATUSES = [204, 205, 304];
+export const BODYLESS_STATUSES: readonly number[] = [204, 205, 304];
 
 /** Headers about the bytes and the connection, not the answer: Node and the mock set them. */
-const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'content-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer', 'te', 'proxy-connection'];
+export const FRAMING_HEADERS: readonly string[] = ['content-length', 'transfer-encoding', 'content-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer', 'te', 'proxy-connection'];
 
 /** How a `drip: {}` sends a body: 16 bytes every 100 ms. */
 export const DEFAULT_DRIP = { chunkBytes: 16, intervalMs: 100 } as const;

@@ -1,0 +1,169 @@
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Document, isMap, type YAMLMap } from 'yaml';
+import { OperationIndex } from '../http/operations.js';
+import { loadSpec } from '../http/spec.js';
+import { packagePath } from '../lib/package-root.js';
+import { readRecording, RecordingError, REDACTED, type RecordedExchange, type RecordedResponse } from '../proxy/recording.js';
+import { BODYLESS_STATUSES, FRAMING_HEADERS, SCHEMA_FILE } from '../scenarios/parse.js';
+import type { FaultEffect, RespondEffect } from '../scenarios/scenario.js';
+import type { CliIo } from './options.js';
+import { UsageError } from './options.js';
+
+export function scenarioHelp(): string {
+  return [
+    'Usage: social-gateway-mock scenario from-recording <DIR>',
+    '',
+    'Prints to stdout a scenario that replays a recording (a folder written by proxy --record):',
+    'one rule per exchange, in arrival order, each firing once, matching the operation and the',
+    'path parameters the request named, and answering the recorded status, headers and body',
+    '(respond). An exchange the upstream never answered replays the 502 the proxy gave (fault).',
+    'The scenario starts an empty workspace (fixtures: false) on a clock frozen at the first',
+    "exchange's time. Load it like any scenario file:",
+    '',
+    '  social-gateway-mock scenario from-recording recording/ > replay.yaml',
+    '  social-gateway-mock --scenario replay.yaml',
+    '',
+    'Exit status: 0 when printed; 2 when the folder is not a recording or holds nothing to replay.',
+  ].join('\n');
+}
+
+/** Response headers the replay leaves to the mock: its framing, and Date, which its virtual clock sets. */
+const UNREPLAYED_HEADERS = new Set([...FRAMING_HEADERS, 'date']);
+
+/** Statuses a respond can answer; anything else in a recording is not an HTTP answer to replay. */
+const MIN_STATUS = 200;
+const MAX_STATUS = 599;
+
+/** The schema's limits on what a rule holds. */
+const MAX_RULE_ID = 64;
+const MAX_PARAM_VALUE = 256;
+const MAX_FAULT_MESSAGE = 1000;
+const FAULT_CODE = /^[A-Z][A-Z0-9_]*$/;
+
+type Rule = { id: string; description: string; match: Record<string, unknown>; then: { respond: RespondEffect } | { fault: Partial<FaultEffect> }; times: 1 };
+type Converted = { rule: Rule } | { skipped: string };
+
+/**
+ * `social-gateway-mock scenario from-recording DIR`: a recording as a scenario, on stdout.
+ * Answers the exit status.
+ */
+export function scenarioCommand(argv: string[], io: CliIo): number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const [sub, dir, ...extra] = parsed.positionals;
+  if (parsed.values.help) {
+    io.out(scenarioHelp());
+    return 0;
+  }
+  if (sub === undefined) throw new UsageError('scenario needs a command: scenario from-recording <DIR>');
+  if (sub !== 'from-recording') throw new UsageError(`unknown scenario command '${sub}' (expected: from-recording)`);
+  if (dir === undefined) throw new UsageError('scenario from-recording needs the recording folder: scenario from-recording <DIR>');
+  if (extra.length > 0) throw new UsageError(`scenario from-recording takes one folder; got also '${extra.join(' ')}'`);
+  let exchanges: RecordedExchange[];
+  try {
+    exchanges = readRecording(dir);
+  } catch (error) {
+    if (!(error instanceof RecordingError)) throw error;
+    io.err(`social-gateway-mock: ${error.message}`);
+    return 2;
+  }
+  const yaml = scenarioFromRecording(exchanges, { dir, schemaPath: schemaPathFrom(io.cwd) });
+  if (yaml === undefined) {
+    io.err(`social-gateway-mock: ${dir}: none of its ${exchanges.length} exchanges reached an operation of openapi.yaml, so there is nothing to replay`);
+    return 2;
+  }
+  io.out(yaml.trimEnd());
+  return 0;
+}
+
+/** The package's scenario schema as a path from where the command runs, where `> my.yaml` puts the file. */
+function schemaPathFrom(cwd: string): string {
+  const path = relative(cwd, packagePath('scenarios', SCHEMA_FILE)).split('\\').join('/');
+  return path.startsWith('.') || path.startsWith('/') ? path : `./${path}`;
+}
+
+/**
+ * The scenario YAML replaying `exchanges` (in arrival order), or undefined when none can be
+ * replayed. Pure: the folder is named, not read.
+ */
+export function scenarioFromRecording(exchanges: readonly RecordedExchange[], where: { dir: string; schemaPath: string }): string | undefined {
+  const index = new OperationIndex(loadSpec('openapi.yaml').document);
+  const converted = exchanges.map((exchange) => ({ exchange, result: convert(exchange, index) }));
+  const rules = converted.flatMap(({ result }) => ('rule' in result ? [result.rule] : []));
+  if (rules.length === 0) return undefined;
+  const first = exchanges[0]?.startedAt;
+  const start = first !== undefined && !Number.isNaN(Date.parse(first)) ? new Date(first).toISOString() : undefined;
+  const skipped = converted.length - rules.length;
+  const document = new Document({
+    description: [
+      `Replays the recording in ${where.dir}: ${rules.length} of its ${exchanges.length} exchanges${start ? `, from ${start}` : ''}${skipped > 0 ? ` (${skipped} left out, see the comments)` : ''}.`,
+      'Each rule answers its recorded response once, in arrival order, to a request for the same operation',
+      'and path parameters; once used up, the mock answers for itself (from an empty workspace).',
+    ].join('\n'),
+    // The mock's own rate limit must not refuse a replay the real service answered: payg allows 600 a minute.
+    plan: 'payg',
+    // The recorded answers stand alone; a fixture world would only answer what the recording does not hold.
+    fixtures: false,
+    ...(start !== undefined && { clock: { start, frozen: true } }),
+    rules,
+  });
+  document.commentBefore = ` yaml-language-server: $schema=${where.schemaPath}`;
+  const ruleNodes = document.getIn(['rules'], true) as { items: YAMLMap[] };
+  let pending: string[] = [];
+  let ruleAt = 0;
+  for (const { exchange, result } of converted) {
+    if ('skipped' in result) {
+      pending.push(` exchange ${exchange.seq}, ${exchange.request.method} ${exchange.request.path}: left out, ${result.skipped}`);
+      continue;
+    }
+    const node = ruleNodes.items[ruleAt++];
+    if (!node) continue;
+    if (pending.length > 0) node.commentBefore = pending.join('\n');
+    pending = [];
+    // One line per matcher set reads best; the answer stays in block style, as bodies are long.
+    const match = node.get('match', true);
+    if (isMap(match)) match.flow = true;
+  }
+  if (pending.length > 0) document.comment = pending.join('\n');
+  return document.toString({ lineWidth: 0 });
+}
+
+function convert(exchange: RecordedExchange, index: OperationIndex): Converted {
+  const { request } = exchange;
+  const method = request.method.toUpperCase();
+  // The scenario guard sees a HEAD request as its GET operation, so a rule for it would also answer GETs.
+  if (method === 'HEAD') return { skipped: 'a HEAD request cannot be told apart from its GET by a rule' };
+  const found = index.match(method, request.path);
+  // The path decides, as it does when the mock routes the replayed request; the recorded operationId is what the proxy saw.
+  if (found.kind !== 'found') return { skipped: 'it reached no operation of openapi.yaml, and rules answer only operations (the mock answers 404 or 405 itself)' };
+  const { operation, params } = found;
+  const kept = Object.entries(params).filter(([, value]) => !value.includes(REDACTED) && value.length <= MAX_PARAM_VALUE);
+  const match: Record<string, unknown> = { operationId: operation.operationId, ...(kept.length > 0 && { params: Object.fromEntries(kept) }) };
+  const id = `rec-${String(exchange.seq).padStart(6, '0')}-${operation.operationId}`.slice(0, MAX_RULE_ID);
+  const line = `${method} ${request.path}${request.query ? `?${request.query}` : ''}`;
+  if (exchange.response === null) {
+    const fault: Partial<FaultEffect> = { status: 502, body: 'json' };
+    const error = exchange.upstreamError;
+    if (error && FAULT_CODE.test(error.code)) fault.code = error.code;
+    if (error?.message) fault.message = error.message.slice(0, MAX_FAULT_MESSAGE);
+    return { rule: { id, description: `${line}: no answer from the upstream (${error?.code ?? 'no error recorded'}); the proxy's 502 replayed`, match, then: { fault }, times: 1 } };
+  }
+  const { status } = exchange.response;
+  if (status < MIN_STATUS || status > MAX_STATUS) return { skipped: `status ${status} is not an answer a rule can give (${MIN_STATUS} to ${MAX_STATUS})` };
+  return { rule: { id, description: `${line} answered ${status} at ${exchange.startedAt}`, match, then: { respond: respondOf(exchange.response) }, times: 1 } };
+}
+
+function respondOf(response: RecordedResponse): RespondEffect {
+  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name, value]) => !UNREPLAYED_HEADERS.has(name.toLowerCase()) && !/[\r\n]/.test(value)));
+  const bodyless = BODYLESS_STATUSES.includes(response.status);
+  return {
+    status: response.status,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    ...(!bodyless && response.json !== undefined ? { json: response.json } : !bodyless && response.text ? { text: response.text } : {}),
+  };
+}
