@@ -17,6 +17,7 @@ export function helpText(): string {
     '',
     'Usage: social-gateway-mock [serve] [options]            serve until stopped (Ctrl-C, SIGTERM)',
     '       social-gateway-mock run [options] -- <command…>   serve while a command runs, exit with its status',
+    '       social-gateway-mock drift <DIR> [--json]          what a proxy --record folder shows that openapi.yaml does not say',
     '       social-gateway-mock scenario from-recording <DIR> print a scenario replaying a proxy --record folder',
     '',
     ...flagHelp(),
@@ -46,6 +47,11 @@ export async function main(argv: string[], io: CliIo, shutdown: ShutdownSource =
       // Loaded only for `run`: execa costs about 80 ms of every start of the plain server otherwise.
       const { runCommand } = await import('./run.js');
       return { exitCode: await runCommand(rest, io, shutdown) };
+    }
+    if (first === 'drift') {
+      // Loaded only for `drift`: the server's start does not pay for the comparer.
+      const { driftCommand } = await import('./drift-command.js');
+      return { exitCode: driftCommand(rest, io) };
     }
     if (first === 'scenario') {
       // Loaded only for `scenario`: the server's start does not pay for the recording reader.

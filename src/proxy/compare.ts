@@ -6,7 +6,7 @@ import { nonFinitePath, requestContract } from '../http/contract-router.js';
 import { OperationIndex, type Operation } from '../http/operations.js';
 import { RequestValidationError, RequestValidator } from '../http/request-validator.js';
 import type { OpenApiDocument } from '../http/spec.js';
-import type { RecordedExchange, RecordedRequest, RecordedResponse } from './recording.js';
+import { REDACTED, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './recording.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -548,9 +548,15 @@ function requestFinding(error: RequestValidationError, operation: Operation, req
   return value === undefined ? finding : { ...finding, value };
 }
 
+/**
+ * Each finding once; and none about a value a recording replaced by REDACTED: a hidden API key,
+ * token or session id cannot be judged (it would break a pattern or a format), and saying so
+ * would only be noise in a drift report.
+ */
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((finding) => {
+    if (typeof finding.value === 'string' && finding.value.includes(REDACTED)) return false;
     const key = `${finding.side} ${finding.kind} ${finding.field}`;
     if (seen.has(key)) return false;
     seen.add(key);
