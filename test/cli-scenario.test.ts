@@ -39,11 +39,13 @@ interface Call {
 /** What the client saw of one answer. */
 interface Seen {
   status: number;
-  body: unknown;
+  /** The body's bytes, as text. */
+  text: string;
   requestId: string | undefined;
 }
 
-const seen = (res: Response): Seen => ({ status: res.status, body: res.body as unknown, requestId: res.headers['x-request-id'] as string | undefined });
+const seen = (res: Response): Seen => ({ status: res.status, text: res.text, requestId: res.headers['x-request-id'] as string | undefined });
+const bodyOf = (answer: Seen | undefined) => JSON.parse(answer?.text ?? 'null') as unknown;
 
 /**
  * A recording made the way the proxy makes one, of a real mock standing in for the upstream: each
@@ -77,7 +79,7 @@ class Recorder {
       request: { method: call.method.toUpperCase(), path, query, headers: { 'x-api-key': REDACTED, 'content-type': 'application/json' }, ...(call.body && { json: call.body }) },
       response: { status: res.status, headers, ...(json ? { json: res.body as unknown } : res.text ? { text: res.text } : {}) },
     });
-    this.answers.push({ status: res.status, body: res.body as unknown, requestId: `upstream-${seq}` });
+    this.answers.push({ status: res.status, text: res.text, requestId: `upstream-${seq}` });
     return res;
   }
 
@@ -95,7 +97,7 @@ class Recorder {
       upstreamError: { code: 'PLATFORM_ERROR', message: 'The upstream did not answer within 5000 ms.' },
     };
     writeExchange(this.dir, exchange);
-    this.answers.push({ status: 502, body: { error: exchange.upstreamError }, requestId: undefined });
+    this.answers.push({ status: 502, text: JSON.stringify({ error: exchange.upstreamError }), requestId: undefined });
   }
 }
 
@@ -149,7 +151,7 @@ describe('scenario from-recording', () => {
     expect(scenario.rules.map((rule) => rule.id)).toEqual(['rec-000001-listPosts', 'rec-000002-createPost', 'rec-000003-getPost', 'rec-000004-listPosts', 'rec-000005-getPost', 'rec-000006-deletePost', 'rec-000007-getPost', 'rec-000009-listPosts']);
     expect(scenario.rules.every((rule) => rule.times === 1)).toBe(true);
     // The id a recorded create answered is the id the recorded read and delete ask for.
-    const createdId = (recorder.answers[1]?.body as { post: { id: string } }).post.id;
+    const createdId = (bodyOf(recorder.answers[1]) as { post: { id: string } }).post.id;
     expect(scenario.rules[2]?.match).toEqual({ operationId: 'getPost', params: { id: createdId } });
     expect(scenario.rules[5]?.match).toEqual({ operationId: 'deletePost', params: { id: createdId } });
     expect(yaml).toContain('exchange 8, GET /v1/no-such-thing: left out, it reached no operation of openapi.yaml');
@@ -175,7 +177,7 @@ describe('scenario from-recording', () => {
       return answers;
     };
 
-    it('answers the recorded statuses, bodies and headers in order (--scenario FILE)', async () => {
+    it('answers the recorded statuses, bodies (byte for byte) and headers in order (--scenario FILE)', async () => {
       const answers = await replayAll();
       // The unknown path is the mock's own 404 in both; everything else is the recording's.
       expect(answers.map(({ status }) => status)).toEqual(recorder.answers.map(({ status }) => status));
@@ -184,8 +186,8 @@ describe('scenario from-recording', () => {
         expect(answer, `exchange ${i + 1}`).toEqual(recorder.answers[i]);
       });
       // Two identical requests, two different recorded answers, in the order they came.
-      expect(answers[0]?.body).not.toEqual(answers[3]?.body);
-      expect([2, 4, 6].map((i) => (answers[i]?.body as { post: { status: string } }).post.status)).toEqual(['scheduled', 'published', 'deleted']);
+      expect(answers[0]?.text).not.toEqual(answers[3]?.text);
+      expect([2, 4, 6].map((i) => (bodyOf(answers[i]) as { post: { status: string } }).post.status)).toEqual(['scheduled', 'published', 'deleted']);
       const journal = (await replay.control('get', '/__control/journal?limit=100')).body.data as Array<{ matchedRule: string | null; effect: string | null; injected: boolean }>;
       expect(journal.map((entry) => entry.effect)).toEqual(['respond', 'respond', 'respond', 'respond', 'respond', 'respond', 'respond', null, 'fault']);
       // Answers of the mock's own contract stay on-contract; the proxy's 502 never came from the service.
@@ -199,6 +201,56 @@ describe('scenario from-recording', () => {
       // Every rule used up: the mock answers for itself, from its empty world.
       const after = await replay.call('get', calls[2]?.path ?? '');
       expect(after.status).toBe(404);
+    });
+  });
+
+  describe('of a service that drifts from the contract', () => {
+    const drifted = (seq: number, method: string, path: string, response: RecordedExchange['response']): RecordedExchange => ({
+      format: RECORDING_FORMAT,
+      seq,
+      operationId: null,
+      startedAt: `2026-03-02T09:00:0${seq}.000Z`,
+      durationMs: 2,
+      request: { method, path, query: '', headers: { authorization: REDACTED } },
+      response,
+    });
+
+    it('replays the drift as recorded, each answer the contract does not describe marked injected', async () => {
+      const dir = tempDir();
+      const exchanges = [
+        drifted(1, 'GET', '/v1/posts/p-1', { status: 200, headers: { 'content-type': 'application/json' }, json: { post: { id: 'p-1', status: 'exploded' }, extra: 1 } }),
+        drifted(2, 'GET', '/v1/connections', { status: 418, headers: { 'content-type': 'text/html' }, text: '<h1>teapot</h1>' }),
+        drifted(3, 'GET', '/v1/posts/p-1', { status: 404, headers: {}, json: { error: { code: 'NOT_FOUND', message: 'Gone.' } } }),
+        drifted(4, 'DELETE', '/v1/posts/p-1', { status: 204, headers: { 'x-trace': 'abc' }, text: '' }),
+      ];
+      for (const exchange of exchanges) writeExchange(dir, exchange);
+      const { streams, out } = io();
+      expect(await main(['scenario', 'from-recording', dir], streams)).toEqual({ exitCode: 0 });
+      const replay = await startMock({ seed: 3 });
+      try {
+        const { body } = await replay.control('post', '/__control/workspaces').send({ scenario: out.join('\n') });
+        const key = body.apiKey as string;
+        const answers = [];
+        for (const { request } of exchanges) answers.push(await replay.call(request.method.toLowerCase() as Method, request.path, key));
+        expect(answers.map((res) => [res.status, res.text])).toEqual([
+          [200, '{"post":{"id":"p-1","status":"exploded"},"extra":1}'],
+          [418, '<h1>teapot</h1>'],
+          [404, '{"error":{"code":"NOT_FOUND","message":"Gone."}}'],
+          [204, ''],
+        ]);
+        expect(answers[1]?.headers['content-type']).toMatch(/^text\/html/);
+        expect(answers[3]?.headers['x-trace']).toBe('abc');
+        const journal = (await replay.control('get', '/__control/journal', key)).body.data as Array<{ effect: string; injected: boolean; errorCode: string | null }>;
+        expect(journal.map(({ effect, injected, errorCode }) => [effect, injected, errorCode])).toEqual([
+          ['respond', true, null],
+          ['respond', true, null],
+          ['respond', false, 'NOT_FOUND'],
+          ['respond', true, null],
+        ]);
+      } finally {
+        // Fails if the mock counted any of the drift as its own CONTRACT_VIOLATION.
+        await replay.close();
+      }
     });
   });
 
