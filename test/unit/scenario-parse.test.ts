@@ -47,6 +47,13 @@ describe('a malformed scenario', () => {
     ['a world post in the future', 'posts:\n  - to: twitter\n    at: PT1H\n', 3, 9, 'posts[0].at', /before the scenario starts/],
     ['a step before the load', 'timeline:\n  - at: -PT1H\n    do: emit\n    event: webhook.test\n', 2, 9, 'timeline[0].at', /after the scenario is loaded/],
     ['an account entry that changes nothing', 'accounts:\n  - account: twitter\n', 2, 5, 'accounts[0]', /says which account but not what to change/],
+    ['a respond with two bodies', 'rules:\n  - id: a\n    match: { operationId: getPost }\n    then:\n      respond: { status: 200, json: {}, text: x }\n', 5, 47, 'rules[0].then.respond.text', /give json or text, not both/],
+    ['a respond body on a 204', 'rules:\n  - id: a\n    match: { operationId: getPost }\n    then:\n      respond: { status: 204, json: {} }\n', 5, 37, 'rules[0].then.respond.json', /a 204 answer has no body/],
+    ['a respond framing header', 'rules:\n  - id: a\n    match: { operationId: getPost }\n    then:\n      respond: { status: 200, headers: { Content-Length: \'3\' }, text: abc }\n', 5, 42, 'rules[0].then.respond.headers.Content-Length', /set by the mock from the body it sends/],
+    ['a respond status out of range', 'rules:\n  - id: a\n    match: { operationId: getPost }\n    then:\n      respond: { status: 99 }\n', 5, 26, 'rules[0].then.respond.status', /must be >= 200; got 99/],
+    ['an unknown field of respond', 'rules:\n  - id: a\n    match: { operationId: getPost }\n    then:\n      respond: { status: 200, body: x }\n', 5, 31, 'rules[0].then.respond.body', /unknown field "body" \(expected one of: status, headers, json, text\)/],
+    ['a respond header value on two lines', 'rules:\n  - id: a\n    match: { operationId: getPost }\n    then:\n      respond: { status: 200, headers: { x-a: "1\\r\\nx-b: 2" } }\n', 5, 47, 'rules[0].then.respond.headers.x-a', /is not valid here|must match/],
+    ['respond with error', 'rules:\n  - id: a\n    match: { operationId: getPost }\n    then: { error: { status: 404, code: NOT_FOUND }, respond: { status: 404 } }\n', 4, 63, 'rules[0].then.respond', /not error and respond/],
   ])('names the line and column of %s', (_what, yaml, line, column, field, reason) => {
     const error = problem(yaml);
     expect(error.message).toMatch(new RegExp(`^broken\\.yaml:${line}:${column}: `));
