@@ -118,7 +118,6 @@ describe('social-gateway-mock drift', () => {
 
     it('names each planted difference with its count, and nothing else; exits 1', async () => {
       const result = await drift([dir]);
-      if (process.env.SHOW_DRIFT) console.log(`${result.out}\n${dir}`);
       expect(result.exitCode).toBe(1);
       const rows = result.out.split('\n').filter((line) => line.startsWith('    '));
       expect(rows.map((line) => line.trim().split(/\s{2,}/).slice(0, 3))).toEqual([
