@@ -28,6 +28,9 @@ import type { RouteDefinition } from './http/route.js';
 import { loadSpec } from './http/spec.js';
 import './http/context.js';
 import { captureLiveDetail } from './journal/live-detail.js';
+import { ContractComparer } from './proxy/compare.js';
+import { bodyLimitBytes, createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
+import { Redactor } from './proxy/redact.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
 import type { PlanName } from './workspaces/plans.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
@@ -92,6 +95,13 @@ export interface MockServerOptions {
   maxWorkspaces?: number;
   /** At `maxWorkspaces`: refuse a new one with 503 WORKSPACE_LIMIT_REACHED (default), or evict the longest idle. */
   onMaxWorkspaces?: MaxWorkspacesPolicy;
+  /**
+   * Proxy mode (`social-gateway-mock proxy`): /v1 goes to a real upstream, checked against
+   * openapi.yaml, instead of the mock's own implementation; the rest of the server is the same.
+   */
+  proxy?: ProxyOptions;
+  /** Names hidden besides the built-in secrets (headers, JSON fields, query parameters) in the journal, event stream, logs and recordings. */
+  redact?: string[];
 }
 
 export interface MockServer {
@@ -224,6 +234,15 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
   responder.decorate(applyReplyRewrite);
 
+  // One list of secrets for every place a request is shown or kept (decision 0022).
+  const redactor = new Redactor(options.redact ?? []);
+  let upstream: URL | undefined;
+  if (options.proxy) {
+    upstream = new URL(options.proxy.upstream);
+    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`proxy.upstream: '${options.proxy.upstream}' is not an http or https URL`);
+    coverage.trackContractFindings();
+  }
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -231,13 +250,13 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.ctx = { startedAt: realTime(), params: {} };
     // While a dashboard watches, an API request's headers and bodies go with its entry on the stream (never kept).
-    const liveDetail = eventStreams.watchesRequests() && req.path.startsWith('/v1') ? captureLiveDetail(req, res) : undefined;
+    const liveDetail = eventStreams.watchesRequests() && req.path.startsWith('/v1') ? captureLiveDetail(req, res, redactor) : undefined;
     // Once per request: 'close' follows every response, finished or not (a dropped or reset
     // connection answers nothing: status 0; an answer cut short still had its status seen).
     res.once('close', () => {
       req.ctx.endUse?.();
       const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
-      options.logRequests?.(`${req.method} ${req.originalUrl} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
+      options.logRequests?.(`${req.method} ${redactor.url(req.originalUrl, req.ctx.params)} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
       const { workspace, contract, operation } = req.ctx;
       if (contract !== 'api') return;
       const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
@@ -247,7 +266,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       workspace.journal.record({
         at: req.ctx.arrivedAt ?? workspace.nowIso(),
         method: req.method,
-        path: req.originalUrl.split('?')[0] ?? req.originalUrl,
+        path: redactor.path(req.originalUrl.split('?')[0] ?? req.originalUrl, req.ctx.params),
         operationId: operation?.operationId ?? null,
         status,
         errorCode,
@@ -255,6 +274,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         matchedRule: req.ctx.matchedRule ?? null,
         effect: req.ctx.scenarioEffect ?? null,
         injected,
+        ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
       }, liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined);
     });
     next();
@@ -271,18 +291,33 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // The API first: every other mount below is a layer each /v1 request would otherwise be matched against.
   app.use(
     '/v1',
-    createContractRouter({
-      contract: 'api',
-      spec: api,
-      index: apiIndex,
-      routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
-      authenticate: authenticateApi(registry),
-      // DESIGN.md's order: the budget first, then the key's scope (decision 0013), then scenario rules, then validation.
-      guards: [rateLimitStep(options.rateLimit ?? true), keyScopeStep(), scenarioGuard({ document: api.document, bodyLimit, observer: coverage, responder })],
-      beforeHandler: [idempotency.step()],
-      bodyLimit,
-      responder,
-    }),
+    options.proxy && upstream
+      ? createProxyRouter({
+          upstream,
+          strict: options.proxy.strict ?? false,
+          recordDir: options.proxy.recordDir,
+          upstreamTimeoutMs: options.proxy.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+          bodyLimitBytes: bodyLimitBytes(bodyLimit),
+          index: apiIndex,
+          comparer: new ContractComparer(api.document),
+          redactor,
+          workspace: () => registry.defaultWorkspace,
+          realTime,
+          onCompared: (operationId, findings) => coverage.recordContractFindings(operationId, findings),
+          onRecordError: (error) => console.error(`social-gateway-mock: cannot record the exchange: ${error instanceof Error ? error.message : String(error)}`),
+        })
+      : createContractRouter({
+          contract: 'api',
+          spec: api,
+          index: apiIndex,
+          routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
+          authenticate: authenticateApi(registry),
+          // DESIGN.md's order: the budget first, then the key's scope (decision 0013), then scenario rules, then validation.
+          guards: [rateLimitStep(options.rateLimit ?? true), keyScopeStep(), scenarioGuard({ document: api.document, bodyLimit, observer: coverage, responder })],
+          beforeHandler: [idempotency.step()],
+          bodyLimit,
+          responder,
+        }),
   );
 
   app.get('/', indexPage(VERSION));

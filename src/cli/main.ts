@@ -18,6 +18,7 @@ export function helpText(): string {
     'Usage: social-gateway-mock [serve] [options]            serve until stopped (Ctrl-C, SIGTERM)',
     '       social-gateway-mock run [options] -- <command…>   serve while a command runs, exit with its status',
     '       social-gateway-mock drift <DIR> [--json]          what a proxy --record folder shows that openapi.yaml does not say',
+    '       social-gateway-mock proxy --upstream <url> [options]  forward /v1 to a real service, checked against openapi.yaml',
     '       social-gateway-mock scenario from-recording <DIR> print a scenario replaying a proxy --record folder',
     '',
     ...flagHelp(),
@@ -52,6 +53,11 @@ export async function main(argv: string[], io: CliIo, shutdown: ShutdownSource =
       // Loaded only for `drift`: the server's start does not pay for the comparer.
       const { driftCommand } = await import('./drift-command.js');
       return { exitCode: driftCommand(rest, io) };
+    }
+    if (first === 'proxy') {
+      // Loaded only for `proxy`: the plain server's start does not pay for the proxy's command line.
+      const { proxyCommand } = await import('./proxy-command.js');
+      return await proxyCommand(rest, io);
     }
     if (first === 'scenario') {
       // Loaded only for `scenario`: the server's start does not pay for the recording reader.

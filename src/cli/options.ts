@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
+import { parseRedactList } from '../proxy/redact.js';
 import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
 import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
 
@@ -45,6 +46,7 @@ export const FLAGS = {
   'workspace-ttl': { type: 'string', help: 'Evict workspaces idle longer than this (wall time; ISO 8601 like PT30M, or milliseconds); never the default one. Off by default; for shared servers.' },
   'max-workspaces': { type: 'string', help: 'Hold at most this many workspaces, the default one included; past it a new one is refused with 503 (see --on-max-workspaces).' },
   'on-max-workspaces': { type: 'string', help: `At --max-workspaces: ${MAX_WORKSPACES_POLICIES.join(' or ')} (evict the longest idle workspace; default refuse).` },
+  redact: { type: 'string', help: 'Also hide these header, JSON field or query parameter names (comma-separated) in the journal, event stream, logs and recordings, besides the built-in secrets.' },
   config: { type: 'string', help: `Read flags from this YAML file (default ./${CONFIG_FILE} when present).` },
   help: { type: 'boolean', help: 'Show this help.' },
   version: { type: 'boolean', help: 'Show the version.' },
@@ -52,6 +54,9 @@ export const FLAGS = {
 
 type FlagName = keyof typeof FLAGS;
 type FlagValues = Partial<Record<FlagName, string | boolean>>;
+
+/** A command's own flags besides the server's (`proxy --upstream`): the same form as FLAGS. */
+export type FlagTable = Record<string, { type: 'string' | 'boolean'; help: string }>;
 
 export interface CliIo {
   out: (line: string) => void;
@@ -65,11 +70,11 @@ export class UsageError extends Error {
 }
 
 /** The flags' help lines, from the table that parses them. */
-export function flagHelp(): string[] {
-  return Object.entries(FLAGS).map(([name, flag]) => `  --${name}${flag.type === 'string' ? ' <value>' : ''}`.padEnd(30) + flag.help);
+export function flagHelp(table: FlagTable = FLAGS): string[] {
+  return Object.entries(table).map(([name, flag]) => `  --${name}${flag.type === 'string' ? ' <value>' : ''}`.padEnd(30) + flag.help);
 }
 
-function readConfigFile(path: string): FlagValues {
+function readConfigFile(path: string, extra: FlagTable): FlagValues {
   let parsed: unknown;
   try {
     parsed = parseYaml(readFileSync(path, 'utf8'));
@@ -80,7 +85,7 @@ function readConfigFile(path: string): FlagValues {
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`config file ${path} must be a mapping of option names to values`);
   const values: FlagValues = {};
   for (const [key, value] of Object.entries(parsed)) {
-    if (!Object.hasOwn(FLAGS, key) || key === 'config' || key === 'help' || key === 'version') {
+    if ((!Object.hasOwn(FLAGS, key) && !Object.hasOwn(extra, key)) || key === 'config' || key === 'help' || key === 'version') {
       throw new UsageError(`config file ${path}: unknown option '${key}'`);
     }
     values[key as FlagName] = typeof value === 'boolean' ? value : String(value);
@@ -88,14 +93,14 @@ function readConfigFile(path: string): FlagValues {
   return values;
 }
 
-function readEnvironment(env: NodeJS.ProcessEnv): FlagValues {
-  const values: FlagValues = {};
-  for (const name of Object.keys(FLAGS) as FlagName[]) {
+function readEnvironment(env: NodeJS.ProcessEnv, extra: FlagTable): FlagValues {
+  const values: Record<string, string | boolean> = {};
+  for (const [name, flag] of Object.entries({ ...FLAGS, ...extra })) {
     const raw = env[ENV_PREFIX + name.toUpperCase().replace(/-/g, '_')];
     if (raw === undefined || raw === '') continue;
-    values[name] = FLAGS[name].type === 'boolean' ? raw === 'true' || raw === '1' : raw;
+    values[name] = flag.type === 'boolean' ? raw === 'true' || raw === '1' : raw;
   }
-  return values;
+  return values as FlagValues;
 }
 
 function integer(name: string, raw: string | boolean | undefined, min: number, max: number): number | undefined {
@@ -151,22 +156,24 @@ export interface ResolvedCli {
   coverageScope: CoverageScope | undefined;
   /** Absolute path of --ready-file. */
   readyFile: string | undefined;
+  /** Values of the command's own flags (resolveOptions' `extra`), from the flags, environment or config file. */
+  extra: Record<string, string | boolean | undefined>;
 }
 
 /** Flags, then environment, then config file, then defaults; every value checked. */
-export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): ResolvedCli | 'help' | 'version' {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: false }>>;
+export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, extra: FlagTable = {}): ResolvedCli | 'help' | 'version' {
+  let parsed: { values: Record<string, string | boolean | undefined> };
   try {
-    parsed = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
+    parsed = parseArgs({ args: argv, options: { ...FLAGS, ...extra }, strict: true, allowPositionals: false });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const flags = parsed.values as FlagValues;
   if (flags.help) return 'help';
   if (flags.version) return 'version';
-  const env = readEnvironment(io.env);
+  const env = readEnvironment(io.env, extra);
   const configPath = text(flags.config) ?? text(env.config) ?? (existsSync(`${io.cwd}/${CONFIG_FILE}`) ? `${io.cwd}/${CONFIG_FILE}` : undefined);
-  const file = configPath ? readConfigFile(configPath) : {};
+  const file = configPath ? readConfigFile(configPath, extra) : {};
   const value = (name: FlagName) => flags[name] ?? env[name] ?? file[name];
 
   const plan = text(value('plan'));
@@ -202,6 +209,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   const readyFile = text(value('ready-file'));
   const scenario = text(value('scenario'));
   const data = text(value('data'));
+  const redact = parseRedactList(text(value('redact')));
 
   const seed = integer('seed', value('seed'), 0, 2_147_483_647);
   const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
@@ -232,7 +240,13 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...(maxWorkspaces !== undefined && { maxWorkspaces }),
     ...(onMaxWorkspaces !== undefined && { onMaxWorkspaces: onMaxWorkspaces as MaxWorkspacesPolicy }),
     ...(hosts !== undefined && { allowedHosts: hosts }),
+    ...(redact.length > 0 && { redact }),
   };
+  const extraValues: Record<string, string | boolean | undefined> = {};
+  for (const name of Object.keys(extra)) {
+    const raw = flags[name as FlagName] ?? env[name as FlagName] ?? file[name as FlagName];
+    extraValues[name] = raw;
+  }
   return {
     host: host ?? '127.0.0.1',
     port: integer('port', value('port'), 0, 65535) ?? 4010,
@@ -243,6 +257,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     coverageMin,
     coverageScope,
     readyFile: readyFile === undefined ? undefined : resolvePath(io.cwd, readyFile),
+    extra: extraValues,
   };
 }
 

@@ -96,7 +96,20 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, co
     io.err(`social-gateway-mock: warning: listening on ${resolved.host}, reachable from other machines.${resolved.server.controlToken ? '' : ' Use --control-token to protect the control plane.'}${byName}`);
   }
   const apiKey = resolved.server.apiKey ?? DEFAULT_API_KEY;
-  if (resolved.logLevel !== 'error' && resolved.logLevel !== 'warn') {
+  const { proxy } = resolved.server;
+  if (proxy && resolved.logLevel !== 'error' && resolved.logLevel !== 'warn') {
+    banner(
+      [
+        `social-gateway-mock ${VERSION} is proxying to ${proxy.upstream}`,
+        `  API        ${url}/v1 → ${proxy.upstream}/v1 (the caller's own key goes upstream)`,
+        `  Checks     every request and answer against openapi.yaml: ${proxy.strict ? 'strict, a broken answer becomes 502 CONTRACT_VIOLATION' : 'reported in X-Contract-Violations and the journal'}`,
+        `  Timeout    ${proxy.upstreamTimeoutMs} ms for the upstream's whole answer`,
+        `  Recording  ${proxy.recordDir ?? 'off (--record DIR)'}`,
+        `  Control    ${url}/__control`,
+        `  Dashboard  ${url}/__dashboard`,
+      ].join('\n'),
+    );
+  } else if (resolved.logLevel !== 'error' && resolved.logLevel !== 'warn') {
     banner(
       [
         `social-gateway-mock ${VERSION} is listening`,

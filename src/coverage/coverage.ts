@@ -62,6 +62,23 @@ export interface OperationCoverage {
   missingErrorCodes: string[];
 }
 
+/** Proxy mode: how often the upstream's exchanges broke openapi.yaml, per operation and kind of finding. */
+export interface ContractFindingsSummary {
+  /** Exchanges compared (every proxied request with an operation, answered or not). */
+  exchanges: number;
+  /** Of those, how many had at least one finding. */
+  withFindings: number;
+  byOperation: Array<{
+    /** Null for requests that matched no operation of openapi.yaml. */
+    operationId: string | null;
+    side: 'request' | 'response';
+    kind: string;
+    count: number;
+    /** Up to five of the fields it was found at, for a first look. */
+    fields: string[];
+  }>;
+}
+
 export interface CoverageReport {
   scope: 'server' | 'workspace';
   /** The operations the report is limited to (a client's own subset, `--coverage-ops`); absent when it counts every operation. */
@@ -76,7 +93,20 @@ export interface CoverageReport {
   rules: Array<{ workspaceId: string; scenario: string; ruleId: string; fired: number }>;
   byOperation: OperationCoverage[];
   workspaces: Array<{ workspaceId: string; calls: number; operationsExercised: number }>;
+  /** Proxy mode only: what the upstream's answers broke of the contract. */
+  contractFindings?: ContractFindingsSummary;
 }
+
+interface FindingTally {
+  operationId: string | null;
+  side: 'request' | 'response';
+  kind: string;
+  count: number;
+  fields: Set<string>;
+}
+
+/** Fields kept per operation and kind: an example or five, not every item of every list. */
+const FINDING_FIELDS_KEPT = 5;
 
 function ratio(exercised: number, total: number): CoverageRatio {
   return { exercised, total, percent: total === 0 ? 0 : Math.round((exercised / total) * 1000) / 10 };
@@ -113,6 +143,8 @@ export class CoverageTracker implements ScenarioObserver {
   /** The counts of every workspace that ended (deleted or evicted), together: one tally, however many end. */
   private readonly ended = emptyWorkspace();
   private readonly rules = new Map<string, RuleTally>();
+  /** Proxy mode's findings; undefined when the server does not proxy. */
+  private findings: { exchanges: number; withFindings: number; tallies: Map<string, FindingTally> } | undefined;
 
   constructor(document: OpenApiDocument) {
     this.declared = declaredOperations(document);
@@ -166,6 +198,29 @@ export class CoverageTracker implements ScenarioObserver {
       addOperation(into, operation);
     }
     for (const [event, count] of tally.events) this.ended.events.set(event, (this.ended.events.get(event) ?? 0) + count);
+  }
+
+  /** Proxy mode: the report gets a summary of contract findings (empty until an exchange is compared). */
+  trackContractFindings(): void {
+    this.findings ??= { exchanges: 0, withFindings: 0, tallies: new Map() };
+  }
+
+  /** One proxied exchange compared with openapi.yaml, and what it broke. */
+  recordContractFindings(operationId: string | null, findings: ReadonlyArray<{ side: 'request' | 'response'; kind: string; field: string }>): void {
+    this.trackContractFindings();
+    const summary = this.findings as NonNullable<typeof this.findings>;
+    summary.exchanges++;
+    if (findings.length > 0) summary.withFindings++;
+    for (const finding of findings) {
+      const key = `${operationId ?? ''}\u0000${finding.side}\u0000${finding.kind}`;
+      let tally = summary.tallies.get(key);
+      if (!tally) {
+        tally = { operationId, side: finding.side, kind: finding.kind, count: 0, fields: new Set() };
+        summary.tallies.set(key, tally);
+      }
+      tally.count++;
+      if (tally.fields.size < FINDING_FIELDS_KEPT) tally.fields.add(finding.field);
+    }
   }
 
   scenarioLoaded(workspace: Workspace, scenario: { name: string; rules: Array<{ id: string }> }): void {
@@ -250,6 +305,18 @@ export class CoverageTracker implements ScenarioObserver {
         .sort((a, b) => a.workspaceId.localeCompare(b.workspaceId) || a.scenario.localeCompare(b.scenario) || a.ruleId.localeCompare(b.ruleId)),
       byOperation,
       workspaces,
+      ...(this.findings && workspaceId === undefined && { contractFindings: this.findingsSummary() }),
+    };
+  }
+
+  private findingsSummary(): ContractFindingsSummary {
+    const summary = this.findings as NonNullable<typeof this.findings>;
+    return {
+      exchanges: summary.exchanges,
+      withFindings: summary.withFindings,
+      byOperation: [...summary.tallies.values()]
+        .map(({ fields, ...tally }) => ({ ...tally, fields: [...fields] }))
+        .sort((a, b) => (a.operationId ?? '').localeCompare(b.operationId ?? '') || a.side.localeCompare(b.side) || a.kind.localeCompare(b.kind)),
     };
   }
 
@@ -321,5 +388,15 @@ export function coverageMarkdown(report: CoverageReport): string {
   }
   lines.push('', '## Workspaces', '', '| Workspace | Calls | Operations exercised |', '|---|---:|---:|');
   for (const workspace of report.workspaces) lines.push(`| \`${workspace.workspaceId}\` | ${workspace.calls} | ${workspace.operationsExercised} |`);
+  if (report.contractFindings) lines.push(...findingsMarkdown(report.contractFindings));
   return `${lines.join('\n')}\n`;
+}
+
+/** Proxy mode's section: what the upstream broke of the contract, per operation and kind. */
+function findingsMarkdown(summary: ContractFindingsSummary): string[] {
+  const lines = ['', '## Contract violations (proxy)', '', `${summary.withFindings} of ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.`];
+  if (summary.byOperation.length === 0) return lines;
+  lines.push('', '| Operation | Side | Kind | Count | Fields (examples) |', '|---|---|---|---:|---|');
+  for (const row of summary.byOperation) lines.push(`| ${row.operationId === null ? '(no operation)' : `\`${row.operationId}\``} | ${row.side} | ${row.kind} | ${row.count} | ${cell(row.fields.map((field) => `\`${field}\``).join(', '))} |`);
+  return lines;
 }

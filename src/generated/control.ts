@@ -1004,6 +1004,29 @@ export interface components {
              *     body cut short); 0 when none was.
              */
             injected: boolean;
+            /**
+             * @description Proxy mode only (`social-gateway-mock proxy`): what the exchange with the upstream broke of
+             *     openapi.yaml, request and response; empty when nothing. Absent outside proxy mode. The answer
+             *     carried the same list, shortened, in its `X-Contract-Violations` header.
+             */
+            violations?: components["schemas"]["ContractFinding"][];
+        };
+        ContractFinding: {
+            /** @enum {string} */
+            side: "request" | "response";
+            /**
+             * @description What kind of difference, such as `undeclared-field`, `undeclared-status`, `undeclared-enum-value`, `missing-required-field`, `wrong-format`, `wrong-type`.
+             * @example undeclared-field
+             */
+            kind: string;
+            /**
+             * @description Where, as `status`, `header x-foo`, `query limit`, `path id`, or a JSON Pointer into the body without its `#` (`body/data/0/status`).
+             * @example body/data/0/extra
+             */
+            field: string;
+            message: string;
+            /** @description Present and true when the contract allows it (a schema open to more properties, an open enumeration's new value): drift, not a violation; `--strict` lets it pass. */
+            tolerated?: boolean;
         };
         JournalPage: {
             data: components["schemas"]["JournalEntry"][];
@@ -1610,6 +1633,23 @@ export interface components {
                 calls: number;
                 operationsExercised: number;
             }[];
+            /** @description Proxy mode only, in the server's report: how often the upstream's exchanges broke openapi.yaml, per operation and kind of finding. */
+            contractFindings?: {
+                /** @description Exchanges compared with the contract. */
+                exchanges: number;
+                /** @description Exchanges with at least one finding. */
+                withFindings: number;
+                byOperation: {
+                    /** @description Null for requests that matched no operation. */
+                    operationId: string | null;
+                    /** @enum {string} */
+                    side: "request" | "response";
+                    kind: string;
+                    count: number;
+                    /** @description Up to five of the fields it was found at. */
+                    fields: string[];
+                }[];
+            };
         };
         OperationCoverage: {
             operationId: string;

@@ -737,6 +737,11 @@ export type ControlClockMove = ControlComponents['schemas']['ClockMove'];
 export type ControlJournalEntry = ControlComponents['schemas']['JournalEntry'];
 
 /**
+ * control.yaml: `#/components/schemas/ContractFinding`.
+ */
+export type ControlContractFinding = ControlComponents['schemas']['ContractFinding'];
+
+/**
  * control.yaml: `#/components/schemas/JournalPage`.
  */
 export type ControlJournalPage = ControlComponents['schemas']['JournalPage'];

@@ -39,6 +39,8 @@ export interface RequestContext {
   idempotencyKey?: string;
   /** The answer was replayed from an earlier request with the same key. */
   replayed?: boolean;
+  /** Proxy mode: what the exchange breaks of openapi.yaml (the journal carries them). */
+  contractFindings?: Array<{ side: 'request' | 'response'; kind: string; field: string; message: string; tolerated?: boolean }>;
 }
 
 declare module 'express-serve-static-core' {

@@ -21,6 +21,19 @@ export interface JournalEntry {
   effect: string | null;
   /** The answer was an off-contract fault a rule injected (a proxy's page, a cut or dripped body, a dropped or reset connection, a broken body). */
   injected: boolean;
+  /** Proxy mode: what the exchange broke of openapi.yaml (absent outside proxy mode; empty when nothing). */
+  violations?: ContractFindingSummary[];
+}
+
+/** One finding of the proxy's comparison, as the journal keeps it. */
+export interface ContractFindingSummary {
+  side: 'request' | 'response';
+  kind: string;
+  /** `status`, `header x-foo`, `body/data/0/status`, `query limit`. */
+  field: string;
+  message: string;
+  /** The contract allows it (an open schema or enumeration): drift rather than a violation. */
+  tolerated?: boolean;
 }
 
 /** What the journal can be asked for; every filter given must hold. */

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
+import { valueScrubber, type Redactor } from '../proxy/redact.js';
 import type { LiveDetail } from './live-detail-shape.js';
 
 export type { LiveDetail };
@@ -15,21 +16,33 @@ export type { LiveDetail };
 /** The most of each body sent; a longer one is cut there and flagged. */
 export const LIVE_DETAIL_BODY_CAP_BYTES = 16 * 1024;
 
-/** Headers that carry a key, shown by their last four characters only. */
-const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-control-token', 'cookie']);
-
 function masked(value: string): string {
   return value.length <= 8 ? '••••' : `••••${value.slice(-4)}`;
 }
 
-function headerRecord(headers: IncomingHttpHeaders | OutgoingHttpHeaders): Record<string, string> {
+/**
+ * Headers of the redaction list (decision 0022) keep their last four characters only, so a person
+ * can tell two keys apart on the dashboard without the page ever holding one.
+ */
+function headerRecord(headers: IncomingHttpHeaders | OutgoingHttpHeaders, redactor: Redactor): Record<string, string> {
+  const plain: Record<string, string> = {};
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : String(value);
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? masked(text) : text;
+    if (redactor.isSecretHeader(name)) out[name] = masked(text);
+    else plain[name] = text;
   }
-  return out;
+  return { ...redactor.headers(plain), ...out };
+}
+
+/** A body's text with its secret fields hidden: as JSON when it parses (it may be cut at the cap), by pattern otherwise. */
+function redactedBody(text: string, redactor: Redactor): string {
+  try {
+    return JSON.stringify(redactor.json(JSON.parse(text)));
+  } catch {
+    return redactor.text(text);
+  }
 }
 
 function capped(text: string): { text: string; truncated: boolean } {
@@ -45,7 +58,7 @@ type Chunk = string | Buffer | Uint8Array;
  * Starts copying the response's body (up to the cap) as it is written, and answers a
  * function that reads the whole detail once the response is over.
  */
-export function captureLiveDetail(req: Request, res: Response): () => LiveDetail {
+export function captureLiveDetail(req: Request, res: Response, redactor: Redactor): () => LiveDetail {
   const chunks: Buffer[] = [];
   let size = 0;
   let cut = false;
@@ -74,12 +87,18 @@ export function captureLiveDetail(req: Request, res: Response): () => LiveDetail
 
   return () => {
     const request = req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length === 0 && !req.headers['content-length']) ? null : capped(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+    const responseText = size === 0 ? null : Buffer.concat(chunks).toString('utf8');
+    // A value sent under a secret name is hidden wherever else it shows (an answer echoing it).
+    const requestHeaders = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
+    const secrets = redactor.secretValuesOfRequest(requestHeaders, req.originalUrl.split('?')[1] ?? '');
+    redactor.secretValuesOfJson(req.body, secrets);
+    const scrub = valueScrubber(secrets);
     return {
-      requestHeaders: headerRecord(req.headers),
-      requestBody: request?.text ?? null,
+      requestHeaders: headerRecord(req.headers, redactor),
+      requestBody: request ? scrub(redactedBody(request.text, redactor)) : null,
       requestBodyTruncated: request?.truncated ?? false,
-      responseHeaders: headerRecord(res.getHeaders()),
-      responseBody: size === 0 ? null : Buffer.concat(chunks).toString('utf8'),
+      responseHeaders: headerRecord(res.getHeaders(), redactor),
+      responseBody: responseText === null ? null : scrub(redactedBody(responseText, redactor)),
       responseBodyTruncated: cut,
     };
   };

@@ -1,0 +1,76 @@
+import { resolve as resolvePath } from 'node:path';
+import { VERSION } from '../version.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from '../proxy/proxy-router.js';
+import { flagHelp, resolveOptions, UsageError, type CliIo, type FlagTable } from './options.js';
+import { startServer, type RunningServer } from './serve.js';
+
+/** The proxy's own flags; the server's (port, host, control token, coverage report…) come with them. */
+export const PROXY_FLAGS = {
+  upstream: { type: 'string', help: 'Required. The real service every /v1 request goes to (http or https; a path there prefixes each request path).' },
+  strict: { type: 'boolean', help: 'Answer an upstream response that breaks openapi.yaml with 502 CONTRACT_VIOLATION naming the fields, instead of passing it on.' },
+  record: { type: 'string', help: 'Write each exchange, redacted, as one JSON file into this folder (for scenario from-recording and drift).' },
+  'upstream-timeout': { type: 'string', help: `Milliseconds the upstream has to answer completely; past it, 502 PLATFORM_ERROR (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}).` },
+} as const satisfies FlagTable;
+
+export function proxyHelp(): string {
+  return [
+    'Usage: social-gateway-mock proxy --upstream <url> [options]',
+    '',
+    'Forwards every /v1 request to the upstream with its headers and body, and answers what the',
+    "upstream answered, byte for byte. Requests and answers are checked against openapi.yaml: what",
+    'they break is named in the X-Contract-Violations header, the journal (GET /__control/journal,',
+    "the dashboard's Requests view) and the coverage report written at exit. Secrets are redacted",
+    'in recordings, the journal, the event stream and the logs.',
+    '',
+    'Proxy options:',
+    ...flagHelp(PROXY_FLAGS),
+    '',
+    "Server options (the same as the server's; the mock's own world does not answer /v1):",
+    ...flagHelp(),
+    '',
+    'Example: social-gateway-mock proxy --upstream https://api.example.com --record recording --coverage-report proxy.md',
+  ].join('\n');
+}
+
+function upstreamUrl(raw: string | boolean | undefined): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError('proxy needs --upstream <url>, the service to forward to, such as --upstream https://api.example.com');
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new UsageError(`--upstream must be an http or https URL; got '${raw}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--upstream must be an http or https URL; got '${raw}'`);
+  if (url.search !== '' || url.hash !== '') throw new UsageError(`--upstream takes no query or fragment; got '${raw}'`);
+  if (url.username !== '' || url.password !== '') throw new UsageError('--upstream must not carry credentials: the caller\'s own headers go upstream');
+  return url.href.replace(/\/+$/, '');
+}
+
+function timeout(raw: string | boolean | undefined): number {
+  if (raw === undefined) return DEFAULT_UPSTREAM_TIMEOUT_MS;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 3_600_000) {
+    throw new UsageError(`--upstream-timeout must be a whole number of milliseconds from 1 to 3600000; got '${String(raw)}'`);
+  }
+  return Number(raw);
+}
+
+/** `social-gateway-mock proxy --upstream URL [flags]`: an exit code (help, bad input), or the running proxy. */
+export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCode: number } | RunningServer> {
+  const resolved = resolveOptions(argv, io, PROXY_FLAGS);
+  if (resolved === 'help') {
+    io.out(proxyHelp());
+    return { exitCode: 0 };
+  }
+  if (resolved === 'version') {
+    io.out(VERSION);
+    return { exitCode: 0 };
+  }
+  const record = resolved.extra.record;
+  const proxy: ProxyOptions = {
+    upstream: upstreamUrl(resolved.extra.upstream),
+    strict: resolved.extra.strict === true,
+    upstreamTimeoutMs: timeout(resolved.extra['upstream-timeout']),
+    ...(typeof record === 'string' && record !== '' && { recordDir: resolvePath(io.cwd, record) }),
+  };
+  return startServer({ ...resolved, server: { ...resolved.server, proxy } }, io, { banner: io.out, confirm: false });
+}

@@ -1,0 +1,148 @@
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/*
+ * One request to the upstream and its whole answer, bounded in time. Node's own client
+ * (node:http, node:https) rather than fetch: fetch decodes gzip bodies and merges or drops
+ * headers, and the proxy must hand the caller the upstream's bytes and headers as they came.
+ */
+
+/** Headers of one connection, not of the message: never forwarded either way (RFC 9110 7.6.1). */
+export const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** Why the upstream gave no answer, as the 502's `details.reason` says it. */
+export const UPSTREAM_FAILURES = ['timeout', 'refused', 'reset', 'dns', 'tls', 'network'] as const;
+export type UpstreamFailure = (typeof UPSTREAM_FAILURES)[number];
+
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  constructor(
+    readonly reason: UpstreamFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface UpstreamRequest {
+  method: string;
+  /** Path and query as the caller sent them, `/v1/posts?limit=2`. */
+  pathAndQuery: string;
+  /** Raw header pairs as `IncomingMessage.rawHeaders` holds them (name, value, name, value…). */
+  rawHeaders: readonly string[];
+  body: Buffer;
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  statusMessage: string;
+  /** Raw header pairs, case and repeats as the upstream sent them, hop-by-hop ones removed. */
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+/** The names a `Connection` header lists are hop-by-hop for that message too. */
+function connectionListed(rawHeaders: readonly string[]): Set<string> {
+  const listed = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if ((rawHeaders[i] ?? '').toLowerCase() !== 'connection') continue;
+    for (const name of (rawHeaders[i + 1] ?? '').split(',')) listed.add(name.trim().toLowerCase());
+  }
+  return listed;
+}
+
+/** Raw header pairs without the hop-by-hop ones (and without those named in `drop`). */
+export function endToEndHeaders(rawHeaders: readonly string[], drop: readonly string[] = []): string[] {
+  const listed = connectionListed(rawHeaders);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP_HEADERS.has(lower) || listed.has(lower) || drop.includes(lower)) continue;
+    out.push(name, rawHeaders[i + 1] as string);
+  }
+  return out;
+}
+
+/** What a socket error means for the caller. */
+export function failureOf(error: unknown): UpstreamFailure {
+  if (error instanceof UpstreamError) return error.reason;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'UND_ERR_SOCKET') return 'reset';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'dns';
+  if (code === 'ETIMEDOUT') return 'timeout';
+  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE')) return 'tls';
+  return 'network';
+}
+
+function asHeaderObject(rawHeaders: readonly string[]): OutgoingHttpHeaders {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase();
+    const value = rawHeaders[i + 1] as string;
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return headers;
+}
+
+/**
+ * Sends the request to `upstream` (its path prefixed to the request's) and reads the whole
+ * answer. Settles within `timeoutMs` whatever the upstream does: an answer, or an
+ * UpstreamError saying why there was none. `signal` aborts it (the caller went away).
+ */
+export function forward(upstream: URL, request: UpstreamRequest, timeoutMs: number, signal?: AbortSignal): Promise<UpstreamAnswer> {
+  const base = upstream.pathname.replace(/\/+$/, '');
+  const headers = asHeaderObject(endToEndHeaders(request.rawHeaders, ['host', 'content-length']));
+  headers.host = upstream.host;
+  if (request.body.length > 0) headers['content-length'] = String(request.body.length);
+  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+
+  return new Promise<UpstreamAnswer>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, answer?: UpstreamAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (error) {
+        outgoing.destroy();
+        reject(error instanceof UpstreamError ? error : new UpstreamError(failureOf(error), error.message));
+      } else resolve(answer as UpstreamAnswer);
+    };
+    const outgoing = send({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+      port: upstream.port === '' ? undefined : Number(upstream.port),
+      method: request.method,
+      path: `${base}${request.pathAndQuery}`,
+      headers,
+      // One connection per request: a kept-alive socket the upstream closed meanwhile would turn a good request into a reset.
+      agent: false,
+    });
+    const timer = setTimeout(() => finish(new UpstreamError('timeout', `the upstream did not answer completely within ${timeoutMs} ms`)), timeoutMs);
+    const onAbort = () => finish(new UpstreamError('reset', 'the caller went away before the upstream answered'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    outgoing.on('error', (error) => finish(error));
+    outgoing.on('response', (incoming: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('error', (error) => finish(error));
+      // 'aborted' is the old name of a body cut short by the upstream; 'close' before 'end' is the same.
+      incoming.on('close', () => {
+        if (!incoming.complete) finish(new UpstreamError('reset', 'the upstream closed the connection before its answer was complete'));
+      });
+      incoming.on('end', () =>
+        finish(undefined, {
+          status: incoming.statusCode ?? 502,
+          statusMessage: incoming.statusMessage ?? '',
+          rawHeaders: endToEndHeaders(incoming.rawHeaders),
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    outgoing.end(request.body.length > 0 ? request.body : undefined);
+  });
+}

@@ -1,0 +1,255 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { Request, RequestHandler, Response } from 'express';
+import type { OperationIndex } from '../http/operations.js';
+import type { Workspace } from '../workspaces/workspace.js';
+import type { ContractComparer, Finding } from './compare.js';
+import { endToEndHeaders, forward, UpstreamError, type UpstreamAnswer } from './forward.js';
+import { writeExchange, RECORDING_FORMAT, type RecordedBody, type RecordedExchange } from './recording.js';
+import type { Redactor } from './redact.js';
+
+/** What `proxy` mode adds to the server (createMockServer's `proxy`). */
+export interface ProxyOptions {
+  /** Where every /v1 request goes: `https://api.example.com` (a path there prefixes the request's). */
+  upstream: string;
+  /** Answer an upstream response that breaks openapi.yaml with 502 CONTRACT_VIOLATION instead of passing it on. */
+  strict?: boolean;
+  /** Write each exchange, redacted, into this folder. */
+  recordDir?: string;
+  /** How long the upstream has to answer completely, in wall milliseconds (default 30 000). */
+  upstreamTimeoutMs?: number;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** The header that carries an answer's findings: `2; response undeclared-field body/data/0/extra; …`. */
+export const VIOLATIONS_HEADER = 'X-Contract-Violations';
+
+/** Longest value of the findings header: the journal keeps the whole list. */
+export const VIOLATIONS_HEADER_MAX = 1024;
+
+/** A finding as the journal and the 502's details carry it. */
+export interface ReportedFinding {
+  side: Finding['side'];
+  kind: Finding['kind'];
+  field: string;
+  message: string;
+  /** The contract allows it (an open schema, an open enumeration): drift, not a violation; strict mode lets it pass. */
+  tolerated?: boolean;
+}
+
+export interface ProxyRouterOptions {
+  upstream: URL;
+  strict: boolean;
+  recordDir: string | undefined;
+  upstreamTimeoutMs: number;
+  bodyLimitBytes: number;
+  index: OperationIndex;
+  comparer: ContractComparer;
+  redactor: Redactor;
+  /** The workspace whose journal and stream show the traffic (the default one). */
+  workspace: () => Workspace;
+  realTime: () => number;
+  /** Told of every compared exchange (coverage's per-operation summary). */
+  onCompared: (operationId: string | null, findings: readonly Finding[]) => void;
+  /** Told when an exchange cannot be written (the disk is full): the answer still goes out. */
+  onRecordError: (error: unknown) => void;
+}
+
+/** `1mb`, `512kb`, `2048b` or a number of bytes. */
+export function bodyLimitBytes(limit: string | number): number {
+  if (typeof limit === 'number') return limit;
+  const match = /^(\d+)(b|kb|mb)?$/i.exec(limit.trim());
+  if (!match) throw new Error(`bodyLimit: '${limit}' is not a size such as 512kb or 1mb`);
+  const unit = (match[2] ?? 'b').toLowerCase();
+  return Number(match[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+}
+
+class BodyTooLarge extends Error {}
+
+/** The request's body as sent, byte for byte, refused past the limit (without reading the rest). */
+async function readRawBody(req: Request, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Header pairs as a record of lower-case names, repeats joined by `, ` (the recording's form). */
+export function headerRecord(rawHeaders: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase();
+    const value = rawHeaders[i + 1] as string;
+    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
+  }
+  return out;
+}
+
+/** The body for reading: decompressed when the upstream compressed it (the caller still gets the bytes as sent). */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  try {
+    switch ((encoding ?? '').trim().toLowerCase()) {
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(body);
+      case 'deflate':
+        return inflateSync(body);
+      case 'br':
+        return brotliDecompressSync(body);
+      default:
+        return body;
+    }
+  } catch {
+    return body;
+  }
+}
+
+/** A body as recorded: `json` when its media type is JSON and it parses, `text` otherwise, nothing when empty. */
+export function recordedBody(body: Buffer, headers: Record<string, string>): RecordedBody {
+  const bytes = decoded(body, headers['content-encoding']);
+  if (bytes.length === 0) return {};
+  const text = bytes.toString('utf8');
+  const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+    try {
+      return { json: JSON.parse(text) as unknown };
+    } catch {
+      // Recorded as it came: drift reports a body that is not JSON.
+    }
+  }
+  return { text };
+}
+
+/** The findings header's value: the count, then `side kind field` each, in ASCII, cut to a bounded length. */
+export function violationsHeader(findings: readonly ReportedFinding[]): string {
+  const ascii = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').replace(/;/g, ',');
+  let value = String(findings.length);
+  for (const [i, finding] of findings.entries()) {
+    const next = `; ${finding.side} ${finding.kind} ${ascii(finding.field)}${finding.tolerated ? ' (tolerated)' : ''}`;
+    if (value.length + next.length > VIOLATIONS_HEADER_MAX - 8) {
+      value += `; +${findings.length - i} more`;
+      break;
+    }
+    value += next;
+  }
+  return value;
+}
+
+/** The code of an error envelope (`{ error: { code } }`, or the flat rate-limit form), if the body is one. */
+function errorCodeOf(body: RecordedBody): string | undefined {
+  const json = body.json as { error?: unknown; code?: unknown } | undefined;
+  if (!json || typeof json !== 'object') return undefined;
+  if (typeof json.error === 'object' && json.error !== null && typeof (json.error as { code?: unknown }).code === 'string') return (json.error as { code: string }).code;
+  return typeof json.error === 'string' && typeof json.code === 'string' ? json.code : undefined;
+}
+
+function sendEnvelope(req: Request, res: Response, status: number, code: string, message: string, details: Record<string, unknown>, headers: Record<string, string> = {}): void {
+  req.ctx.errorCode = code;
+  if (res.headersSent || res.destroyed) return;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.status(status).json({ error: { code, message, details } });
+}
+
+/**
+ * /v1 in proxy mode: each request goes to the upstream as sent (minus hop-by-hop headers), and
+ * the upstream's answer comes back as sent, with what it breaks of openapi.yaml in
+ * X-Contract-Violations, the journal and coverage. The mock's own keys, rules and state play no
+ * part: the caller's real key goes upstream.
+ */
+export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
+  let seq = 0;
+  return async (req: Request, res: Response) => {
+    const workspace = options.workspace();
+    req.ctx.contract = 'api';
+    req.ctx.workspace = workspace;
+    req.ctx.arrivedAt = workspace.nowIso();
+    const match = options.index.match(req.method, req.originalUrl.split('?')[0] ?? req.originalUrl);
+    if (match.kind === 'found') {
+      req.ctx.operation = match.operation;
+      req.ctx.params = match.params;
+    }
+    const operationId = match.kind === 'found' ? match.operation.operationId : null;
+    const startedAt = options.realTime();
+    const startedIso = new Date(startedAt).toISOString();
+
+    let body: Buffer;
+    try {
+      body = await readRawBody(req, options.bodyLimitBytes);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      // The rest of the body is not read: the connection cannot be reused.
+      res.setHeader('Connection', 'close');
+      return sendEnvelope(req, res, 413, 'PAYLOAD_TOO_LARGE', `The body is larger than the proxy's body limit of ${options.bodyLimitBytes} bytes (--body-limit).`, { limit: options.bodyLimitBytes });
+    }
+
+    const queryAt = req.originalUrl.indexOf('?');
+    const requestHeaders = headerRecord(endToEndHeaders(req.rawHeaders));
+    const recordedRequest = {
+      method: req.method,
+      path: queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt),
+      query: queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1),
+      headers: requestHeaders,
+      ...recordedBody(body, requestHeaders),
+    };
+    // What the dashboard's live detail shows of the request (the contract router's body parser would have set it).
+    req.body = recordedRequest.json ?? recordedRequest.text;
+    const record = (exchange: Omit<RecordedExchange, 'format' | 'seq' | 'operationId' | 'startedAt' | 'durationMs' | 'request'>) => {
+      if (options.recordDir === undefined) return;
+      const full: RecordedExchange = { format: RECORDING_FORMAT, seq: ++seq, operationId, startedAt: startedIso, durationMs: options.realTime() - startedAt, request: recordedRequest, ...exchange };
+      try {
+        writeExchange(options.recordDir, options.redactor.exchange(full, req.ctx.params));
+      } catch (error) {
+        options.onRecordError(error);
+      }
+    };
+
+    // The caller going away ends the upstream request with it, rather than leave it to the timeout.
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.once('close', onClose);
+    let answer: UpstreamAnswer;
+    try {
+      answer = await forward(options.upstream, { method: req.method, pathAndQuery: req.originalUrl, rawHeaders: req.rawHeaders, body }, options.upstreamTimeoutMs, abort.signal);
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      const upstreamError = { code: 'PLATFORM_ERROR', message: `The upstream ${options.upstream.origin} gave no answer (${error.reason}): ${error.message}` };
+      record({ response: null, upstreamError });
+      options.onCompared(operationId, []);
+      return sendEnvelope(req, res, 502, 'PLATFORM_ERROR', upstreamError.message, { upstream: options.upstream.origin, reason: error.reason });
+    } finally {
+      res.off('close', onClose);
+    }
+
+    const responseHeaders = headerRecord(answer.rawHeaders);
+    const recordedResponse = { status: answer.status, headers: responseHeaders, ...recordedBody(answer.body, responseHeaders) };
+    const compared = options.comparer.compare({ request: recordedRequest, response: recordedResponse });
+    // Findings quote values; a secret the exchange carried must not ride out on them.
+    const scrub = options.redactor.scrubberFor({ request: recordedRequest, response: recordedResponse }, req.ctx.params);
+    const findings: ReportedFinding[] = compared.findings.map((finding) => ({ side: finding.side, kind: finding.kind, field: scrub(finding.field), message: scrub(finding.message), ...(finding.tolerated && { tolerated: true }) }));
+    options.onCompared(compared.operationId ?? operationId, compared.findings);
+    req.ctx.contractFindings = findings;
+    const code = errorCodeOf(recordedResponse);
+    if (code !== undefined) req.ctx.errorCode = code;
+    record({ response: recordedResponse });
+
+    const headers: Record<string, string> = findings.length > 0 ? { [VIOLATIONS_HEADER]: violationsHeader(findings) } : {};
+    const broken = findings.filter((finding) => finding.side === 'response' && !finding.tolerated);
+    if (options.strict && broken.length > 0) {
+      const fields = [...new Set(broken.map((finding) => finding.field))];
+      return sendEnvelope(req, res, 502, 'CONTRACT_VIOLATION', `The upstream's ${answer.status} answer breaks openapi.yaml at ${fields.join(', ')}.`, { upstream: options.upstream.origin, upstreamStatus: answer.status, violations: broken }, headers);
+    }
+    if (res.headersSent || res.destroyed) return;
+    const raw = [...answer.rawHeaders];
+    for (const [name, value] of Object.entries(headers)) raw.push(name, value);
+    res.writeHead(answer.status, answer.statusMessage, raw);
+    res.end(answer.body);
+  };
+}

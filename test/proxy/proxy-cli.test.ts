@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type CliIo, type CliResult } from '../../src/cli/main.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { listening, temporaryDir, type Listening } from './helpers.js';
+
+function io(cwd = temporaryDir()) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd };
+  return { streams, out, err, cwd };
+}
+
+function running(result: CliResult): Extract<CliResult, { url: string }> {
+  if (result.exitCode !== undefined) throw new Error(`expected a running proxy, got exit ${result.exitCode}`);
+  return result;
+}
+
+describe('social-gateway-mock proxy', () => {
+  let upstream: Listening;
+  beforeAll(async () => {
+    upstream = await listening({});
+  });
+  afterAll(() => upstream.close());
+
+  it('starts a proxy that says so, forwards /v1, and writes the findings summary in the coverage report at exit', async () => {
+    const { streams, out, err, cwd } = io();
+    const started = running(await main(['proxy', '--upstream', `${upstream.url}/`, '--port', '0', '--record', 'rec', '--coverage-report', 'coverage.md', '--upstream-timeout', '5000'], streams));
+    const banner = out.join('\n');
+    expect(banner).toContain(`is proxying to ${upstream.url}`);
+    expect(banner).toContain(`Recording  ${join(cwd, 'rec')}`);
+    expect(banner).not.toContain('API key');
+    const res = await fetch(`${started.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+    expect(res.status).toBe(200);
+    expect(await started.stop()).toBe(0);
+    const report = readFileSync(join(cwd, 'coverage.md'), 'utf8');
+    expect(report).toContain('## Contract violations (proxy)');
+    expect(report).toContain('0 of 1 exchange with the upstream broke openapi.yaml.');
+    expect(err.join('\n')).toContain('coverage report written');
+    expect(JSON.parse(readFileSync(join(cwd, 'rec', '000001-listConnections.json'), 'utf8'))).toMatchObject({ operationId: 'listConnections', response: { status: 200 } });
+  });
+
+  it('takes its flags from the environment too', async () => {
+    const { streams, out } = io();
+    streams.env = { SOCIAL_GATEWAY_MOCK_UPSTREAM: upstream.url, SOCIAL_GATEWAY_MOCK_STRICT: 'true' };
+    const started = running(await main(['proxy', '--port', '0'], streams));
+    expect(out.join('\n')).toContain('strict, a broken answer becomes 502 CONTRACT_VIOLATION');
+    expect(await started.stop()).toBe(0);
+  });
+
+  it('lists its flags in its help, and the main help names the command', async () => {
+    const proxyHelp = io();
+    expect(await main(['proxy', '--help'], proxyHelp.streams)).toEqual({ exitCode: 0 });
+    for (const flag of ['--upstream', '--strict', '--record', '--redact', '--upstream-timeout', '--port', '--coverage-report']) expect(proxyHelp.out.join('\n')).toContain(flag);
+    const mainHelp = io();
+    expect(await main(['--help'], mainHelp.streams)).toEqual({ exitCode: 0 });
+    expect(mainHelp.out.join('\n')).toContain('social-gateway-mock proxy --upstream <url>');
+    expect(mainHelp.out.join('\n')).toContain('--redact');
+  });
+
+  it.each([
+    [[], /needs --upstream/],
+    [['--upstream', 'not a url'], /--upstream must be an http or https URL/],
+    [['--upstream', 'ftp://example.com'], /--upstream must be an http or https URL/],
+    [['--upstream', 'http://example.com/?a=1'], /no query/],
+    [['--upstream', 'http://user:pw@example.com'], /credentials/],
+    [['--upstream', 'http://example.com', '--upstream-timeout', 'soon'], /--upstream-timeout/],
+    [['--upstream', 'http://example.com', '--upstream-timeout', '0'], /--upstream-timeout/],
+    [['--upstream', 'http://example.com', '--bogus'], /bogus/],
+  ])('exits 2 with one clear line for %j', async (argv, message) => {
+    const { streams, err } = io();
+    expect(await main(['proxy', ...argv], streams)).toEqual({ exitCode: 2 });
+    expect(err[0]).toMatch(message);
+  });
+
+  it('keeps the proxy flags out of the plain server', async () => {
+    const { streams, err } = io();
+    expect(await main(['--upstream', upstream.url], streams)).toEqual({ exitCode: 2 });
+    expect(err[0]).toMatch(/upstream/);
+  });
+});

@@ -1,0 +1,221 @@
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coverageMarkdown } from '../../src/coverage/coverage.js';
+import { VIOLATIONS_HEADER } from '../../src/proxy/proxy-router.js';
+import { readRecording } from '../../src/proxy/recording.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { listening, plainServer, proxyTo, refusedUrl, temporaryDir, type Listening } from './helpers.js';
+
+/** Headers that belong to one connection, and the rate-limit count each call moves on. */
+const PER_CONNECTION = new Set(['connection', 'keep-alive', 'transfer-encoding', 'x-ratelimit-remaining']);
+
+function endToEnd(headers: Headers): Record<string, string> {
+  return Object.fromEntries([...headers].filter(([name]) => !PER_CONNECTION.has(name)));
+}
+
+interface JournalEntry {
+  method: string;
+  path: string;
+  operationId: string | null;
+  status: number;
+  errorCode: string | null;
+  violations?: Array<{ side: string; kind: string; field: string; message: string; tolerated?: boolean }>;
+}
+
+async function journalOf(proxy: Listening): Promise<JournalEntry[]> {
+  const res = await fetch(`${proxy.url}/__control/journal`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: JournalEntry[] }).data;
+}
+
+describe('proxy in front of a second mock instance', () => {
+  let upstream: Listening;
+  let proxy: Listening;
+  const recording = temporaryDir();
+
+  beforeAll(async () => {
+    upstream = await listening({ strictResponses: true });
+    proxy = await proxyTo(upstream.url, { recordDir: recording });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+    expect(upstream.server.violations).toEqual([]);
+  });
+
+  it('answers what the upstream answers: status, headers and body byte for byte, with no findings', async () => {
+    const init = { headers: { 'x-api-key': DEFAULT_API_KEY } };
+    const direct = await fetch(`${upstream.url}/v1/connections`, init);
+    const proxied = await fetch(`${proxy.url}/v1/connections`, init);
+    expect(proxied.status).toBe(direct.status);
+    expect(endToEnd(proxied.headers)).toEqual(endToEnd(direct.headers));
+    expect(Number(proxied.headers.get('x-ratelimit-remaining'))).toBe(Number(direct.headers.get('x-ratelimit-remaining')) - 1);
+    expect(Buffer.from(await proxied.arrayBuffer()).equals(Buffer.from(await direct.arrayBuffer()))).toBe(true);
+    expect(proxied.headers.has(VIOLATIONS_HEADER)).toBe(false);
+  });
+
+  it("forwards the caller's body and headers, so the upstream's state changes and its errors come back as they are", async () => {
+    const connections = (await (await fetch(`${upstream.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).json()) as { connections: Array<{ id: string; platform: string }> };
+    const account = connections.connections.find((connection) => connection.platform === 'bluesky') as { id: string };
+    const body = JSON.stringify({ text: 'Through the proxy', destinations: [{ connectionId: account.id }] });
+    const created = await fetch(`${proxy.url}/v1/posts`, { method: 'POST', headers: { 'x-api-key': DEFAULT_API_KEY, 'content-type': 'application/json' }, body });
+    expect(created.status).toBe(201);
+    const { post } = (await created.json()) as { post: { id: string } };
+    const read = await fetch(`${upstream.url}/v1/posts/${post.id}`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+    expect(read.status).toBe(200);
+
+    const refused = await fetch(`${proxy.url}/v1/posts`, { method: 'POST', headers: { 'x-api-key': 'sgw_not_a_key_of_it', 'content-type': 'application/json' }, body });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('journals each exchange with its operation, status, error code and (no) findings', async () => {
+    const entries = await journalOf(proxy);
+    expect(entries.map(({ method, path, operationId, status, errorCode, violations }) => ({ method, path, operationId, status, errorCode, violations }))).toEqual([
+      { method: 'GET', path: '/v1/connections', operationId: 'listConnections', status: 200, errorCode: null, violations: [] },
+      { method: 'POST', path: '/v1/posts', operationId: 'createPost', status: 201, errorCode: null, violations: [] },
+      { method: 'POST', path: '/v1/posts', operationId: 'createPost', status: 401, errorCode: 'UNAUTHORIZED', violations: [] },
+    ]);
+  });
+
+  it('records each exchange as one file, JSON bodies as json', () => {
+    expect(readdirSync(recording).sort()).toEqual(['000001-listConnections.json', '000002-createPost.json', '000003-createPost.json']);
+    const [list, create] = readRecording(recording);
+    expect(list?.response?.status).toBe(200);
+    expect(list?.response?.json).toMatchObject({ connections: expect.any(Array) });
+    expect(create?.request.json).toMatchObject({ text: 'Through the proxy' });
+    expect(create?.request.headers['x-api-key']).toBe('[REDACTED]');
+  });
+
+  it('leaves the mock\'s own pages and control plane alone (not forwarded)', async () => {
+    const health = await fetch(`${proxy.url}/__control/health`);
+    expect(health.status).toBe(200);
+    const before = (await journalOf(upstream)).length;
+    await fetch(`${proxy.url}/openapi.yaml`);
+    expect((await journalOf(upstream)).length).toBe(before);
+  });
+});
+
+/** A real answer of listConnections, and what the drifting upstream plants in it per `x-drift`. */
+const DRIFTS: Record<string, (answer: { connections: Array<Record<string, unknown>> }) => { status?: number; body: unknown }> = {
+  none: (answer) => ({ body: answer }),
+  'extra-field': (answer) => ({ body: { connections: answer.connections.map((c, i) => (i === 0 ? { ...c, loyaltyTier: 'gold' } : c)) } }),
+  'undeclared-status': () => ({ status: 409, body: { error: { code: 'CONFLICT', message: 'Busy.' } } }),
+  'new-enum-value': (answer) => ({ body: { connections: answer.connections.map((c, i) => (i === 0 ? { ...c, authHealth: 'degraded' } : c)) } }),
+  'missing-required-field': (answer) => ({ body: { connections: answer.connections.map((c, i) => (i === 0 ? Object.fromEntries(Object.entries(c).filter(([name]) => name !== 'platform')) : c)) } }),
+};
+
+describe('proxy in front of an upstream that drifts', () => {
+  let upstream: Listening;
+  let drifting: Awaited<ReturnType<typeof plainServer>>;
+  let proxy: Listening;
+  let strict: Listening;
+  let answer: { connections: Array<Record<string, unknown>> };
+  const recording = temporaryDir();
+
+  beforeAll(async () => {
+    upstream = await listening({});
+    const real = await fetch(`${upstream.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+    answer = (await real.json()) as typeof answer;
+    const rateHeaders = Object.fromEntries([...real.headers].filter(([name]) => name.startsWith('x-ratelimit-')));
+    drifting = await plainServer((req, res) => {
+      const drift = String(req.headers['x-drift'] ?? 'none');
+      if (drift === 'slow') return; // Never answers: the proxy's timeout must end it.
+      if (drift === 'drop') return req.socket.destroy();
+      const planted = DRIFTS[drift]?.(structuredClone(answer)) ?? { status: 500, body: { error: { code: 'INTERNAL', message: drift } } };
+      res.writeHead(planted.status ?? 200, { 'content-type': 'application/json', ...rateHeaders });
+      res.end(JSON.stringify(planted.body));
+    });
+    proxy = await proxyTo(drifting.url, { recordDir: recording, upstreamTimeoutMs: 200 });
+    strict = await proxyTo(drifting.url, { strict: true, upstreamTimeoutMs: 200 });
+  });
+  afterAll(async () => {
+    await Promise.all([proxy.close(), strict.close(), upstream.close()]);
+    await drifting.close();
+  });
+
+  const call = (target: () => Listening, drift: string) => fetch(`${target().url}/v1/connections`, { headers: { 'x-api-key': 'sgw_live_real_key_1', 'x-drift': drift } });
+
+  it.each([
+    ['none', 200, []],
+    ['extra-field', 200, [{ side: 'response', kind: 'undeclared-field', field: 'body/connections/0/loyaltyTier' }]],
+    ['undeclared-status', 409, [{ side: 'response', kind: 'undeclared-status', field: 'status' }]],
+    ['new-enum-value', 200, [{ side: 'response', kind: 'undeclared-enum-value', field: 'body/connections/0/authHealth' }]],
+    ['missing-required-field', 200, [{ side: 'response', kind: 'missing-required-field', field: 'body/connections/0/platform' }]],
+  ])('%s: passes the answer on and names each finding in the header and the journal', async (drift, status, expected) => {
+    const res = await call(() => proxy, drift);
+    expect(res.status).toBe(status);
+    const planted = DRIFTS[drift]?.(structuredClone(answer));
+    expect(await res.text()).toBe(JSON.stringify(planted?.body));
+    const header = res.headers.get(VIOLATIONS_HEADER);
+    const [entry] = (await journalOf(proxy)).slice(-1);
+    expect(entry?.violations?.map(({ side, kind, field }) => ({ side, kind, field }))).toEqual(expected);
+    if (expected.length === 0) expect(header).toBeNull();
+    else expect(header).toBe(`${expected.length}; ${expected.map((finding) => `${finding.side} ${finding.kind} ${finding.field}`).join('; ')}`);
+  });
+
+  it('strict mode answers a broken response with 502 CONTRACT_VIOLATION naming the fields, and passes a good one', async () => {
+    const broken = await call(() => strict, 'missing-required-field');
+    expect(broken.status).toBe(502);
+    const body = (await broken.json()) as { error: { code: string; message: string; details: { violations: Array<{ field: string; kind: string }>; upstreamStatus: number } } };
+    expect(body.error.code).toBe('CONTRACT_VIOLATION');
+    expect(body.error.message).toContain('body/connections/0/platform');
+    expect(body.error.details.upstreamStatus).toBe(200);
+    expect(body.error.details.violations).toEqual([expect.objectContaining({ kind: 'missing-required-field', field: 'body/connections/0/platform' })]);
+    expect(broken.headers.get(VIOLATIONS_HEADER)).toContain('missing-required-field');
+
+    const status = await call(() => strict, 'undeclared-status');
+    expect(status.status).toBe(502);
+    const good = await call(() => strict, 'none');
+    expect(good.status).toBe(200);
+  });
+
+  it.each([
+    ['slow', 'timeout'],
+    ['drop', 'reset'],
+  ])('an upstream that is %s answers a bounded 502 PLATFORM_ERROR (reason %s)', async (drift, reason) => {
+    const started = Date.now();
+    const res = await call(() => proxy, drift);
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as { error: { code: string; details: { reason: string; upstream: string } } };
+    expect(body.error).toMatchObject({ code: 'PLATFORM_ERROR', details: { reason, upstream: drifting.url } });
+    // The timeout is 200 ms: well under the 30 s default, and nothing left hanging.
+    expect(Date.now() - started).toBeLessThan(5000);
+    const [entry] = (await journalOf(proxy)).slice(-1);
+    expect(entry).toMatchObject({ status: 502, errorCode: 'PLATFORM_ERROR', operationId: 'listConnections' });
+  });
+
+  it('an upstream that refuses the connection answers 502 PLATFORM_ERROR (reason refused)', async () => {
+    const refusing = await proxyTo(await refusedUrl(), { upstreamTimeoutMs: 2000 });
+    try {
+      const res = await fetch(`${refusing.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: { details: { reason: string } } }).error.details.reason).toBe('refused');
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('records the failed exchanges with no response and why', () => {
+    const exchanges = readRecording(recording);
+    const failed = exchanges.filter((exchange) => exchange.response === null);
+    expect(failed.map((exchange) => exchange.upstreamError?.code)).toEqual(['PLATFORM_ERROR', 'PLATFORM_ERROR']);
+    expect(failed.map((exchange) => exchange.request.headers['x-drift'])).toEqual(['slow', 'drop']);
+    expect(exchanges.find((exchange) => exchange.request.headers['x-drift'] === 'extra-field')?.response?.json).toMatchObject({ connections: expect.any(Array) });
+  });
+
+  it('summarises findings per operation and kind in the coverage report, JSON and Markdown', () => {
+    const summary = proxy.server.coverage.report().contractFindings;
+    expect(summary).toMatchObject({ exchanges: 7, withFindings: 4 });
+    expect(summary?.byOperation).toEqual([
+      { operationId: 'listConnections', side: 'response', kind: 'missing-required-field', count: 1, fields: ['body/connections/0/platform'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', count: 1, fields: ['body/connections/0/authHealth'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-field', count: 1, fields: ['body/connections/0/loyaltyTier'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-status', count: 1, fields: ['status'] },
+    ]);
+    const markdown = coverageMarkdown(proxy.server.coverage.report());
+    expect(markdown).toContain('## Contract violations (proxy)');
+    expect(markdown).toContain('4 of 7 exchanges with the upstream broke openapi.yaml.');
+    expect(markdown).toContain('| `listConnections` | response | undeclared-status | 1 | `status` |');
+  });
+});
