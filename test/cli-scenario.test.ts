@@ -145,9 +145,10 @@ describe('scenario from-recording', () => {
   it('writes a scenario of one rule per replayable exchange, in arrival order, starting empty on a frozen clock', () => {
     const scenario = parse(yaml) as { description: string; fixtures: boolean; clock: { start: string; frozen: boolean }; rules: Array<{ id: string; match: { operationId: string; params?: Record<string, string> }; times: number }> };
     expect(yaml.split('\n')[0]).toBe('# yaml-language-server: $schema=./scenarios/scenario.schema.json');
-    expect(scenario.description).toMatch(/recording: 8 of its 9 exchanges, from 2026-03-02T09:00:01\.000Z \(1 left out/);
+    expect(scenario.description).toMatch(/recording: 8 of its 9 exchanges, from 2026-03-02T09:00:00\.000Z \(1 left out/);
     expect(scenario.fixtures).toBe(false);
-    expect(scenario.clock).toEqual({ start: '2026-03-02T09:00:01.000Z', frozen: true });
+    // The service's own time (its first Date header), not the proxy's (startedAt, a second later here).
+    expect(scenario.clock).toEqual({ start: '2026-03-02T09:00:00.000Z', frozen: true });
     expect(scenario.rules.map((rule) => rule.id)).toEqual(['rec-000001-listPosts', 'rec-000002-createPost', 'rec-000003-getPost', 'rec-000004-listPosts', 'rec-000005-getPost', 'rec-000006-deletePost', 'rec-000007-getPost', 'rec-000009-listPosts']);
     expect(scenario.rules.every((rule) => rule.times === 1)).toBe(true);
     // The id a recorded create answered is the id the recorded read and delete ask for.
@@ -226,6 +227,8 @@ describe('scenario from-recording', () => {
       for (const exchange of exchanges) writeExchange(dir, exchange);
       const { streams, out } = io();
       expect(await main(['scenario', 'from-recording', dir], streams)).toEqual({ exitCode: 0 });
+      // No Date header recorded: the clock starts when the first request reached the proxy.
+      expect((parse(out.join('\n')) as { clock: unknown }).clock).toEqual({ start: '2026-03-02T09:00:01.000Z', frozen: true });
       const replay = await startMock({ seed: 3 });
       try {
         const { body } = await replay.control('post', '/__control/workspaces').send({ scenario: out.join('\n') });

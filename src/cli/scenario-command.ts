@@ -96,8 +96,7 @@ export function scenarioFromRecording(exchanges: readonly RecordedExchange[], wh
   const converted = exchanges.map((exchange) => ({ exchange, result: convert(exchange, index) }));
   const rules = converted.flatMap(({ result }) => ('rule' in result ? [result.rule] : []));
   if (rules.length === 0) return undefined;
-  const first = exchanges[0]?.startedAt;
-  const start = first !== undefined && !Number.isNaN(Date.parse(first)) ? new Date(first).toISOString() : undefined;
+  const start = clockStart(exchanges);
   const skipped = converted.length - rules.length;
   const document = new Document({
     description: [
@@ -131,6 +130,21 @@ export function scenarioFromRecording(exchanges: readonly RecordedExchange[], wh
   }
   if (pending.length > 0) document.comment = pending.join('\n');
   return document.toString({ lineWidth: 0 });
+}
+
+/**
+ * Where the replay's clock stands: the service's own time when the recording began (the first
+ * answer's Date header), as the recorded bodies' times are relative to it, or else the moment
+ * the first request reached the proxy.
+ */
+function clockStart(exchanges: readonly RecordedExchange[]): string | undefined {
+  const answered = exchanges.find((exchange) => exchange.response !== null);
+  const dateHeader = Object.entries(answered?.response?.headers ?? {}).find(([name]) => name.toLowerCase() === 'date')?.[1];
+  for (const candidate of [dateHeader, exchanges[0]?.startedAt]) {
+    const ms = candidate === undefined ? NaN : Date.parse(candidate);
+    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  }
+  return undefined;
 }
 
 function convert(exchange: RecordedExchange, index: OperationIndex): Converted {
