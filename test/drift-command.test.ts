@@ -158,6 +158,8 @@ describe('social-gateway-mock drift', () => {
     const answered = await drift([recording([unknown(1, 200)]), '--json']);
     expect(answered.exitCode).toBe(1);
     expect((JSON.parse(answered.out) as DriftReport).operations).toEqual([expect.objectContaining({ operationId: null, request: 'GET /v1/stories', undeclared: [expect.objectContaining({ kind: 'unknown-operation' })] })]);
+    const mixed = await drift([recording([unknown(1, 404), own[2] as RecordedExchange, { ...unknown(3, 404), request: { method: 'GET', path: '/v1/albums', query: '', headers: {} } }]), '--json']);
+    expect((JSON.parse(mixed.out) as DriftReport).operations.map((operation) => operation.operationId ?? operation.request)).toEqual(['listWebhooks', 'GET /v1/albums', 'GET /v1/stories']);
     const refused = await drift([recording([unknown(1, 404)])]);
     expect(refused.exitCode).toBe(0);
     expect(refused.out).toContain('GET /v1/stories (no operation of the contract): 1 exchange (404 ×1)');

@@ -129,7 +129,10 @@ export function driftReport(exchanges: readonly RecordedExchange[], comparer: Co
       if (finding.value !== undefined) addExample(slot.entry, finding.value);
     }
   }
-  const operations = [...groups.values()].map(({ operation }) => operation).sort((a, b) => (a.operationId ?? `~${a.request ?? ''}`).localeCompare(b.operationId ?? `~${b.request ?? ''}`));
+  // By operationId, then the requests that matched none, by what they asked for.
+  const operations = [...groups.values()]
+    .map(({ operation }) => operation)
+    .sort((a, b) => Number(a.operationId === null) - Number(b.operationId === null) || (a.operationId ?? a.request ?? '').localeCompare(b.operationId ?? b.request ?? ''));
   const sum = (pick: (operation: OperationDrift) => number) => operations.reduce((total, operation) => total + pick(operation), 0);
   const totals = {
     operations: operations.length,

@@ -223,6 +223,13 @@ describe('a planted difference', () => {
     expect(summary(comparer.compare(connect({ ...redirect, expiresIn: 600 })).findings)).toEqual(['response undeclared-field body/expiresIn']);
   });
 
+  it.each([
+    ['retry-after', '30'],
+    ['idempotent-replayed', 'true'],
+  ])('a header the contract declares elsewhere (%s) is undeclared on a response that does not', (name, value) => {
+    expect(comparer.compare(getWebhook(webhook, 200, { ...RATE, [name]: value })).findings).toEqual([expect.objectContaining({ kind: 'undeclared-header', field: `header ${name}`, tolerated: true })]);
+  });
+
   it('ordinary HTTP headers and other servers’ x- headers are not the API’s', () => {
     const headers = { ...RATE, etag: 'W/"1"', vary: 'Accept', server: 'nginx', 'x-powered-by': 'Express', 'access-control-allow-origin': '*', 'x-request-id': 'abc', 'cf-ray': '1', connection: 'keep-alive', 'x-content-type-options': 'nosniff' };
     expect(comparer.compare(getWebhook(webhook, 200, headers)).findings).toEqual([]);
