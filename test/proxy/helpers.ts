@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { createMockServer, type MockServer, type MockServerOptions } from '../../src/server.js';
 import type { ProxyOptions } from '../../src/proxy/proxy-router.js';
 import { TEST_CLOCK } from '../helpers/mock.js';
@@ -14,10 +15,22 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/**
+ * Control-plane answers (the journal with its findings, the coverage report) are checked against
+ * control.yaml, as every test mock's are; `close` fails on any that broke it. A proxy's /v1
+ * answers are the upstream's and are not the mock's to check.
+ */
 export async function listening(options: MockServerOptions): Promise<Listening> {
-  const server = await createMockServer({ seed: 1, clock: TEST_CLOCK, clockFrozen: true, ...options });
+  const server = await createMockServer({ seed: 1, clock: TEST_CLOCK, clockFrozen: true, strictResponses: true, ...options });
   const url = await server.listen(0);
-  return { server, url, close: () => server.close() };
+  return {
+    server,
+    url,
+    async close() {
+      await server.close();
+      expect(server.violations, 'responses that broke the contract').toEqual([]);
+    },
+  };
 }
 
 /** A proxy in front of `upstream`, with an empty world of its own (it answers nothing of /v1 itself). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo, type CliResult } from '../../src/cli/main.js';
+import { main, resolveOptions, type CliIo, type CliResult } from '../../src/cli/main.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { listening, temporaryDir, type Listening } from './helpers.js';
 
@@ -72,6 +72,11 @@ describe('social-gateway-mock proxy', () => {
     const { streams, err } = io();
     expect(await main(['proxy', ...argv], streams)).toEqual({ exitCode: 2 });
     expect(err[0]).toMatch(message);
+  });
+
+  it('passes --redact names to the server in every mode, the plain server included', () => {
+    const resolved = resolveOptions(['--redact', 'x-tenant-key, ssn,,'], { env: {}, cwd: temporaryDir() });
+    expect(resolved !== 'help' && resolved !== 'version' && resolved.server.redact).toEqual(['x-tenant-key', 'ssn']);
   });
 
   it('keeps the proxy flags out of the plain server', async () => {

@@ -1,4 +1,6 @@
 import { readdirSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverageMarkdown } from '../../src/coverage/coverage.js';
 import { VIOLATIONS_HEADER } from '../../src/proxy/proxy-router.js';
@@ -204,7 +206,10 @@ describe('proxy in front of an upstream that drifts', () => {
     expect(exchanges.find((exchange) => exchange.request.headers['x-drift'] === 'extra-field')?.response?.json).toMatchObject({ connections: expect.any(Array) });
   });
 
-  it('summarises findings per operation and kind in the coverage report, JSON and Markdown', () => {
+  it('summarises findings per operation and kind in the coverage report, JSON and Markdown', async () => {
+    const served = await fetch(`${proxy.url}/__control/coverage`);
+    expect(served.status).toBe(200);
+    expect(((await served.json()) as { contractFindings: { withFindings: number } }).contractFindings.withFindings).toBe(4);
     const summary = proxy.server.coverage.report().contractFindings;
     expect(summary).toMatchObject({ exchanges: 7, withFindings: 4 });
     expect(summary?.byOperation).toEqual([
@@ -219,3 +224,54 @@ describe('proxy in front of an upstream that drifts', () => {
     expect(markdown).toContain('| `listConnections` | response | undeclared-status | 1 | `status` |');
   });
 });
+
+describe('proxy bodies', () => {
+  let proxy: Listening;
+  let upstream: Awaited<ReturnType<typeof plainServer>>;
+  const seen: string[] = [];
+  const answer = JSON.stringify({ connections: [] });
+
+  beforeAll(async () => {
+    upstream = await plainServer((req, res, body) => {
+      seen.push(body);
+      // Compressed as a real service compresses: the caller gets these bytes, the comparer reads the JSON inside.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599', 'x-ratelimit-reset': '1772442060' });
+      res.end(gzipSync(answer));
+    });
+    proxy = await proxyTo(upstream.url, {}, { bodyLimit: '1kb' });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  it('passes a compressed answer on compressed, and compares what it holds', async () => {
+    const res = await rawGet(`${proxy.url}/v1/connections`);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.body.equals(gzipSync(answer))).toBe(true);
+    expect(gunzipSync(res.body).toString('utf8')).toBe(answer);
+    expect(res.headers[VIOLATIONS_HEADER.toLowerCase()]).toBeUndefined();
+  });
+
+  it('sends the body as the caller wrote it, and refuses one over the body limit with 413 in the envelope, unsent', async () => {
+    const written = '{ "text" :"spaced  as sent",\n "destinations": [] }';
+    await (await fetch(`${proxy.url}/v1/posts`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': DEFAULT_API_KEY }, body: written })).arrayBuffer();
+    expect(seen.at(-1)).toBe(written);
+    const count = seen.length;
+    const large = await fetch(`${proxy.url}/v1/posts`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': DEFAULT_API_KEY }, body: JSON.stringify({ text: 'x'.repeat(2048) }) });
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { error: { code: string } }).error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(seen.length).toBe(count);
+  });
+});
+
+/** A GET whose body is read as bytes, undecoded (fetch would gunzip it). */
+function rawGet(url: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'x-api-key': DEFAULT_API_KEY, 'accept-encoding': 'gzip' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
