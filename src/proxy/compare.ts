@@ -221,8 +221,10 @@ export class ContractComparer {
       body = structuredClone(request.json);
     }
 
-    const query = { ...parseQuery(request.query) } as Record<string, unknown>;
-    const originalUrl = request.query === '' ? request.path : `${request.path}?${request.query}`;
+    // A hand-edited recording may leave the query out.
+    const rawQuery = request.query ?? '';
+    const query = { ...parseQuery(rawQuery) } as Record<string, unknown>;
+    const originalUrl = rawQuery === '' ? request.path : `${request.path}?${rawQuery}`;
     // The validator reads an Express request; these are the fields it reads, as Express sets them.
     const req = { method: operation.method, path: request.path, baseUrl: '', originalUrl, url: originalUrl, headers, query, params: {}, body } as unknown as Request;
     try {

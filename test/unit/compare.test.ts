@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OperationIndex } from '../../src/http/operations.js';
 import { loadSpec } from '../../src/http/spec.js';
 import { ContractComparer, FINDING_KINDS, type Finding } from '../../src/proxy/compare.js';
 import type { RecordedExchange, RecordedRequest, RecordedResponse } from '../../src/proxy/recording.js';
@@ -242,6 +243,23 @@ describe('a planted difference', () => {
 
   it('a response-less exchange (the upstream failed) is judged on its request only', () => {
     expect(comparer.compare({ ...getWebhook(webhook), response: null })).toEqual({ operationId: 'getWebhook', findings: [] });
+  });
+
+  it('never throws, whatever an upstream or a hand-edited recording holds', () => {
+    const index = new OperationIndex(loadSpec('openapi.yaml').document);
+    const bodies: unknown[] = [null, 'text', 0, true, [], {}, [null, 1], { data: [null, 'x', { id: 1 }] }, { error: null }, { '': { '~/': [] } }];
+    let compared = 0;
+    for (const operation of index.operations) {
+      const path = operation.path.replace(/\{[^}]+\}/g, '%E0%A4%A');
+      for (const json of bodies) {
+        for (const status of [200, 201, 400, 429, 502]) {
+          const request = { method: operation.method, path, query: 'limit=x&limit=y&a[b]=1', headers: {}, json } as RecordedRequest;
+          expect(() => comparer.compare({ request, response: { status, headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '-1' }, json } })).not.toThrow();
+          compared += 1;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(2000);
   });
 
   it('names only kinds of the agreed list', () => {
