@@ -27,7 +27,7 @@ function inClass(status: number, statusClass: StatusClass): boolean {
 
 function matchesText(entry: JournalEntry, text: string): boolean {
   if (text === '') return true;
-  const haystack = [entry.method, entry.path, entry.status, entry.operationId, entry.matchedRule, entry.errorCode, entry.effect].join(' ').toLowerCase();
+  const haystack = [entry.method, entry.path, entry.status, entry.operationId, entry.matchedRule, entry.errorCode, entry.effect, ...(entry.violations ?? []).map((finding) => `${finding.kind} ${finding.field}`)].join(' ').toLowerCase();
   return haystack.includes(text.toLowerCase());
 }
 
@@ -297,6 +297,20 @@ function RequestDetail({ entry }: { entry: ShownEntry }) {
           <p>
             {validation.param && <code>{validation.param}</code>} {validation.message}
           </p>
+        </>
+      )}
+      {entry.violations && entry.violations.length > 0 && (
+        <>
+          {/* Proxy mode: what the upstream's exchange broke of openapi.yaml (X-Contract-Violations). */}
+          <h4>Contract findings ({entry.violations.length})</h4>
+          <ul>
+            {entry.violations.map((finding, i) => (
+              <li key={i}>
+                {finding.side} <code>{finding.kind}</code> at <code>{finding.field}</code>
+                {finding.tolerated ? ' (tolerated by the contract)' : ''}: {finding.message}
+              </li>
+            ))}
+          </ul>
         </>
       )}
       {detail ? (
