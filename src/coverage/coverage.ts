@@ -12,7 +12,7 @@ export interface CoveredResponse {
   /** 0 when no answer was sent. */
   status: number;
   errorCode: string | null;
-  /** An off-contract fault a scenario rule injected: counted apart, never as the contract's status or code. */
+  /** An off-contract answer a scenario rule injected (a fault, a replayed answer off the contract): counted apart, never as the contract's status or code. */
   injected?: boolean;
   /** The workspace ended (deleted or evicted) while the request was answered: counted with the ended ones. */
   ended?: boolean;

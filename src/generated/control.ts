@@ -992,16 +992,17 @@ export interface components {
             durationMs: number;
             matchedRule: string | null;
             /**
-             * @description What a scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `state`,
-             *     `fault`, `truncated`, `drip`); several joined by `+` (`fault+drip`, `error+reset`: a reset mid-body).
+             * @description What a scenario did (`error`, `respond`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`,
+             *     `state`, `fault`, `truncated`, `drip`); several joined by `+` (`fault+drip`, `error+reset`: a reset mid-body).
              */
             effect: string | null;
             /**
              * @description The answer was an off-contract fault a rule injected: a `fault` (a proxy's 5xx page, an empty
              *     body), a `malformed` body, a body cut short (`truncated`, `reset` mid-body) or dripped slowly
-             *     (`drip`), or no answer (`drop`, `reset`). `--strict-responses` does not check such answers
-             *     against the contract, and coverage counts them apart. The status is the one sent (also for a
-             *     body cut short); 0 when none was.
+             *     (`drip`), no answer (`drop`, `reset`), or a recorded answer (`respond`) that openapi.yaml does
+             *     not describe for the operation (drift a replay reproduces). `--strict-responses` does not
+             *     check such answers against the contract, and coverage counts them apart. The status is the one
+             *     sent (also for a body cut short); 0 when none was.
              */
             injected: boolean;
             /**
@@ -1690,7 +1691,7 @@ export interface components {
             match?: {
                 [key: string]: unknown;
             };
-            /** @description What the rule does (`error`, `latencyMs`, `drop`, `reset`, `malformed`, `unknownValues`, `state`, and the off-contract faults `fault`, `truncated`, `drip`, `reset: { afterBytes }`). */
+            /** @description What the rule does (`error`, `respond`, `latencyMs`, `drop`, `reset`, `malformed`, `unknownValues`, `state`, and the off-contract faults `fault`, `truncated`, `drip`, `reset: { afterBytes }`). */
             then: {
                 [key: string]: unknown;
             };

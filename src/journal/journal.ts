@@ -17,9 +17,9 @@ export interface JournalEntry {
   durationMs: number;
   /** The scenario rule that intercepted the request, when one did. */
   matchedRule: string | null;
-  /** What the scenario did (`error`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `fault`, `truncated`, `drip`; combined with `+`); null when nothing. */
+  /** What the scenario did (`error`, `respond`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `fault`, `truncated`, `drip`; combined with `+`); null when nothing. */
   effect: string | null;
-  /** The answer was an off-contract fault a rule injected (a proxy's page, a cut or dripped body, a dropped or reset connection, a broken body). */
+  /** The answer was an off-contract fault a rule injected (a proxy's page, a cut or dripped body, a dropped or reset connection, a broken body, a recorded answer the contract does not describe). */
   injected: boolean;
   /** Proxy mode: what the exchange broke of openapi.yaml (absent outside proxy mode; empty when nothing). */
   violations?: ContractFindingSummary[];
