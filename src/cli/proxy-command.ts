@@ -65,6 +65,8 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCod
     io.out(VERSION);
     return { exitCode: 0 };
   }
+  // The mock's own world answers nothing of /v1 here: a scenario would be loaded and never meet a request.
+  if (resolved.server.scenario !== undefined) throw new UsageError('--scenario has no effect on a proxy: /v1 goes to the upstream, not to scenario rules');
   const record = resolved.extra.record;
   const proxy: ProxyOptions = {
     upstream: upstreamUrl(resolved.extra.upstream),
@@ -72,5 +74,6 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCod
     upstreamTimeoutMs: timeout(resolved.extra['upstream-timeout']),
     ...(typeof record === 'string' && record !== '' && { recordDir: resolvePath(io.cwd, record) }),
   };
-  return startServer({ ...resolved, server: { ...resolved.server, proxy } }, io, { banner: io.out, confirm: false });
+  // No fixture world: the default workspace only keeps the proxy's journal.
+  return startServer({ ...resolved, server: { ...resolved.server, fixtures: false, proxy } }, io, { banner: io.out, confirm: false });
 }

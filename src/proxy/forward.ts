@@ -11,7 +11,7 @@ import { request as httpsRequest } from 'node:https';
 export const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** Why the upstream gave no answer, as the 502's `details.reason` says it. */
-export const UPSTREAM_FAILURES = ['timeout', 'refused', 'reset', 'dns', 'tls', 'network'] as const;
+export const UPSTREAM_FAILURES = ['timeout', 'refused', 'reset', 'dns', 'tls', 'too-large', 'network'] as const;
 export type UpstreamFailure = (typeof UPSTREAM_FAILURES)[number];
 
 export class UpstreamError extends Error {
@@ -23,6 +23,12 @@ export class UpstreamError extends Error {
     super(message);
   }
 }
+
+/**
+ * The largest upstream answer read: the proxy holds an answer whole to compare it before passing
+ * it on, so one that never ends must not hold the proxy's memory until the timeout.
+ */
+export const UPSTREAM_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export interface UpstreamRequest {
   method: string;
@@ -87,12 +93,21 @@ function asHeaderObject(rawHeaders: readonly string[]): OutgoingHttpHeaders {
   return headers;
 }
 
+export interface ForwardOptions {
+  /** How long the whole answer may take. */
+  timeoutMs: number;
+  /** Aborts the request (the caller went away). */
+  signal?: AbortSignal;
+  /** The largest answer read (default UPSTREAM_BODY_LIMIT_BYTES). */
+  bodyLimitBytes?: number;
+}
+
 /**
  * Sends the request to `upstream` (its path prefixed to the request's) and reads the whole
  * answer. Settles within `timeoutMs` whatever the upstream does: an answer, or an
- * UpstreamError saying why there was none. `signal` aborts it (the caller went away).
+ * UpstreamError saying why there was none.
  */
-export function forward(upstream: URL, request: UpstreamRequest, timeoutMs: number, signal?: AbortSignal): Promise<UpstreamAnswer> {
+export function forward(upstream: URL, request: UpstreamRequest, { timeoutMs, signal, bodyLimitBytes = UPSTREAM_BODY_LIMIT_BYTES }: ForwardOptions): Promise<UpstreamAnswer> {
   const base = upstream.pathname.replace(/\/+$/, '');
   const headers = asHeaderObject(endToEndHeaders(request.rawHeaders, ['host', 'content-length']));
   headers.host = upstream.host;
@@ -128,7 +143,12 @@ export function forward(upstream: URL, request: UpstreamRequest, timeoutMs: numb
     outgoing.on('error', (error) => finish(error));
     outgoing.on('response', (incoming: IncomingMessage) => {
       const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      incoming.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > bodyLimitBytes) finish(new UpstreamError('too-large', `the upstream's answer is larger than ${bodyLimitBytes} bytes`));
+        else chunks.push(chunk);
+      });
       incoming.on('error', (error) => finish(error));
       // 'aborted' is the old name of a body cut short by the upstream; 'close' before 'end' is the same.
       incoming.on('close', () => {

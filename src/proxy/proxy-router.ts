@@ -110,20 +110,28 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-/** A body as recorded: `json` when its media type is JSON and it parses, `text` otherwise, nothing when empty. */
-export function recordedBody(body: Buffer, headers: Record<string, string>): RecordedBody {
+/**
+ * Headers and body as recorded: the body `json` when its media type is JSON and it parses, `text`
+ * otherwise, absent when empty; decompressed, and then without the headers that said it was not.
+ */
+export function recordedMessage(body: Buffer, headers: Record<string, string>): RecordedBody & { headers: Record<string, string> } {
   const bytes = decoded(body, headers['content-encoding']);
-  if (bytes.length === 0) return {};
+  if (bytes !== body) {
+    // A replay answers the decoded body: it must not be told it is still compressed, or how long it was.
+    const { 'content-encoding': _encoding, 'content-length': _length, ...rest } = headers;
+    headers = rest;
+  }
+  if (bytes.length === 0) return { headers };
   const text = bytes.toString('utf8');
   const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
     try {
-      return { json: JSON.parse(text) as unknown };
+      return { headers, json: JSON.parse(text) as unknown };
     } catch {
       // Recorded as it came: drift reports a body that is not JSON.
     }
   }
-  return { text };
+  return { headers, text };
 }
 
 /** The findings header's value: the count, then `side kind field` each, in ASCII, cut to a bounded length. */
@@ -194,8 +202,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
       method: req.method,
       path: queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt),
       query: queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1),
-      headers: requestHeaders,
-      ...recordedBody(body, requestHeaders),
+      ...recordedMessage(body, requestHeaders),
     };
     // What the dashboard's live detail shows of the request (the contract router's body parser would have set it).
     req.body = recordedRequest.json ?? recordedRequest.text;
@@ -217,7 +224,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     res.once('close', onClose);
     let answer: UpstreamAnswer;
     try {
-      answer = await forward(options.upstream, { method: req.method, pathAndQuery: req.originalUrl, rawHeaders: req.rawHeaders, body }, options.upstreamTimeoutMs, abort.signal);
+      answer = await forward(options.upstream, { method: req.method, pathAndQuery: req.originalUrl, rawHeaders: req.rawHeaders, body }, { timeoutMs: options.upstreamTimeoutMs, signal: abort.signal });
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       const upstreamError = { code: 'PLATFORM_ERROR', message: `The upstream ${options.upstream.origin} gave no answer (${error.reason}): ${error.message}` };
@@ -228,8 +235,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
       res.off('close', onClose);
     }
 
-    const responseHeaders = headerRecord(answer.rawHeaders);
-    const recordedResponse = { status: answer.status, headers: responseHeaders, ...recordedBody(answer.body, responseHeaders) };
+    const recordedResponse = { status: answer.status, ...recordedMessage(answer.body, headerRecord(answer.rawHeaders)) };
     const compared = options.comparer.compare({ request: recordedRequest, response: recordedResponse });
     // Findings quote values; a secret the exchange carried must not ride out on them.
     const scrub = options.redactor.scrubberFor({ request: recordedRequest, response: recordedResponse }, req.ctx.params);

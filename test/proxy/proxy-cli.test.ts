@@ -68,6 +68,7 @@ describe('social-gateway-mock proxy', () => {
     [['--upstream', 'http://example.com', '--upstream-timeout', 'soon'], /--upstream-timeout/],
     [['--upstream', 'http://example.com', '--upstream-timeout', '0'], /--upstream-timeout/],
     [['--upstream', 'http://example.com', '--bogus'], /bogus/],
+    [['--upstream', 'http://example.com', '--scenario', 'flaky-network'], /--scenario has no effect/],
   ])('exits 2 with one clear line for %j', async (argv, message) => {
     const { streams, err } = io();
     expect(await main(['proxy', ...argv], streams)).toEqual({ exitCode: 2 });

@@ -230,6 +230,7 @@ describe('proxy bodies', () => {
   let upstream: Awaited<ReturnType<typeof plainServer>>;
   const seen: string[] = [];
   const answer = JSON.stringify({ connections: [] });
+  const recording = temporaryDir();
 
   beforeAll(async () => {
     upstream = await plainServer((req, res, body) => {
@@ -238,7 +239,7 @@ describe('proxy bodies', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599', 'x-ratelimit-reset': '1772442060' });
       res.end(gzipSync(answer));
     });
-    proxy = await proxyTo(upstream.url, {}, { bodyLimit: '1kb' });
+    proxy = await proxyTo(upstream.url, { recordDir: recording }, { bodyLimit: '1kb' });
   });
   afterAll(async () => {
     await proxy.close();
@@ -251,6 +252,11 @@ describe('proxy bodies', () => {
     expect(res.body.equals(gzipSync(answer))).toBe(true);
     expect(gunzipSync(res.body).toString('utf8')).toBe(answer);
     expect(res.headers[VIOLATIONS_HEADER.toLowerCase()]).toBeUndefined();
+    // Recorded decoded, so its headers no longer say gzip: a replay answers the JSON as it is.
+    const [recorded] = readRecording(recording);
+    expect(recorded?.response?.json).toEqual({ connections: [] });
+    expect(recorded?.response?.headers['content-encoding']).toBeUndefined();
+    expect(recorded?.response?.headers['content-type']).toBe('application/json');
   });
 
   it('sends the body as the caller wrote it, and refuses one over the body limit with 413 in the envelope, unsent', async () => {

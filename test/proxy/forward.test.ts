@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endToEndHeaders, failureOf, forward, UpstreamError } from '../../src/proxy/forward.js';
+import { plainServer } from './helpers.js';
+
+describe('endToEndHeaders', () => {
+  it('drops hop-by-hop headers and those the Connection header names, keeping case, order and repeats', () => {
+    const raw = ['Host', 'a', 'Connection', 'keep-alive, X-Hop', 'Keep-Alive', 'timeout=5', 'X-Hop', '1', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'Transfer-Encoding', 'chunked', 'TE', 'trailers', 'Upgrade', 'h2c', 'Proxy-Authorization', 'Basic x', 'X-Kept', 'yes'];
+    expect(endToEndHeaders(raw)).toEqual(['Host', 'a', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'X-Kept', 'yes']);
+    expect(endToEndHeaders(raw, ['host'])).toEqual(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'X-Kept', 'yes']);
+  });
+});
+
+describe('failureOf', () => {
+  it.each([
+    ['ECONNREFUSED', 'refused'],
+    ['ECONNRESET', 'reset'],
+    ['EPIPE', 'reset'],
+    ['ENOTFOUND', 'dns'],
+    ['EAI_AGAIN', 'dns'],
+    ['ETIMEDOUT', 'timeout'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
+    ['EHOSTUNREACH', 'network'],
+  ])('%s is %s', (code, reason) => {
+    expect(failureOf(Object.assign(new Error(code), { code }))).toBe(reason);
+  });
+});
+
+describe('forward', () => {
+  let upstream: Awaited<ReturnType<typeof plainServer>>;
+  const seen: Array<{ url: string | undefined; headers: Record<string, string | string[] | undefined>; body: string }> = [];
+
+  beforeAll(async () => {
+    upstream = await plainServer((req, res, body) => {
+      seen.push({ url: req.url, headers: req.headers, body });
+      if (req.url?.includes('endless')) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('x'.repeat(4096));
+        return; // More would follow: the limit must stop the read.
+      }
+      res.writeHead(201, 'Made', [['X-Case', 'Kept'], ['Connection', 'close']].flat());
+      res.end('done');
+    });
+  });
+  afterAll(() => upstream.close());
+
+  it("prefixes the upstream's path, sets Host to the upstream, and sends the body with its length", async () => {
+    const answer = await forward(new URL(`${upstream.url}/base/`), { method: 'PATCH', pathAndQuery: '/v1/posts/p1?x=1', rawHeaders: ['Host', 'proxy.local', 'Connection', 'keep-alive', 'X-Caller', 'me', 'Transfer-Encoding', 'chunked'], body: Buffer.from('{"a":1}') }, { timeoutMs: 2000 });
+    expect(answer).toMatchObject({ status: 201, statusMessage: 'Made', body: Buffer.from('done') });
+    expect(answer.rawHeaders).toContain('X-Case');
+    expect(answer.rawHeaders.map((name) => name.toLowerCase())).not.toContain('connection');
+    const [request] = seen.slice(-1);
+    expect(request?.url).toBe('/base/v1/posts/p1?x=1');
+    expect(request?.headers).toMatchObject({ host: new URL(upstream.url).host, 'x-caller': 'me', 'content-length': '7' });
+    expect(request?.headers['transfer-encoding']).toBeUndefined();
+    expect(request?.body).toBe('{"a":1}');
+  });
+
+  it('stops reading an answer past the limit: too-large', async () => {
+    const failed = forward(new URL(upstream.url), { method: 'GET', pathAndQuery: '/endless', rawHeaders: [], body: Buffer.alloc(0) }, { timeoutMs: 5000, bodyLimitBytes: 1024 });
+    await expect(failed).rejects.toMatchObject({ name: 'UpstreamError', reason: 'too-large' });
+  });
+
+  it('ends when the signal aborts (the caller went away), without waiting for the timeout', async () => {
+    const abort = new AbortController();
+    const pending = forward(new URL(upstream.url), { method: 'GET', pathAndQuery: '/endless', rawHeaders: [], body: Buffer.alloc(0) }, { timeoutMs: 60_000, signal: abort.signal });
+    abort.abort();
+    await expect(pending).rejects.toBeInstanceOf(UpstreamError);
+  });
+});
