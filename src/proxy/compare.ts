@@ -65,6 +65,16 @@ export interface ComparedExchange {
 
 type Schema = Record<string, unknown>;
 
+/** What the schemas applying at one place of a body declare, merged (see undeclaredFields). */
+interface DeclaredView {
+  /** Additional properties allowed, or no `properties` at all: everything under it is declared. */
+  freeForm: boolean;
+  /** Each declared property, with the schemas (of any branch) that declare it. */
+  properties: Map<string, Schema[]>;
+  /** The schemas of an array's items, when any applies. */
+  items?: Schema[];
+}
+
 interface HeaderObject {
   required?: boolean;
   schema?: Schema;
@@ -168,6 +178,10 @@ export class ContractComparer {
   private readonly ajv: Ajv;
   private readonly leafValidators = new WeakMap<Schema, ValidateFunction | null>();
   private readonly formatValidators = new Map<string, ValidateFunction>();
+  private readonly views = new WeakMap<Schema[], DeclaredView>();
+  /** A one-schema list per body schema, so that its view is found again. */
+  private readonly roots = new WeakMap<Schema, Schema[]>();
+  private readonly references = new Map<string, unknown>();
   /** Lower-case names of every header a response of the contract declares. */
   private readonly responseHeaderNames = new Set<string>();
   /** `x-<word>-` prefixes of the contract's own headers (`x-ratelimit-`, `x-gateway-`): the API's namespace. */
@@ -343,7 +357,7 @@ export class ContractComparer {
   private checkBody(schema: Schema, body: unknown): Finding[] {
     const findings: Finding[] = [];
     this.validate(schema, body, 'body', findings);
-    this.undeclaredFields([schema], body, 'body', findings);
+    this.undeclaredFields(this.viewOf(this.rootList(schema)), body, 'body', findings);
     return findings;
   }
 
@@ -422,26 +436,44 @@ export class ContractComparer {
    * declared by any branch is declared), and a free-form object (additional properties
    * allowed, or no `properties` at all) declares everything under it.
    */
-  private undeclaredFields(schemas: Schema[], value: unknown, at: string, findings: Finding[]): void {
+  private undeclaredFields(view: DeclaredView, value: unknown, at: string, findings: Finding[]): void {
     if (typeof value !== 'object' || value === null) return;
-    const applicable = this.applicable(schemas);
     if (Array.isArray(value)) {
-      const items = applicable.flatMap((schema) => (schema.items ? [schema.items as Schema] : []));
-      if (items.length > 0) value.forEach((item, i) => this.undeclaredFields(items, item, `${at}/${i}`, findings));
+      const items = view.items && this.viewOf(view.items);
+      if (items) value.forEach((item, i) => this.undeclaredFields(items, item, `${at}/${i}`, findings));
       return;
     }
-    const withProperties = applicable.filter((schema) => schema.properties !== undefined);
-    if (withProperties.length === 0) return;
-    if (applicable.some((schema) => schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return;
-    for (const [name, inner] of Object.entries(value)) {
+    if (view.freeForm) return;
+    for (const name in value) {
       const where = `${at}/${escapePointer(name)}`;
-      const declaring = withProperties.flatMap((schema) => {
-        const declared = (schema.properties as Record<string, Schema>)[name];
-        return declared ? [declared] : [];
-      });
-      if (declaring.length === 0) findings.push({ kind: 'undeclared-field', side: 'response', field: where, message: `${where} is not declared by the contract`, value: inner, tolerated: true });
-      else this.undeclaredFields(declaring, inner, where, findings);
+      const declaring = view.properties.get(name);
+      const inner = (value as Record<string, unknown>)[name];
+      if (!declaring) findings.push({ kind: 'undeclared-field', side: 'response', field: where, message: `${where} is not declared by the contract`, value: inner, tolerated: true });
+      else this.undeclaredFields(this.viewOf(declaring), inner, where, findings);
     }
+  }
+
+  /**
+   * What the schemas applying at one place declare, merged; built once per list of schemas (the
+   * lists themselves are built once, inside the views), as the proxy walks every answer.
+   */
+  private viewOf(schemas: Schema[]): DeclaredView {
+    let view = this.views.get(schemas);
+    if (view) return view;
+    const applicable = this.applicable(schemas);
+    const items = applicable.flatMap((schema) => (schema.items ? [schema.items as Schema] : []));
+    const withProperties = applicable.filter((schema) => schema.properties !== undefined);
+    const properties = new Map<string, Schema[]>();
+    for (const schema of withProperties) {
+      for (const [name, declared] of Object.entries(schema.properties as Record<string, Schema>)) properties.set(name, [...(properties.get(name) ?? []), declared]);
+    }
+    view = {
+      freeForm: withProperties.length === 0 || applicable.some((schema) => schema.additionalProperties !== undefined && schema.additionalProperties !== false),
+      properties,
+      ...(items.length > 0 && { items }),
+    };
+    this.views.set(schemas, view);
+    return view;
   }
 
   /** The schemas that apply at one place: each one given, its `$ref` followed, and every branch of its compositions. */
@@ -471,10 +503,25 @@ export class ContractComparer {
     return key === undefined ? undefined : (this.resolve(responses[key] as ResponseObject) as ResponseObject);
   }
 
+  private rootList(schema: Schema): Schema[] {
+    let list = this.roots.get(schema);
+    if (!list) {
+      list = [schema];
+      this.roots.set(schema, list);
+    }
+    return list;
+  }
+
   private resolve(node: unknown): unknown {
     let current = node;
     while (current && typeof current === 'object' && typeof (current as { $ref?: unknown }).$ref === 'string') {
-      current = pointerGet(this.document, ((current as { $ref: string }).$ref).replace(/^#/, ''));
+      const ref = (current as { $ref: string }).$ref;
+      let target = this.references.get(ref);
+      if (target === undefined) {
+        target = pointerGet(this.document, ref.replace(/^#/, ''));
+        this.references.set(ref, target);
+      }
+      current = target;
     }
     return current;
   }
@@ -606,6 +653,7 @@ function describeType(value: unknown): string {
 }
 
 function escapePointer(segment: string): string {
+  if (!segment.includes('~') && !segment.includes('/')) return segment;
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
