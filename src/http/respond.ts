@@ -74,6 +74,7 @@ export class Responder {
     if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
     else if (reply.stream) openStream(res, reply.stream);
     else if (reply.body === undefined) res.end();
+    else if (reply.contentType !== undefined && reply.recorded) sendRecordedText(res, reply.contentType, String(reply.body));
     else if (reply.contentType !== undefined) res.type(reply.contentType).send(String(reply.body));
     else sendJson(res, reply.body);
   }
@@ -111,6 +112,14 @@ function sendJson(res: Response, body: unknown): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/** A recorded text body under its recorded Content-Type, as is: `res.send` would add a charset the service did not send. */
+function sendRecordedText(res: Response, contentType: string, text: string): void {
+  const bytes = Buffer.from(text);
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
 
 /** The bytes of a reply's body, as write would send them, with its Content-Type set on `res`. */
