@@ -247,9 +247,13 @@ export class ContractComparer {
       if (!(error instanceof RequestValidationError)) throw error;
       return [requestFinding(error, operation, req)];
     }
-    const infinite = nonFinitePath(req.query) ?? nonFinitePath(req.body);
-    if (infinite !== undefined) {
-      return [{ kind: 'constraint', side: 'request', field: infinite === '' ? 'body' : `query or body ${infinite}`, message: `${infinite === '' ? 'the body' : infinite} must be a finite number` }];
+    // As the contract router does next: `1e309` passes `maximum` as Infinity.
+    const inQuery = nonFinitePath(req.query);
+    if (inQuery !== undefined) return [{ kind: 'constraint', side: 'request', field: `query ${inQuery}`, message: `query ${inQuery} must be a finite number` }];
+    const inBody = nonFinitePath(req.body);
+    if (inBody !== undefined) {
+      const field = inBody === '' ? 'body' : `body/${inBody.replace(/\[(\d+)\]/g, '.$1').split('.').map(escapePointer).join('/')}`;
+      return [{ kind: 'constraint', side: 'request', field, message: `${field} must be a finite number` }];
     }
     return [];
   }

@@ -112,6 +112,7 @@ describe('the mock’s own answers, compared with openapi.yaml', () => {
       ['a body that is not JSON', () => call('/v1/webhooks', { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: '{"url":' }), 'request body-not-json body'],
       ['a Content-Type the operation does not take', () => call('/v1/webhooks', { method: 'POST', headers: { ...key(), 'content-type': 'text/plain' }, body: 'hello' }), 'request invalid-request header content-type'],
       ['no credentials', () => call('/v1/posts'), 'request invalid-request header x-api-key'],
+      ['a number too large to be finite', () => call('/v1/posts?limit=1e309', { headers: key() }), 'request constraint query limit'],
     ];
 
     it.each(refusals)('reports %s as the request’s fault, and nothing in the answer', async (_name, send, expected) => {
