@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { scenarioFromRecording } from '../../src/cli/scenario-command.js';
+import { RECORDING_FORMAT, REDACTED, type RecordedExchange } from '../../src/proxy/recording.js';
+import { parseScenario } from '../../src/scenarios/parse.js';
+
+function exchange(seq: number, method: string, path: string, response: RecordedExchange['response']): RecordedExchange {
+  return { format: RECORDING_FORMAT, seq, operationId: null, startedAt: '2026-03-02T09:00:00.000Z', durationMs: 1, request: { method, path, query: '', headers: {} }, response };
+}
+
+interface Rule {
+  id: string;
+  match: Record<string, unknown>;
+  then: { respond?: Record<string, unknown>; fault?: Record<string, unknown> };
+}
+
+/** The scenario for these exchanges, checked as the mock checks a file, and its rules. */
+function convert(exchanges: RecordedExchange[]): { yaml: string; rules: Rule[] } {
+  const yaml = scenarioFromRecording(exchanges, { dir: 'rec', schemaPath: './scenario.schema.json' });
+  if (yaml === undefined) throw new Error('nothing to replay');
+  parseScenario({ name: 'replay', file: 'replay.yaml', yaml });
+  return { yaml, rules: (parse(yaml) as { rules: Rule[] }).rules };
+}
+
+describe('scenarioFromRecording', () => {
+  it('leaves a redacted path parameter out of the match rather than matching the placeholder', () => {
+    const { rules } = convert([exchange(1, 'DELETE', `/v1/webhooks/${REDACTED}`, { status: 200, headers: {}, json: { deleted: true } })]);
+    expect(rules[0]?.match).toEqual({ operationId: 'deleteWebhook' });
+  });
+
+  it('keeps the answer but not the headers the mock sets for its own bytes and clock', () => {
+    const { rules } = convert([
+      exchange(1, 'GET', '/v1/connections', {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-length': '12', 'content-encoding': 'gzip', 'transfer-encoding': 'chunked', connection: 'keep-alive', 'keep-alive': 'timeout=5', date: 'Mon, 02 Mar 2026 09:00:00 GMT', 'x-request-id': 'r-1' },
+        json: { connections: [] },
+      }),
+    ]);
+    expect(rules[0]?.then.respond).toEqual({ status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'r-1' }, json: { connections: [] } });
+  });
+
+  it('gives a bodyless status no body, and an empty text none either', () => {
+    const { rules } = convert([exchange(1, 'DELETE', '/v1/posts/p-1', { status: 204, headers: {}, text: '' }), exchange(2, 'GET', '/v1/posts/p-1', { status: 503, headers: {}, text: '' })]);
+    expect(rules.map((rule) => rule.then.respond)).toEqual([{ status: 204 }, { status: 503 }]);
+  });
+
+  it('replays an unanswered exchange as the proxy answered it, a 502 with the recorded code and message', () => {
+    const unanswered = { ...exchange(1, 'GET', '/v1/posts', null), upstreamError: { code: 'PLATFORM_ERROR', message: 'The upstream refused the connection.' } };
+    const noCode = { ...exchange(2, 'GET', '/v1/posts', null), upstreamError: { code: 'upstream timeout', message: 'x'.repeat(2000) } };
+    const { rules } = convert([unanswered, noCode]);
+    expect(rules[0]?.then).toEqual({ fault: { status: 502, body: 'json', code: 'PLATFORM_ERROR', message: 'The upstream refused the connection.' } });
+    // A code the envelope cannot carry is left to the fault's default; a message is cut to what a rule holds.
+    expect(rules[1]?.then.fault).toEqual({ status: 502, body: 'json', message: 'x'.repeat(1000) });
+  });
+
+  it('leaves out, with a comment, what no rule can answer', () => {
+    const { yaml, rules } = convert([
+      exchange(1, 'HEAD', '/v1/posts', { status: 200, headers: {} }),
+      exchange(2, 'GET', '/v2/elsewhere', { status: 404, headers: {}, json: {} }),
+      exchange(3, 'GET', '/v1/posts', { status: 102, headers: {} }),
+      exchange(4, 'GET', '/v1/posts', { status: 200, headers: {}, json: { data: [] } }),
+    ]);
+    expect(rules.map((rule) => rule.id)).toEqual(['rec-000004-listPosts']);
+    expect(yaml).toContain('# exchange 1, HEAD /v1/posts: left out, a HEAD request cannot be told apart from its GET by a rule');
+    expect(yaml).toContain('# exchange 2, GET /v2/elsewhere: left out, it reached no operation of openapi.yaml');
+    expect(yaml).toContain('# exchange 3, GET /v1/posts: left out, status 102 is not an answer a rule can give (200 to 599)');
+  });
+
+  it('answers nothing when no exchange can be replayed', () => {
+    expect(scenarioFromRecording([exchange(1, 'GET', '/v2/elsewhere', { status: 404, headers: {} })], { dir: 'rec', schemaPath: 'x' })).toBeUndefined();
+  });
+});
