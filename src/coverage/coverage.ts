@@ -66,13 +66,15 @@ export interface OperationCoverage {
 export interface ContractFindingsSummary {
   /** Exchanges compared (every proxied request with an operation, answered or not). */
   exchanges: number;
-  /** Of those, how many had at least one finding. */
-  withFindings: number;
+  /** Of those, how many broke the contract (at least one finding it does not tolerate). */
+  withViolations: number;
   byOperation: Array<{
     /** Null for requests that matched no operation of openapi.yaml. */
     operationId: string | null;
     side: 'request' | 'response';
     kind: string;
+    /** The contract allows it (an open enumeration's new value, an extra field where allowed): drift, not a violation. */
+    tolerated: boolean;
     count: number;
     /** Up to five of the fields it was found at, for a first look. */
     fields: string[];
@@ -101,6 +103,7 @@ interface FindingTally {
   operationId: string | null;
   side: 'request' | 'response';
   kind: string;
+  tolerated: boolean;
   count: number;
   fields: Set<string>;
 }
@@ -144,7 +147,7 @@ export class CoverageTracker implements ScenarioObserver {
   private readonly ended = emptyWorkspace();
   private readonly rules = new Map<string, RuleTally>();
   /** Proxy mode's findings; undefined when the server does not proxy. */
-  private findings: { exchanges: number; withFindings: number; tallies: Map<string, FindingTally> } | undefined;
+  private findings: { exchanges: number; withViolations: number; tallies: Map<string, FindingTally> } | undefined;
 
   constructor(document: OpenApiDocument) {
     this.declared = declaredOperations(document);
@@ -202,20 +205,21 @@ export class CoverageTracker implements ScenarioObserver {
 
   /** Proxy mode: the report gets a summary of contract findings (empty until an exchange is compared). */
   trackContractFindings(): void {
-    this.findings ??= { exchanges: 0, withFindings: 0, tallies: new Map() };
+    this.findings ??= { exchanges: 0, withViolations: 0, tallies: new Map() };
   }
 
   /** One proxied exchange compared with openapi.yaml, and what it broke. */
-  recordContractFindings(operationId: string | null, findings: ReadonlyArray<{ side: 'request' | 'response'; kind: string; field: string }>): void {
+  recordContractFindings(operationId: string | null, findings: ReadonlyArray<{ side: 'request' | 'response'; kind: string; field: string; tolerated?: boolean }>): void {
     this.trackContractFindings();
     const summary = this.findings as NonNullable<typeof this.findings>;
     summary.exchanges++;
-    if (findings.length > 0) summary.withFindings++;
+    if (findings.some((finding) => !finding.tolerated)) summary.withViolations++;
     for (const finding of findings) {
-      const key = `${operationId ?? ''}\u0000${finding.side}\u0000${finding.kind}`;
+      const tolerated = finding.tolerated ?? false;
+      const key = `${operationId ?? ''}\u0000${finding.side}\u0000${finding.kind}\u0000${tolerated}`;
       let tally = summary.tallies.get(key);
       if (!tally) {
-        tally = { operationId, side: finding.side, kind: finding.kind, count: 0, fields: new Set() };
+        tally = { operationId, side: finding.side, kind: finding.kind, tolerated, count: 0, fields: new Set() };
         summary.tallies.set(key, tally);
       }
       tally.count++;
@@ -313,10 +317,10 @@ export class CoverageTracker implements ScenarioObserver {
     const summary = this.findings as NonNullable<typeof this.findings>;
     return {
       exchanges: summary.exchanges,
-      withFindings: summary.withFindings,
+      withViolations: summary.withViolations,
       byOperation: [...summary.tallies.values()]
         .map(({ fields, ...tally }) => ({ ...tally, fields: [...fields] }))
-        .sort((a, b) => (a.operationId ?? '').localeCompare(b.operationId ?? '') || a.side.localeCompare(b.side) || a.kind.localeCompare(b.kind)),
+        .sort((a, b) => (a.operationId ?? '').localeCompare(b.operationId ?? '') || a.side.localeCompare(b.side) || a.kind.localeCompare(b.kind) || Number(a.tolerated) - Number(b.tolerated)),
     };
   }
 
@@ -394,9 +398,9 @@ export function coverageMarkdown(report: CoverageReport): string {
 
 /** Proxy mode's section: what the upstream broke of the contract, per operation and kind. */
 function findingsMarkdown(summary: ContractFindingsSummary): string[] {
-  const lines = ['', '## Contract violations (proxy)', '', `${summary.withFindings} of ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.`];
+  const lines = ['', '## Contract violations (proxy)', '', `${summary.withViolations} of ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.`];
   if (summary.byOperation.length === 0) return lines;
   lines.push('', '| Operation | Side | Kind | Count | Fields (examples) |', '|---|---|---|---:|---|');
-  for (const row of summary.byOperation) lines.push(`| ${row.operationId === null ? '(no operation)' : `\`${row.operationId}\``} | ${row.side} | ${row.kind} | ${row.count} | ${cell(row.fields.map((field) => `\`${field}\``).join(', '))} |`);
+  for (const row of summary.byOperation) lines.push(`| ${row.operationId === null ? '(no operation)' : `\`${row.operationId}\``} | ${row.side} | ${row.kind}${row.tolerated ? ' (tolerated)' : ''} | ${row.count} | ${cell(row.fields.map((field) => `\`${field}\``).join(', '))} |`);
   return lines;
 }

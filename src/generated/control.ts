@@ -1008,7 +1008,7 @@ export interface components {
             /**
              * @description Proxy mode only (`social-gateway-mock proxy`): what the exchange with the upstream broke of
              *     openapi.yaml, request and response; empty when nothing. Absent outside proxy mode. The answer
-             *     carried the same list, shortened, in its `X-Contract-Violations` header.
+             *     carried those the contract does not tolerate, shortened, in its `X-Contract-Violations` header.
              */
             violations?: components["schemas"]["ContractFinding"][];
         };
@@ -1638,14 +1638,16 @@ export interface components {
             contractFindings?: {
                 /** @description Exchanges compared with the contract. */
                 exchanges: number;
-                /** @description Exchanges with at least one finding. */
-                withFindings: number;
+                /** @description Exchanges that broke the contract (at least one finding it does not tolerate). */
+                withViolations: number;
                 byOperation: {
                     /** @description Null for requests that matched no operation. */
                     operationId: string | null;
                     /** @enum {string} */
                     side: "request" | "response";
                     kind: string;
+                    /** @description The contract allows it (an open enumeration's new value, an extra field where allowed), so it is drift but no violation. */
+                    tolerated: boolean;
                     count: number;
                     /** @description Up to five of the fields it was found at. */
                     fields: string[];

@@ -21,7 +21,11 @@ export interface ProxyOptions {
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
-/** The header that carries an answer's findings: `2; response undeclared-field body/data/0/extra; …`. */
+/**
+ * The header that carries an answer's violations: `2; response undeclared-field body/data/0/extra; …`.
+ * What the contract tolerates (an open enumeration's new value) is drift, not a violation: it is
+ * in the journal, not here.
+ */
 export const VIOLATIONS_HEADER = 'X-Contract-Violations';
 
 /** Longest value of the findings header: the journal keeps the whole list. */
@@ -134,12 +138,12 @@ export function recordedMessage(body: Buffer, headers: Record<string, string>): 
   return { headers, text };
 }
 
-/** The findings header's value: the count, then `side kind field` each, in ASCII, cut to a bounded length. */
+/** The violations header's value: the count, then `side kind field` each, in ASCII, cut to a bounded length. */
 export function violationsHeader(findings: readonly ReportedFinding[]): string {
   const ascii = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').replace(/;/g, ',');
   let value = String(findings.length);
   for (const [i, finding] of findings.entries()) {
-    const next = `; ${finding.side} ${finding.kind} ${ascii(finding.field)}${finding.tolerated ? ' (tolerated)' : ''}`;
+    const next = `; ${finding.side} ${finding.kind} ${ascii(finding.field)}`;
     if (value.length + next.length > VIOLATIONS_HEADER_MAX - 8) {
       value += `; +${findings.length - i} more`;
       break;
@@ -246,8 +250,9 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     if (code !== undefined) req.ctx.errorCode = code;
     record({ response: recordedResponse });
 
-    const headers: Record<string, string> = findings.length > 0 ? { [VIOLATIONS_HEADER]: violationsHeader(findings) } : {};
-    const broken = findings.filter((finding) => finding.side === 'response' && !finding.tolerated);
+    const violations = findings.filter((finding) => !finding.tolerated);
+    const headers: Record<string, string> = violations.length > 0 ? { [VIOLATIONS_HEADER]: violationsHeader(violations) } : {};
+    const broken = violations.filter((finding) => finding.side === 'response');
     if (options.strict && broken.length > 0) {
       const fields = [...new Set(broken.map((finding) => finding.field))];
       return sendEnvelope(req, res, 502, 'CONTRACT_VIOLATION', `The upstream's ${answer.status} answer breaks openapi.yaml at ${fields.join(', ')}.`, { upstream: options.upstream.origin, upstreamStatus: answer.status, violations: broken }, headers);

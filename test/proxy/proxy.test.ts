@@ -104,6 +104,7 @@ const DRIFTS: Record<string, (answer: { connections: Array<Record<string, unknow
   'extra-field': (answer) => ({ body: { connections: answer.connections.map((c, i) => (i === 0 ? { ...c, loyaltyTier: 'gold' } : c)) } }),
   'undeclared-status': () => ({ status: 409, body: { error: { code: 'CONFLICT', message: 'Busy.' } } }),
   'new-enum-value': (answer) => ({ body: { connections: answer.connections.map((c, i) => (i === 0 ? { ...c, authHealth: 'degraded' } : c)) } }),
+  'open-enum-value': (answer) => ({ body: { connections: answer.connections.map((c, i) => (i === 0 ? { ...c, platform: 'mastodon' } : c)) } }),
   'missing-required-field': (answer) => ({ body: { connections: answer.connections.map((c, i) => (i === 0 ? Object.fromEntries(Object.entries(c).filter(([name]) => name !== 'platform')) : c)) } }),
 };
 
@@ -152,8 +153,18 @@ describe('proxy in front of an upstream that drifts', () => {
     const header = res.headers.get(VIOLATIONS_HEADER);
     const [entry] = (await journalOf(proxy)).slice(-1);
     expect(entry?.violations?.map(({ side, kind, field }) => ({ side, kind, field }))).toEqual(expected);
+    expect(entry?.violations?.every((finding) => finding.tolerated === undefined)).toBe(true);
     if (expected.length === 0) expect(header).toBeNull();
     else expect(header).toBe(`${expected.length}; ${expected.map((finding) => `${finding.side} ${finding.kind} ${finding.field}`).join('; ')}`);
+  });
+
+  it('journals a value of an open enumeration as tolerated drift, not a violation: no header, and strict mode passes it', async () => {
+    const res = await call(() => proxy, 'open-enum-value');
+    expect(res.status).toBe(200);
+    expect(res.headers.get(VIOLATIONS_HEADER)).toBeNull();
+    const [entry] = (await journalOf(proxy)).slice(-1);
+    expect(entry?.violations).toEqual([expect.objectContaining({ side: 'response', kind: 'undeclared-enum-value', field: 'body/connections/0/platform', tolerated: true })]);
+    expect((await call(() => strict, 'open-enum-value')).status).toBe(200);
   });
 
   it('strict mode answers a broken response with 502 CONTRACT_VIOLATION naming the fields, and passes a good one', async () => {
@@ -209,18 +220,20 @@ describe('proxy in front of an upstream that drifts', () => {
   it('summarises findings per operation and kind in the coverage report, JSON and Markdown', async () => {
     const served = await fetch(`${proxy.url}/__control/coverage`);
     expect(served.status).toBe(200);
-    expect(((await served.json()) as { contractFindings: { withFindings: number } }).contractFindings.withFindings).toBe(4);
+    expect(((await served.json()) as { contractFindings: { withViolations: number } }).contractFindings.withViolations).toBe(4);
     const summary = proxy.server.coverage.report().contractFindings;
-    expect(summary).toMatchObject({ exchanges: 7, withFindings: 4 });
+    expect(summary).toMatchObject({ exchanges: 8, withViolations: 4 });
     expect(summary?.byOperation).toEqual([
-      { operationId: 'listConnections', side: 'response', kind: 'missing-required-field', count: 1, fields: ['body/connections/0/platform'] },
-      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', count: 1, fields: ['body/connections/0/authHealth'] },
-      { operationId: 'listConnections', side: 'response', kind: 'undeclared-field', count: 1, fields: ['body/connections/0/loyaltyTier'] },
-      { operationId: 'listConnections', side: 'response', kind: 'undeclared-status', count: 1, fields: ['status'] },
+      { operationId: 'listConnections', side: 'response', kind: 'missing-required-field', tolerated: false, count: 1, fields: ['body/connections/0/platform'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', tolerated: false, count: 1, fields: ['body/connections/0/authHealth'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', tolerated: true, count: 1, fields: ['body/connections/0/platform'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-field', tolerated: false, count: 1, fields: ['body/connections/0/loyaltyTier'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-status', tolerated: false, count: 1, fields: ['status'] },
     ]);
     const markdown = coverageMarkdown(proxy.server.coverage.report());
     expect(markdown).toContain('## Contract violations (proxy)');
-    expect(markdown).toContain('4 of 7 exchanges with the upstream broke openapi.yaml.');
+    expect(markdown).toContain('4 of 8 exchanges with the upstream broke openapi.yaml.');
+    expect(markdown).toContain('| `listConnections` | response | undeclared-enum-value (tolerated) | 1 | `body/connections/0/platform` |');
     expect(markdown).toContain('| `listConnections` | response | undeclared-status | 1 | `status` |');
   });
 });
