@@ -90,7 +90,7 @@ const MAX_EXAMPLES = 3;
  * refused it too; answered with a 2xx, it shows an operation the contract lacks, and that is drift.
  */
 export function driftReport(exchanges: readonly RecordedExchange[], comparer: ContractComparer, names: { recording: string; contract: string }): DriftReport {
-  const groups = new Map<string, { operation: OperationDrift; entries: Map<string, { entry: DriftEntry; section: 'undeclared' | 'missing' | 'requestProblems' }> }>();
+  const groups = new Map<string, { operation: OperationDrift; entries: Map<string, DriftEntry> }>();
   for (const exchange of exchanges) {
     const { operationId, findings } = comparer.compare(exchange);
     const request = `${exchange.request.method.toUpperCase()} ${exchange.request.path}`;
@@ -117,16 +117,17 @@ export function driftReport(exchanges: readonly RecordedExchange[], comparer: Co
       const section = sectionOf(finding, exchange);
       const field = foldIndices(finding.field);
       const entryKey = `${section} ${finding.kind} ${field}${finding.kind === 'undeclared-status' ? ` ${String(finding.value)}` : ''}`;
-      let slot = group.entries.get(entryKey);
-      if (!slot) {
-        slot = { section, entry: { kind: finding.kind, field, exchanges: 0, message: finding.message, tolerated: finding.tolerated === true } };
-        group.entries.set(entryKey, slot);
-        operation[section].push(slot.entry);
+      let entry = group.entries.get(entryKey);
+      if (!entry) {
+        // `examples` is placed now so that JSON lists it before the sentence, and filled below.
+        entry = { kind: finding.kind, field, exchanges: 0, examples: undefined, message: finding.message, tolerated: finding.tolerated === true };
+        group.entries.set(entryKey, entry);
+        operation[section].push(entry);
       }
       // Counted once per exchange, however many array items showed it.
-      if (!seen.has(entryKey)) slot.entry.exchanges += 1;
+      if (!seen.has(entryKey)) entry.exchanges += 1;
       seen.add(entryKey);
-      if (finding.value !== undefined) addExample(slot.entry, finding.value);
+      if (finding.value !== undefined) addExample(entry, finding.value);
     }
   }
   // By operationId, then the requests that matched none, by what they asked for.
