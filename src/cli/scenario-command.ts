@@ -39,6 +39,8 @@ const MAX_STATUS = 599;
 const MAX_RULE_ID = 64;
 const MAX_PARAM_VALUE = 256;
 const MAX_FAULT_MESSAGE = 1000;
+const MAX_RULE_DESCRIPTION = 1000;
+const MAX_HEADER_VALUE = 8192;
 const FAULT_CODE = /^[A-Z][A-Z0-9_]*$/;
 
 type Rule = { id: string; description: string; match: Record<string, unknown>; then: { respond: RespondEffect } | { fault: Partial<FaultEffect> }; times: 1 };
@@ -159,7 +161,8 @@ function convert(exchange: RecordedExchange, index: OperationIndex): Converted {
   const kept = Object.entries(params).filter(([, value]) => !value.includes(REDACTED) && value.length <= MAX_PARAM_VALUE);
   const match: Record<string, unknown> = { operationId: operation.operationId, ...(kept.length > 0 && { params: Object.fromEntries(kept) }) };
   const id = `rec-${String(exchange.seq).padStart(6, '0')}-${operation.operationId}`.slice(0, MAX_RULE_ID);
-  const line = `${method} ${request.path}${request.query ? `?${request.query}` : ''}`;
+  // Only a summary for people reading the YAML: a long query is cut to what a rule's description holds.
+  const line = `${method} ${request.path}${request.query ? `?${request.query}` : ''}`.slice(0, MAX_RULE_DESCRIPTION - 100);
   if (exchange.response === null) {
     const fault: Partial<FaultEffect> = { status: 502, body: 'json' };
     const error = exchange.upstreamError;
@@ -173,7 +176,8 @@ function convert(exchange: RecordedExchange, index: OperationIndex): Converted {
 }
 
 function respondOf(response: RecordedResponse): RespondEffect {
-  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name, value]) => !UNREPLAYED_HEADERS.has(name.toLowerCase()) && !/[\r\n]/.test(value)));
+  // A header the schema would refuse (a value over 8 KiB, a line break) is dropped rather than make the whole scenario fail to load.
+  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name, value]) => !UNREPLAYED_HEADERS.has(name.toLowerCase()) && !/[\r\n]/.test(value) && value.length <= MAX_HEADER_VALUE));
   const bodyless = BODYLESS_STATUSES.includes(response.status);
   return {
     status: response.status,

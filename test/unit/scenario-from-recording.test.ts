@@ -39,6 +39,13 @@ describe('scenarioFromRecording', () => {
     expect(rules[0]?.then.respond).toEqual({ status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'r-1' }, json: { connections: [] } });
   });
 
+  it('keeps within what a rule holds: a long query cut in the description, an oversized header or parameter dropped', () => {
+    const long = { ...exchange(1, 'GET', `/v1/posts/${'p'.repeat(300)}`, { status: 404, headers: { 'x-huge': 'h'.repeat(9000), 'x-small': 's' } }), request: { method: 'GET', path: `/v1/posts/${'p'.repeat(300)}`, query: `q=${'x'.repeat(3000)}`, headers: {} } };
+    const { rules } = convert([long]);
+    expect(rules[0]?.match).toEqual({ operationId: 'getPost' });
+    expect(rules[0]?.then.respond).toEqual({ status: 404, headers: { 'x-small': 's' } });
+  });
+
   it('gives a bodyless status no body, and an empty text none either', () => {
     const { rules } = convert([exchange(1, 'DELETE', '/v1/posts/p-1', { status: 204, headers: {}, text: '' }), exchange(2, 'GET', '/v1/posts/p-1', { status: 503, headers: {}, text: '' })]);
     expect(rules.map((rule) => rule.then.respond)).toEqual([{ status: 204 }, { status: 503 }]);
