@@ -101,6 +101,16 @@ describe('a rule with respond', () => {
     });
   });
 
+  it('is a rule like any other at run time (POST /__control/rules)', async () => {
+    const { key } = await workspaceWith(mock, 'seed: 4');
+    expectStatus(await mock.control('post', '/__control/rules', key).send({ id: 'once', match: { operationId: 'listConnections' }, then: { respond: { status: 429, headers: { 'retry-after': '9' }, json: { error: 'Too many', code: 'RATE_LIMITED', details: { currentCount: 61, limit: 60, retryAfterSeconds: 9 } } } }, times: 1 }), 201);
+    const res = await mock.call('get', '/v1/connections', key);
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('9');
+    expect(await lastEntry(key)).toMatchObject({ status: 429, errorCode: 'RATE_LIMITED', effect: 'respond', matchedRule: 'once' });
+    expectStatus(await mock.call('get', '/v1/connections', key), 200);
+  });
+
   it('comes with latencyMs and state like the other answers, and is used up by times', async () => {
     const { key } = await workspaceWith(
       mock,
