@@ -410,7 +410,7 @@ export class ContractComparer {
     }
     for (const [name, inner] of Object.entries(object)) {
       const where = `${at}/${escapePointer(name)}`;
-      const declared = properties[name];
+      const declared = Object.hasOwn(properties, name) ? properties[name] : undefined;
       if (declared) this.validate(declared, inner, where, findings);
       else if (schema.additionalProperties === false) findings.push({ kind: 'undeclared-field', side: 'response', field: where, message: `${where} is not declared by the contract`, value: inner });
       else if (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null) this.validate(schema.additionalProperties as Schema, inner, where, findings);
@@ -639,7 +639,7 @@ function hasType(value: unknown, type: string): boolean {
     case 'integer':
       return Number.isInteger(value);
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
+      return typeof value === 'number';
     case 'string':
       return typeof value === 'string';
     case 'boolean':
