@@ -29,6 +29,7 @@ import { loadSpec } from './http/spec.js';
 import './http/context.js';
 import { captureLiveDetail } from './journal/live-detail.js';
 import { ContractComparer } from './proxy/compare.js';
+import { UpstreamAgents } from './proxy/forward.js';
 import { bodyLimitBytes, createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
 import { Redactor } from './proxy/redact.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
@@ -237,6 +238,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // One list of secrets for every place a request is shown or kept (decision 0022).
   const redactor = new Redactor(options.redact ?? []);
   let upstream: URL | undefined;
+  const upstreamAgents = new UpstreamAgents();
   if (options.proxy) {
     upstream = new URL(options.proxy.upstream);
     if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`proxy.upstream: '${options.proxy.upstream}' is not an http or https URL`);
@@ -298,6 +300,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
           recordDir: options.proxy.recordDir,
           upstreamTimeoutMs: options.proxy.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
           bodyLimitBytes: bodyLimitBytes(bodyLimit),
+          agents: upstreamAgents,
           index: apiIndex,
           comparer: new ContractComparer(api.document),
           redactor,
@@ -394,6 +397,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         server = undefined;
       }
       await attempts;
+      upstreamAgents.destroy();
       await database.flush();
     },
   };

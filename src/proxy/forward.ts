@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /*
  * One request to the upstream and its whole answer, bounded in time. Node's own client
@@ -100,6 +100,24 @@ export interface ForwardOptions {
   signal?: AbortSignal;
   /** The largest answer read (default UPSTREAM_BODY_LIMIT_BYTES). */
   bodyLimitBytes?: number;
+  /** Keeps connections to the upstream open between requests (UpstreamAgents); a new connection per request without. */
+  agents?: UpstreamAgents;
+}
+
+/**
+ * Kept-alive connections to the upstream, one pool per scheme. A TLS handshake per request would
+ * add a round trip or two to every answer of a real service. Node's agent retires a connection
+ * before the `Keep-Alive: timeout` the upstream announced, and forward() retries once a request
+ * that met a reused connection already closed by the upstream.
+ */
+export class UpstreamAgents {
+  readonly http = new HttpAgent({ keepAlive: true });
+  readonly https = new HttpsAgent({ keepAlive: true });
+
+  destroy(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
 }
 
 /**
@@ -107,62 +125,73 @@ export interface ForwardOptions {
  * answer. Settles within `timeoutMs` whatever the upstream does: an answer, or an
  * UpstreamError saying why there was none.
  */
-export function forward(upstream: URL, request: UpstreamRequest, { timeoutMs, signal, bodyLimitBytes = UPSTREAM_BODY_LIMIT_BYTES }: ForwardOptions): Promise<UpstreamAnswer> {
+export function forward(upstream: URL, request: UpstreamRequest, { timeoutMs, signal, bodyLimitBytes = UPSTREAM_BODY_LIMIT_BYTES, agents }: ForwardOptions): Promise<UpstreamAnswer> {
   const base = upstream.pathname.replace(/\/+$/, '');
   const headers = asHeaderObject(endToEndHeaders(request.rawHeaders, ['host', 'content-length']));
   headers.host = upstream.host;
   if (request.body.length > 0) headers['content-length'] = String(request.body.length);
-  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const secure = upstream.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
 
   return new Promise<UpstreamAnswer>((resolve, reject) => {
     let settled = false;
+    let outgoing: ClientRequest | undefined;
     const finish = (error: Error | undefined, answer?: UpstreamAnswer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (error) {
-        outgoing.destroy();
+        outgoing?.destroy();
         reject(error instanceof UpstreamError ? error : new UpstreamError(failureOf(error), error.message));
       } else resolve(answer as UpstreamAnswer);
     };
-    const outgoing = send({
-      protocol: upstream.protocol,
-      hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
-      port: upstream.port === '' ? undefined : Number(upstream.port),
-      method: request.method,
-      path: `${base}${request.pathAndQuery}`,
-      headers,
-      // One connection per request: a kept-alive socket the upstream closed meanwhile would turn a good request into a reset.
-      agent: false,
-    });
     const timer = setTimeout(() => finish(new UpstreamError('timeout', `the upstream did not answer completely within ${timeoutMs} ms`)), timeoutMs);
     const onAbort = () => finish(new UpstreamError('reset', 'the caller went away before the upstream answered'));
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    outgoing.on('error', (error) => finish(error));
-    outgoing.on('response', (incoming: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      incoming.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > bodyLimitBytes) finish(new UpstreamError('too-large', `the upstream's answer is larger than ${bodyLimitBytes} bytes`));
-        else chunks.push(chunk);
+    const attempt = (retried: boolean) => {
+      const current = send({
+        protocol: upstream.protocol,
+        hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+        port: upstream.port === '' ? undefined : Number(upstream.port),
+        method: request.method,
+        path: `${base}${request.pathAndQuery}`,
+        headers,
+        agent: agents ? (secure ? agents.https : agents.http) : false,
       });
-      incoming.on('error', (error) => finish(error));
-      // 'aborted' is the old name of a body cut short by the upstream; 'close' before 'end' is the same.
-      incoming.on('close', () => {
-        if (!incoming.complete) finish(new UpstreamError('reset', 'the upstream closed the connection before its answer was complete'));
+      outgoing = current;
+      let answered = false;
+      current.on('error', (error) => {
+        // A kept-alive connection the upstream closed as it was reused: the request never reached it (Node's documented retry).
+        if (!retried && !answered && current.reusedSocket && failureOf(error) === 'reset' && !settled) return attempt(true);
+        finish(error);
       });
-      incoming.on('end', () =>
-        finish(undefined, {
-          status: incoming.statusCode ?? 502,
-          statusMessage: incoming.statusMessage ?? '',
-          rawHeaders: endToEndHeaders(incoming.rawHeaders),
-          body: Buffer.concat(chunks),
-        }),
-      );
-    });
-    outgoing.end(request.body.length > 0 ? request.body : undefined);
+      current.on('response', (incoming: IncomingMessage) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        incoming.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > bodyLimitBytes) finish(new UpstreamError('too-large', `the upstream's answer is larger than ${bodyLimitBytes} bytes`));
+          else chunks.push(chunk);
+        });
+        incoming.on('error', (error) => finish(error));
+        // 'close' before 'end': the upstream cut its answer short.
+        incoming.on('close', () => {
+          if (!incoming.complete) finish(new UpstreamError('reset', 'the upstream closed the connection before its answer was complete'));
+        });
+        incoming.on('end', () =>
+          finish(undefined, {
+            status: incoming.statusCode ?? 502,
+            statusMessage: incoming.statusMessage ?? '',
+            rawHeaders: endToEndHeaders(incoming.rawHeaders),
+            body: Buffer.concat(chunks),
+          }),
+        );
+      });
+      current.end(request.body.length > 0 ? request.body : undefined);
+    };
+    attempt(false);
   });
 }

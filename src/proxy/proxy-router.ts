@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { OperationIndex } from '../http/operations.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ContractComparer, Finding } from './compare.js';
-import { endToEndHeaders, forward, UpstreamError, type UpstreamAnswer } from './forward.js';
+import { endToEndHeaders, forward, UpstreamError, type UpstreamAgents, type UpstreamAnswer } from './forward.js';
 import { writeExchange, RECORDING_FORMAT, type RecordedBody, type RecordedExchange } from './recording.js';
 import type { Redactor } from './redact.js';
 
@@ -47,6 +47,8 @@ export interface ProxyRouterOptions {
   recordDir: string | undefined;
   upstreamTimeoutMs: number;
   bodyLimitBytes: number;
+  /** The connections kept open to the upstream; the server destroys them when it closes. */
+  agents: UpstreamAgents;
   index: OperationIndex;
   comparer: ContractComparer;
   redactor: Redactor;
@@ -228,7 +230,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     res.once('close', onClose);
     let answer: UpstreamAnswer;
     try {
-      answer = await forward(options.upstream, { method: req.method, pathAndQuery: req.originalUrl, rawHeaders: req.rawHeaders, body }, { timeoutMs: options.upstreamTimeoutMs, signal: abort.signal });
+      answer = await forward(options.upstream, { method: req.method, pathAndQuery: req.originalUrl, rawHeaders: req.rawHeaders, body }, { timeoutMs: options.upstreamTimeoutMs, signal: abort.signal, agents: options.agents });
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       const upstreamError = { code: 'PLATFORM_ERROR', message: `The upstream ${options.upstream.origin} gave no answer (${error.reason}): ${error.message}` };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endToEndHeaders, failureOf, forward, UpstreamError } from '../../src/proxy/forward.js';
+import type { Socket } from 'node:net';
+import { endToEndHeaders, failureOf, forward, UpstreamAgents, UpstreamError } from '../../src/proxy/forward.js';
 import { plainServer } from './helpers.js';
 
 describe('endToEndHeaders', () => {
@@ -66,5 +67,29 @@ describe('forward', () => {
     const pending = forward(new URL(upstream.url), { method: 'GET', pathAndQuery: '/endless', rawHeaders: [], body: Buffer.alloc(0) }, { timeoutMs: 60_000, signal: abort.signal });
     abort.abort();
     await expect(pending).rejects.toBeInstanceOf(UpstreamError);
+  });
+});
+
+describe('forward over kept-alive connections', () => {
+  it('reuses a connection, and retries once on a new one when the upstream had closed the reused one', async () => {
+    const served = new WeakSet<Socket>();
+    let requests = 0;
+    const upstream = await plainServer((req, res) => {
+      requests++;
+      // A second request on a connection stands for one the upstream closed while it sat idle in the pool.
+      if (served.has(req.socket)) return req.socket.destroy();
+      served.add(req.socket);
+      res.end('fresh');
+    });
+    const agents = new UpstreamAgents();
+    try {
+      const get = () => forward(new URL(upstream.url), { method: 'GET', pathAndQuery: '/v1/connections', rawHeaders: [], body: Buffer.alloc(0) }, { timeoutMs: 2000, agents });
+      expect((await get()).body.toString()).toBe('fresh');
+      expect((await get()).body.toString()).toBe('fresh');
+      expect(requests).toBe(3);
+    } finally {
+      agents.destroy();
+      await upstream.close();
+    }
   });
 });
