@@ -92,6 +92,8 @@ export function captureLiveDetail(req: Request, res: Response, redactor: Redacto
     const requestHeaders = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
     const secrets = redactor.secretValuesOfRequest(requestHeaders, req.originalUrl.split('?')[1] ?? '');
     redactor.secretValuesOfJson(req.body, secrets);
+    // A session in the path (connect-sessions/{sessionId}) is echoed by the answer's error message.
+    for (const [name, value] of Object.entries(req.ctx.params)) if (redactor.isSecretField(name)) secrets.add(value);
     const scrub = valueScrubber(secrets);
     return {
       requestHeaders: headerRecord(req.headers, redactor),

@@ -16,6 +16,7 @@ const SECRETS = {
   controlToken: 'ctl_secret_token_f00dfeed',
   tenantHeader: 'tenant_secret_q9w8e7r6',
   tenantField: 'tenant_field_secret_k1j2',
+  session: 'os_ws_secret_session_77aa',
 } as const;
 
 /** Every secret must be absent from `text`; the message names where one was found. */
@@ -46,6 +47,7 @@ describe('secrets sent through the proxy', () => {
       fetch(`${proxy.url}/v1/webhooks`, { method: 'POST', headers: { ...bearer, 'x-control-token': SECRETS.controlToken }, body: JSON.stringify({ name: 'hook', url: 'https://hooks.example.com/in', events: ['post.published'], secret: SECRETS.webhookSecret }) }),
       fetch(`${proxy.url}/v1/connections/oauth/instagram/accounts?tempToken=${SECRETS.tempToken}`, { headers: { 'x-api-key': SECRETS.apiKey } }),
       fetch(`${proxy.url}/v1/connections?token=${SECRETS.queryToken}`, { headers: { 'x-api-key': SECRETS.apiKey } }),
+      fetch(`${proxy.url}/v1/connect-sessions/${SECRETS.session}/candidates`, { headers: { 'x-api-key': SECRETS.apiKey } }),
     ];
     for (const request of sent) await (await request).arrayBuffer();
     await untilRecorded(stream, sent.length);
@@ -58,13 +60,13 @@ describe('secrets sent through the proxy', () => {
 
   it('reached the upstream (the secrets were real, not refused before they travelled)', async () => {
     const journal = (await (await fetch(`${upstream.url}/__control/journal`, { headers: { 'x-api-key': SECRETS.apiKey } })).json()) as { data: Array<{ operationId: string; status: number }> };
-    expect(journal.data.map((entry) => entry.operationId).sort()).toEqual(['connectAccount', 'createWebhook', 'listConnections', 'listPendingInstagramAccounts']);
+    expect(journal.data.map((entry) => entry.operationId).sort()).toEqual(['connectAccount', 'createWebhook', 'listConnectCandidates', 'listConnections', 'listPendingInstagramAccounts']);
     expect(journal.data.find((entry) => entry.operationId === 'createWebhook')?.status).toBe(201);
   });
 
   it('are in no recorded file', () => {
     const files = readdirSync(recording);
-    expect(files).toHaveLength(4);
+    expect(files).toHaveLength(5);
     for (const file of files) expectNoSecret(readFileSync(join(recording, file), 'utf8'), file);
     const connect = JSON.parse(readFileSync(join(recording, files.find((file) => file.includes('connectAccount')) as string), 'utf8')) as { request: { json: Record<string, unknown>; headers: Record<string, string> } };
     expect(connect.request.json).toMatchObject({ identifier: 'studio.bsky.social', appPassword: REDACTED, metadata: { tenantSecret: REDACTED } });
@@ -74,6 +76,7 @@ describe('secrets sent through the proxy', () => {
   it('are in no journal entry', async () => {
     const text = await (await fetch(`${proxy.url}/__control/journal`)).text();
     expect(text).toContain('/v1/connections/oauth/instagram/accounts');
+    expect(text).toContain(`/v1/connect-sessions/${REDACTED}/candidates`);
     expectNoSecret(text, 'the journal');
   });
 
@@ -85,7 +88,7 @@ describe('secrets sent through the proxy', () => {
   });
 
   it('are in no log line', () => {
-    expect(logs.filter((line) => line.includes(' /v1/'))).toHaveLength(4);
+    expect(logs.filter((line) => line.includes(' /v1/'))).toHaveLength(5);
     expect(logs.join('\n')).toContain(`tempToken=${REDACTED}`);
     expectNoSecret(logs.join('\n'), 'the log');
   });
@@ -100,7 +103,8 @@ describe('secrets sent to the mock itself (not a proxy)', () => {
       const headers = { 'x-api-key': SECRETS.apiKey, 'content-type': 'application/json' };
       await (await fetch(`${mock.url}/v1/connections/bluesky/connect`, { method: 'POST', headers, body: JSON.stringify({ identifier: 'studio.bsky.social', appPassword: SECRETS.appPassword }) })).arrayBuffer();
       await (await fetch(`${mock.url}/v1/connections/oauth/instagram/accounts?tempToken=${SECRETS.tempToken}`, { headers })).arrayBuffer();
-      await untilRecorded(stream, 2);
+      await (await fetch(`${mock.url}/v1/connect-sessions/${SECRETS.session}/candidates`, { headers })).arrayBuffer();
+      await untilRecorded(stream, 3);
       const streamed = stream.messages.map((message) => message.data ?? '').join('\n');
       expect(streamed).toContain('studio.bsky.social');
       expectNoSecret(streamed, 'the event stream');
