@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
+import { decodeContentEncoding } from '../lib/content-encoding.js';
 import { valueScrubber, type Redactor } from '../proxy/redact.js';
 import type { LiveDetail } from './live-detail-shape.js';
 
@@ -45,6 +46,10 @@ function redactedBody(text: string, redactor: Redactor): string {
   }
 }
 
+function headerText(value: number | string | string[] | undefined): string | undefined {
+  return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
+}
+
 function capped(text: string): { text: string; truncated: boolean } {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= LIVE_DETAIL_BODY_CAP_BYTES) return { text, truncated: false };
@@ -87,7 +92,9 @@ export function captureLiveDetail(req: Request, res: Response, redactor: Redacto
 
   return () => {
     const request = req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length === 0 && !req.headers['content-length']) ? null : capped(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
-    const responseText = size === 0 ? null : Buffer.concat(chunks).toString('utf8');
+    // A compressed answer is shown decoded (and so redacted), or not at all when it cannot be (cut at the cap).
+    const responseBytes = size === 0 ? undefined : decodeContentEncoding(Buffer.concat(chunks), headerText(res.getHeader('content-encoding')));
+    const responseText = responseBytes === undefined ? null : responseBytes.toString('utf8');
     // A value sent under a secret name is hidden wherever else it shows (an answer echoing it).
     const requestHeaders = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
     const secrets = redactor.secretValuesOfRequest(requestHeaders, req.originalUrl.split('?')[1] ?? '');

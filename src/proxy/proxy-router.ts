@@ -1,6 +1,6 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
 import type { OperationIndex } from '../http/operations.js';
+import { decodeContentEncoding } from '../lib/content-encoding.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ContractComparer, Finding } from './compare.js';
 import { endToEndHeaders, forward, UpstreamError, type UpstreamAgents, type UpstreamAnswer } from './forward.js';
@@ -97,31 +97,13 @@ export function headerRecord(rawHeaders: readonly string[]): Record<string, stri
   return out;
 }
 
-/** The body for reading: decompressed when the upstream compressed it (the caller still gets the bytes as sent). */
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  try {
-    switch ((encoding ?? '').trim().toLowerCase()) {
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(body);
-      case 'deflate':
-        return inflateSync(body);
-      case 'br':
-        return brotliDecompressSync(body);
-      default:
-        return body;
-    }
-  } catch {
-    return body;
-  }
-}
-
 /**
  * Headers and body as recorded: the body `json` when its media type is JSON and it parses, `text`
  * otherwise, absent when empty; decompressed, and then without the headers that said it was not.
  */
 export function recordedMessage(body: Buffer, headers: Record<string, string>): RecordedBody & { headers: Record<string, string> } {
-  const bytes = decoded(body, headers['content-encoding']);
+  // An unknown coding is recorded as it came (as text): drift sees a body that is not JSON.
+  const bytes = decodeContentEncoding(body, headers['content-encoding']) ?? body;
   if (bytes !== body) {
     // A replay answers the decoded body: it must not be told it is still compressed, or how long it was.
     const { 'content-encoding': _encoding, 'content-length': _length, ...rest } = headers;

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/proxy/recording.js';
 import { SseClient } from '../helpers/sse-client.js';
-import { listening, proxyTo, temporaryDir, type Listening } from './helpers.js';
+import { listening, plainServer, proxyTo, temporaryDir, type Listening } from './helpers.js';
 
 /** Real-looking secrets, each sent once through the proxy in a header, a body or a query string. */
 const SECRETS = {
@@ -113,6 +114,29 @@ describe('secrets sent to the mock itself (not a proxy)', () => {
     } finally {
       stream.close();
       await mock.close();
+    }
+  });
+});
+
+describe('a compressed answer echoing a secret', () => {
+  it('is shown on the event stream decoded and redacted, never as compressed bytes that keep the secret', async () => {
+    const upstream = await plainServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: `appPassword ${SECRETS.appPassword} is not valid` } })));
+    });
+    const proxy = await proxyTo(upstream.url);
+    const stream = await SseClient.open(`${proxy.url}/__control/events?requests=true`);
+    try {
+      const res = await fetch(`${proxy.url}/v1/connections/bluesky/connect`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': SECRETS.apiKey }, body: JSON.stringify({ identifier: 'me', appPassword: SECRETS.appPassword }) });
+      expect(res.status).toBe(400);
+      await untilRecorded(stream, 1);
+      const streamed = stream.messages.map((message) => message.data ?? '').join('\n');
+      expect(streamed).toContain(`appPassword ${REDACTED} is not valid`);
+      expectNoSecret(streamed, 'the event stream');
+    } finally {
+      stream.close();
+      await proxy.close();
+      await upstream.close();
     }
   });
 });
