@@ -294,3 +294,29 @@ function rawGet(url: string): Promise<{ headers: IncomingHttpHeaders; body: Buff
     }).on('error', reject);
   });
 }
+
+describe('proxy shutdown', () => {
+  it('ends a request still waiting on the upstream when the proxy closes, and lets go of the upstream connection', async () => {
+    let arrived!: () => void;
+    const waiting = new Promise<void>((resolve) => (arrived = resolve));
+    let upstreamSawClose!: () => void;
+    const released = new Promise<void>((resolve) => (upstreamSawClose = resolve));
+    const upstream = await plainServer((req) => {
+      req.socket.once('close', () => upstreamSawClose());
+      arrived(); // and never answers
+    });
+    const proxy = await proxyTo(upstream.url, { upstreamTimeoutMs: 60_000 }, { httpLimits: { shutdownGraceMs: 50 } });
+    try {
+      const pending = fetch(`${proxy.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } }).then(
+        (res) => res.status,
+        () => 'no answer',
+      );
+      await waiting;
+      await proxy.close();
+      await released;
+      expect(await pending).toBe('no answer');
+    } finally {
+      await upstream.close();
+    }
+  });
+});
