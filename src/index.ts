@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 export { createMockServer, DEFAULT_API_KEY, type MockServer, type MockServerOptions } from './server.js';
+export type { ProxyOptions } from './proxy/proxy-router.js';
 export { main as runCli } from './cli/main.js';
 export { verifyWebhookSignature } from './api/webhooks/signature.js';
 export { EVENT_NAMES, type EventName } from './events/catalog.js';
