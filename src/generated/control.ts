@@ -350,7 +350,9 @@ export interface paths {
          *     contract's defaults filled in), `responseHeaders` and `responseBody` (bodies as text,
          *     each cut at 16 KB with `requestBodyTruncated` or
          *     `responseBodyTruncated` set; keys and tokens in headers shown by their last four
-         *     characters only). The detail is sent once on the stream and never kept: the journal
+         *     characters only, and secrets in bodies and URLs (an `appPassword`, a webhook `secret`,
+         *     tokens, sessions, and the names given with `--redact`) as `[REDACTED]`; a compressed
+         *     answer decoded). The detail is sent once on the stream and never kept: the journal
          *     holds the entry alone.
          */
         get: operations["streamEvents"];
