@@ -89,6 +89,17 @@ describe('proxy in front of a second mock instance', () => {
     expect(create?.request.headers['x-api-key']).toBe('[REDACTED]');
   });
 
+  it('forwards a path the contract lacks too, and reports it as no operation', async () => {
+    const res = await fetch(`${proxy.url}/v1/not-in-the-contract?x=1`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    expect(res.headers.get(VIOLATIONS_HEADER)).toMatch(/^1; request unknown-operation /);
+    const [entry] = (await journalOf(proxy)).slice(-1);
+    expect(entry).toMatchObject({ path: '/v1/not-in-the-contract', operationId: null, status: 404, errorCode: 'NOT_FOUND' });
+    expect(entry?.violations?.map((finding) => finding.kind)).toEqual(['unknown-operation']);
+    expect(readdirSync(recording)).toContain('000004-unmatched.json');
+  });
+
   it('leaves the mock\'s own pages and control plane alone (not forwarded)', async () => {
     const health = await fetch(`${proxy.url}/__control/health`);
     expect(health.status).toBe(200);
