@@ -178,6 +178,8 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     try {
       body = await readRawBody(req, options.bodyLimitBytes);
     } catch (error) {
+      // The caller went away while sending: there is no one to answer, and nothing was forwarded.
+      if (req.destroyed && !(error instanceof BodyTooLarge)) return;
       if (!(error instanceof BodyTooLarge)) throw error;
       // The rest of the body is not read: the connection cannot be reused.
       res.setHeader('Connection', 'close');
@@ -215,6 +217,8 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
       answer = await forward(options.upstream, { method: req.method, pathAndQuery: req.originalUrl, rawHeaders: req.rawHeaders, body }, { timeoutMs: options.upstreamTimeoutMs, signal: abort.signal, agents: options.agents });
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
+      // The caller went away: not the upstream's failure, so not recorded as one (a replay would answer a 502 that never was).
+      if (abort.signal.aborted) return;
       const upstreamError = { code: 'PLATFORM_ERROR', message: `The upstream ${options.upstream.origin} gave no answer (${error.reason}): ${error.message}` };
       record({ response: null, upstreamError });
       options.onCompared(operationId, []);

@@ -331,3 +331,30 @@ describe('proxy shutdown', () => {
     }
   });
 });
+
+describe('a caller that goes away', () => {
+  it('ends the upstream request at once, and is neither recorded as an upstream failure nor answered', async () => {
+    let arrived!: () => void;
+    const waiting = new Promise<void>((resolve) => (arrived = resolve));
+    let upstreamSawClose!: () => void;
+    const released = new Promise<void>((resolve) => (upstreamSawClose = resolve));
+    const upstream = await plainServer((req) => {
+      req.socket.once('close', () => upstreamSawClose());
+      arrived();
+    });
+    const recording = temporaryDir();
+    const proxy = await proxyTo(upstream.url, { upstreamTimeoutMs: 60_000, recordDir: recording });
+    try {
+      const caller = get(`${proxy.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+      caller.on('error', () => undefined);
+      await waiting;
+      caller.destroy();
+      await released;
+      await expect.poll(async () => (await journalOf(proxy)).map((entry) => entry.status)).toEqual([0]);
+      expect(readdirSync(recording)).toEqual([]);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});
