@@ -238,7 +238,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // One list of secrets for every place a request is shown or kept (decision 0022).
   const redactor = new Redactor(options.redact ?? []);
   let upstream: URL | undefined;
-  const upstreamAgents = new UpstreamAgents();
+  const upstreamAgents = new UpstreamAgents(options.proxy?.upstreamCa);
   if (options.proxy) {
     upstream = new URL(options.proxy.upstream);
     if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`proxy.upstream: '${options.proxy.upstream}' is not an http or https URL`);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { VERSION } from '../version.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from '../proxy/proxy-router.js';
@@ -9,6 +10,7 @@ export const PROXY_FLAGS = {
   upstream: { type: 'string', help: 'Required. The real service every /v1 request goes to (http or https; a path there prefixes each request path).' },
   strict: { type: 'boolean', help: 'Answer an upstream response that breaks openapi.yaml with 502 CONTRACT_VIOLATION naming the fields, instead of passing it on.' },
   record: { type: 'string', help: 'Write each exchange, redacted, as one JSON file into this folder (for scenario from-recording and drift).' },
+  'upstream-ca': { type: 'string', help: "Also trust the certificates (PEM) in this file for an https upstream, such as a staging service behind a private CA." },
   'upstream-timeout': { type: 'string', help: `Milliseconds the upstream has to answer completely; past it, 502 PLATFORM_ERROR (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}).` },
 } as const satisfies FlagTable;
 
@@ -54,6 +56,17 @@ function timeout(raw: string | boolean | undefined): number {
   return Number(raw);
 }
 
+function readCa(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --upstream-ca ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--upstream-ca ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return text;
+}
+
 /** `social-gateway-mock proxy --upstream URL [flags]`: an exit code (help, bad input), or the running proxy. */
 export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCode: number } | RunningServer> {
   const resolved = resolveOptions(argv, io, PROXY_FLAGS);
@@ -68,11 +81,13 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCod
   // The mock's own world answers nothing of /v1 here: a scenario would be loaded and never meet a request.
   if (resolved.server.scenario !== undefined) throw new UsageError('--scenario has no effect on a proxy: /v1 goes to the upstream, not to scenario rules');
   const record = resolved.extra.record;
+  const ca = resolved.extra['upstream-ca'];
   const proxy: ProxyOptions = {
     upstream: upstreamUrl(resolved.extra.upstream),
     strict: resolved.extra.strict === true,
     upstreamTimeoutMs: timeout(resolved.extra['upstream-timeout']),
     ...(typeof record === 'string' && record !== '' && { recordDir: resolvePath(io.cwd, record) }),
+    ...(typeof ca === 'string' && { upstreamCa: readCa(resolvePath(io.cwd, ca)) }),
   };
   // No fixture world: the default workspace only keeps the proxy's journal.
   return startServer({ ...resolved, server: { ...resolved.server, fixtures: false, proxy } }, io, { banner: io.out, confirm: false });

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { rootCertificates as tlsRootCertificates } from 'node:tls';
 
 /*
  * One request to the upstream and its whole answer, bounded in time. Node's own client
@@ -112,7 +113,12 @@ export interface ForwardOptions {
  */
 export class UpstreamAgents {
   readonly http = new HttpAgent({ keepAlive: true });
-  readonly https = new HttpsAgent({ keepAlive: true });
+  readonly https: HttpsAgent;
+
+  /** `ca`: certificates (PEM) trusted for the upstream besides Node's own, for a staging service behind a private CA. */
+  constructor(ca?: string) {
+    this.https = new HttpsAgent({ keepAlive: true, ...(ca !== undefined && { ca: [...tlsRootCertificates, ca] }) });
+  }
 
   destroy(): void {
     this.http.destroy();

@@ -17,6 +17,8 @@ export interface ProxyOptions {
   recordDir?: string;
   /** How long the upstream has to answer completely, in wall milliseconds (default 30 000). */
   upstreamTimeoutMs?: number;
+  /** Certificates (PEM) trusted for an https upstream besides Node's own (a private CA). */
+  upstreamCa?: string;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;

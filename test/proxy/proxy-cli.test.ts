@@ -52,7 +52,7 @@ describe('social-gateway-mock proxy', () => {
   it('lists its flags in its help, and the main help names the command', async () => {
     const proxyHelp = io();
     expect(await main(['proxy', '--help'], proxyHelp.streams)).toEqual({ exitCode: 0 });
-    for (const flag of ['--upstream', '--strict', '--record', '--redact', '--upstream-timeout', '--port', '--coverage-report']) expect(proxyHelp.out.join('\n')).toContain(flag);
+    for (const flag of ['--upstream', '--strict', '--record', '--redact', '--upstream-timeout', '--upstream-ca', '--port', '--coverage-report']) expect(proxyHelp.out.join('\n')).toContain(flag);
     const mainHelp = io();
     expect(await main(['--help'], mainHelp.streams)).toEqual({ exitCode: 0 });
     expect(mainHelp.out.join('\n')).toContain('social-gateway-mock proxy --upstream <url>');
