@@ -306,25 +306,31 @@ function rawGet(url: string): Promise<{ headers: IncomingHttpHeaders; body: Buff
   });
 }
 
+/** An upstream that takes a request and never answers: `arrived` once it has one, `released` once that connection is closed. */
+async function silentUpstream(): Promise<Awaited<ReturnType<typeof plainServer>> & { arrived: Promise<void>; released: Promise<void> }> {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server = await plainServer((req) => {
+    req.socket.once('close', () => release());
+    arrive();
+  });
+  return { ...server, arrived, released };
+}
+
 describe('proxy shutdown', () => {
   it('ends a request still waiting on the upstream when the proxy closes, and lets go of the upstream connection', async () => {
-    let arrived!: () => void;
-    const waiting = new Promise<void>((resolve) => (arrived = resolve));
-    let upstreamSawClose!: () => void;
-    const released = new Promise<void>((resolve) => (upstreamSawClose = resolve));
-    const upstream = await plainServer((req) => {
-      req.socket.once('close', () => upstreamSawClose());
-      arrived(); // and never answers
-    });
+    const upstream = await silentUpstream();
     const proxy = await proxyTo(upstream.url, { upstreamTimeoutMs: 60_000 }, { httpLimits: { shutdownGraceMs: 50 } });
     try {
       const pending = fetch(`${proxy.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } }).then(
         (res) => res.status,
         () => 'no answer',
       );
-      await waiting;
+      await upstream.arrived;
       await proxy.close();
-      await released;
+      await upstream.released;
       expect(await pending).toBe('no answer');
     } finally {
       await upstream.close();
@@ -334,22 +340,15 @@ describe('proxy shutdown', () => {
 
 describe('a caller that goes away', () => {
   it('ends the upstream request at once, and is neither recorded as an upstream failure nor answered', async () => {
-    let arrived!: () => void;
-    const waiting = new Promise<void>((resolve) => (arrived = resolve));
-    let upstreamSawClose!: () => void;
-    const released = new Promise<void>((resolve) => (upstreamSawClose = resolve));
-    const upstream = await plainServer((req) => {
-      req.socket.once('close', () => upstreamSawClose());
-      arrived();
-    });
+    const upstream = await silentUpstream();
     const recording = temporaryDir();
     const proxy = await proxyTo(upstream.url, { upstreamTimeoutMs: 60_000, recordDir: recording });
     try {
       const caller = get(`${proxy.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
       caller.on('error', () => undefined);
-      await waiting;
+      await upstream.arrived;
       caller.destroy();
-      await released;
+      await upstream.released;
       await expect.poll(async () => (await journalOf(proxy)).map((entry) => entry.status)).toEqual([0]);
       expect(readdirSync(recording)).toEqual([]);
     } finally {
