@@ -25,14 +25,14 @@ function masked(value: string): string {
  * Headers of the redaction list (decision 0022) keep their last four characters only, so a person
  * can tell two keys apart on the dashboard without the page ever holding one.
  */
-function headerRecord(headers: IncomingHttpHeaders | OutgoingHttpHeaders, redactor: Redactor): Record<string, string> {
+function headerRecord(headers: IncomingHttpHeaders | OutgoingHttpHeaders, redactor: Redactor, scrub: (text: string) => string): Record<string, string> {
   const plain: Record<string, string> = {};
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : String(value);
     if (redactor.isSecretHeader(name)) out[name] = masked(text);
-    else plain[name] = text;
+    else plain[name] = scrub(text);
   }
   return { ...redactor.headers(plain), ...out };
 }
@@ -103,10 +103,10 @@ export function captureLiveDetail(req: Request, res: Response, redactor: Redacto
     for (const [name, value] of Object.entries(req.ctx.params)) if (redactor.isSecretField(name)) secrets.add(value);
     const scrub = valueScrubber(secrets);
     return {
-      requestHeaders: headerRecord(req.headers, redactor),
+      requestHeaders: headerRecord(req.headers, redactor, scrub),
       requestBody: request ? scrub(redactedBody(request.text, redactor)) : null,
       requestBodyTruncated: request?.truncated ?? false,
-      responseHeaders: headerRecord(res.getHeaders(), redactor),
+      responseHeaders: headerRecord(res.getHeaders(), redactor, scrub),
       responseBody: responseText === null ? null : scrub(redactedBody(responseText, redactor)),
       responseBodyTruncated: cut,
     };

@@ -119,9 +119,9 @@ describe('secrets sent to the mock itself (not a proxy)', () => {
 });
 
 describe('a compressed answer echoing a secret', () => {
-  it('is shown on the event stream decoded and redacted, never as compressed bytes that keep the secret', async () => {
+  it('is shown on the event stream decoded and redacted, never as compressed bytes that keep the secret, nor in a header echoing it', async () => {
     const upstream = await plainServer((_req, res) => {
-      res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-debug-echo': SECRETS.appPassword });
       res.end(gzipSync(JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: `appPassword ${SECRETS.appPassword} is not valid` } })));
     });
     const proxy = await proxyTo(upstream.url);
