@@ -175,6 +175,8 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     const operationId = match.kind === 'found' ? match.operation.operationId : null;
     const startedAt = options.realTime();
     const startedIso = new Date(startedAt).toISOString();
+    // Numbered on arrival: concurrent exchanges are recorded in the order they came, not the order they ended.
+    const exchangeSeq = ++seq;
 
     let body: Buffer;
     try {
@@ -200,7 +202,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     req.body = recordedRequest.json ?? recordedRequest.text;
     const record = (exchange: Omit<RecordedExchange, 'format' | 'seq' | 'operationId' | 'startedAt' | 'durationMs' | 'request'>) => {
       if (options.recordDir === undefined) return;
-      const full: RecordedExchange = { format: RECORDING_FORMAT, seq: ++seq, operationId, startedAt: startedIso, durationMs: options.realTime() - startedAt, request: recordedRequest, ...exchange };
+      const full: RecordedExchange = { format: RECORDING_FORMAT, seq: exchangeSeq, operationId, startedAt: startedIso, durationMs: options.realTime() - startedAt, request: recordedRequest, ...exchange };
       try {
         writeExchange(options.recordDir, options.redactor.exchange(full, req.ctx.params));
       } catch (error) {

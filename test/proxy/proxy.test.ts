@@ -357,3 +357,38 @@ describe('a caller that goes away', () => {
     }
   });
 });
+
+describe('a recording of concurrent exchanges', () => {
+  it('numbers them in the order they arrived, not the order they ended', async () => {
+    let releaseFirst!: () => void;
+    const second = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstArrived!: () => void;
+    const first = new Promise<void>((resolve) => (firstArrived = resolve));
+    const upstream = await plainServer((req, res) => {
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ path: req.url }));
+      };
+      if (req.url === '/v1/connections') {
+        firstArrived();
+        // Held until the second request has been answered.
+        void second.then(answer);
+      } else {
+        answer();
+        releaseFirst();
+      }
+    });
+    const recording = temporaryDir();
+    const proxy = await proxyTo(upstream.url, { recordDir: recording });
+    try {
+      const slow = fetch(`${proxy.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+      await first;
+      await (await fetch(`${proxy.url}/v1/posts`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).arrayBuffer();
+      await (await slow).arrayBuffer();
+      expect(readRecording(recording).map((exchange) => `${exchange.seq} ${exchange.request.path}`)).toEqual(['1 /v1/connections', '2 /v1/posts']);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});
