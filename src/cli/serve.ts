@@ -1,6 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { ScenarioError } from '../scenarios/parse.js';
 import { DataFileError } from '../store/database.js';
+import { lastRecordedSeq } from '../proxy/proxy-router.js';
 import { createMockServer, DEFAULT_API_KEY, type MockServer } from '../server.js';
 import { VERSION } from '../version.js';
 import { finishCoverage, scopedOperations } from './coverage-gate.js';
@@ -27,6 +28,11 @@ function worldLines(server: MockServer, resolved: ResolvedCli): string[] {
     `  Clock      ${workspace.nowIso()} (${workspace.clock.frozen ? 'frozen: only the control plane moves it' : 'running'})`,
     resolved.server.dataFile ? `  Data       ${resolved.server.dataFile}` : '  Data       in memory',
   ];
+}
+
+function recordingLine(dir: string): string {
+  const last = lastRecordedSeq(dir);
+  return last === 0 ? dir : `${dir} (appending after exchange ${last} already there)`;
 }
 
 /** Written at a temporary name, then renamed: a tool that waits for the file never reads half of it. */
@@ -104,7 +110,7 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, co
         `  API        ${url}/v1 → ${proxy.upstream}/v1 (the caller's own key goes upstream)`,
         `  Checks     every request and answer against openapi.yaml: ${proxy.strict ? 'strict, a broken answer becomes 502 CONTRACT_VIOLATION' : 'reported in X-Contract-Violations and the journal'}`,
         `  Timeout    ${proxy.upstreamTimeoutMs} ms for the upstream's whole answer`,
-        `  Recording  ${proxy.recordDir ?? 'off (--record DIR)'}`,
+        `  Recording  ${proxy.recordDir === undefined ? 'off (--record DIR)' : recordingLine(proxy.recordDir)}`,
         `  Control    ${url}/__control`,
         `  Dashboard  ${url}/__dashboard`,
       ].join('\n'),

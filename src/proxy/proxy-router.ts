@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import type { OperationIndex } from '../http/operations.js';
 import { decodeContentEncoding } from '../lib/content-encoding.js';
@@ -61,6 +62,24 @@ export interface ProxyRouterOptions {
   onCompared: (operationId: string | null, findings: readonly Finding[]) => void;
   /** Told when an exchange cannot be written (the disk is full): the answer still goes out. */
   onRecordError: (error: unknown) => void;
+}
+
+/**
+ * The highest seq of the exchanges already in a recording folder (0 when it is empty or
+ * missing): a proxy started again on the same folder appends after them rather than write over
+ * the first ones and leave the rest of the old session mixed in.
+ */
+export function lastRecordedSeq(dir: string): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  return names.reduce((highest, name) => {
+    const seq = /^(\d+)-.*\.json$/.exec(name)?.[1];
+    return seq === undefined ? highest : Math.max(highest, Number(seq));
+  }, 0);
 }
 
 /** `1mb`, `512kb`, `2048b` or a number of bytes. */
@@ -161,7 +180,7 @@ function sendEnvelope(req: Request, res: Response, status: number, code: string,
  * part: the caller's real key goes upstream.
  */
 export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
-  let seq = 0;
+  let seq = options.recordDir === undefined ? 0 : lastRecordedSeq(options.recordDir);
   return async (req: Request, res: Response) => {
     const workspace = options.workspace();
     req.ctx.contract = 'api';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, resolveOptions, type CliIo, type CliResult } from '../../src/cli/main.js';
@@ -39,6 +39,17 @@ describe('social-gateway-mock proxy', () => {
     expect(report).toContain('0 of 1 exchange with the upstream broke openapi.yaml.');
     expect(err.join('\n')).toContain('coverage report written');
     expect(JSON.parse(readFileSync(join(cwd, 'rec', '000001-listConnections.json'), 'utf8'))).toMatchObject({ operationId: 'listConnections', response: { status: 200 } });
+  });
+
+  it('started again on the same --record folder, appends after the exchanges already there', async () => {
+    const { streams, out, cwd } = io();
+    for (const run of [1, 2]) {
+      const started = running(await main(['proxy', '--upstream', upstream.url, '--port', '0', '--record', 'rec'], streams));
+      await (await fetch(`${started.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).arrayBuffer();
+      expect(await started.stop()).toBe(0);
+      if (run === 2) expect(out.join('\n')).toContain(`Recording  ${join(cwd, 'rec')} (appending after exchange 1 already there)`);
+    }
+    expect(readdirSync(join(cwd, 'rec')).sort()).toEqual(['000001-listConnections.json', '000002-listConnections.json']);
   });
 
   it('takes its flags from the environment too', async () => {
