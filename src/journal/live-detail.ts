@@ -100,7 +100,7 @@ export function captureLiveDetail(req: Request, res: Response, redactor: Redacto
     const secrets = redactor.secretValuesOfRequest(requestHeaders, req.originalUrl.split('?')[1] ?? '');
     redactor.secretValuesOfJson(req.body, secrets);
     // A session in the path (connect-sessions/{sessionId}) is echoed by the answer's error message.
-    for (const [name, value] of Object.entries(req.ctx.params)) if (redactor.isSecretField(name)) secrets.add(value);
+    for (const [name, value] of Object.entries(req.ctx.params)) if (redactor.isSecretPathParam(name)) secrets.add(value);
     const scrub = valueScrubber(secrets);
     return {
       requestHeaders: headerRecord(req.headers, redactor, scrub),

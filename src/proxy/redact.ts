@@ -41,6 +41,12 @@ export const SECRET_FIELDS = [
  */
 export const SECRET_QUERY = [...SECRET_FIELDS, 'code', 'state', 'signature', 'sig', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'access_token', 'refresh_token', 'id_token', 'api_key', 'client_secret'] as const;
 
+/**
+ * Path parameters that carry one: the fields above, and `key`, which in a path is an API key
+ * (`DELETE /__control/keys/{key}`) while in a body it is a media file's name.
+ */
+export const SECRET_PATH_PARAMS = [...SECRET_FIELDS, 'key'] as const;
+
 /** Secrets shorter than this are not searched for as bare values: `1` or `true` would match everywhere. */
 const MIN_SCRUBBED_LENGTH = 6;
 
@@ -77,12 +83,14 @@ export class Redactor {
   private readonly headerNames: Set<string>;
   private readonly fieldNames: Set<string>;
   private readonly queryNames: Set<string>;
+  private readonly pathNames: Set<string>;
 
   /** `extra`: names added by --redact, each hidden as a header, a field and a query parameter. */
   constructor(extra: readonly string[] = []) {
     this.headerNames = lowerSet([...SECRET_HEADERS, ...extra]);
     this.fieldNames = lowerSet([...SECRET_FIELDS, ...extra]);
     this.queryNames = lowerSet([...SECRET_QUERY, ...extra]);
+    this.pathNames = lowerSet([...SECRET_PATH_PARAMS, ...extra]);
   }
 
   isSecretHeader(name: string): boolean {
@@ -91,6 +99,10 @@ export class Redactor {
 
   isSecretField(name: string): boolean {
     return this.fieldNames.has(name.toLowerCase());
+  }
+
+  isSecretPathParam(name: string): boolean {
+    return this.pathNames.has(name.toLowerCase());
   }
 
   /** A copy of the headers with each secret one's value replaced. */
@@ -121,7 +133,7 @@ export class Redactor {
    * /v1/connect-sessions/{sessionId}/candidates); `params` are the matched operation's.
    */
   path(path: string, params: Readonly<Record<string, string>> = {}): string {
-    const secrets = Object.entries(params).filter(([name, value]) => this.isSecretField(name) && value !== '');
+    const secrets = Object.entries(params).filter(([name, value]) => this.isSecretPathParam(name) && value !== '');
     if (secrets.length === 0) return path;
     return path
       .split('/')
@@ -220,7 +232,7 @@ export class Redactor {
   /** Replaces, in any text, every value the exchange held under a secret name. */
   scrubberFor(exchange: Pick<RecordedExchange, 'request' | 'response'>, pathParams: Readonly<Record<string, string>> = {}): (text: string) => string {
     const secrets = this.secretValuesOfRequest(exchange.request.headers, exchange.request.query);
-    for (const [name, value] of Object.entries(pathParams)) if (this.isSecretField(name)) secrets.add(value);
+    for (const [name, value] of Object.entries(pathParams)) if (this.isSecretPathParam(name)) secrets.add(value);
     this.secretValuesOfBody(exchange.request, secrets);
     if (exchange.response) {
       this.secretValuesOfRequest(exchange.response.headers, '', secrets);

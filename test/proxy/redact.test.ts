@@ -42,6 +42,9 @@ describe('Redactor', () => {
   it('hides a secret path parameter (the sessionId of connect-sessions)', () => {
     expect(redactor.path('/v1/connect-sessions/os_ws_secret1/candidates', { sessionId: 'os_ws_secret1' })).toBe(`/v1/connect-sessions/${REDACTED}/candidates`);
     expect(redactor.path('/v1/posts/p_1', { id: 'p_1' })).toBe('/v1/posts/p_1');
+    // In a path, `key` is an API key (DELETE /__control/keys/{key}); in a body, a media file's name.
+    expect(redactor.path('/__control/keys/sgw_minted_123456', { key: 'sgw_minted_123456' })).toBe(`/__control/keys/${REDACTED}`);
+    expect(redactor.json({ key: 'f00d.jpg' })).toEqual({ key: 'f00d.jpg' });
     expect(redactor.url('/v1/connect-sessions/os_1x/candidates?limit=2&session=s', { sessionId: 'os_1x' })).toBe(`/v1/connect-sessions/${REDACTED}/candidates?limit=2&session=${REDACTED}`);
   });
 

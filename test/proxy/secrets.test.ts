@@ -106,6 +106,11 @@ describe('secrets sent to the mock itself (not a proxy)', () => {
       await (await fetch(`${mock.url}/v1/connections/oauth/instagram/accounts?tempToken=${SECRETS.tempToken}`, { headers })).arrayBuffer();
       await (await fetch(`${mock.url}/v1/connect-sessions/${SECRETS.session}/candidates`, { headers })).arrayBuffer();
       await untilRecorded(stream, 3);
+      // A minted key revoked through the control plane: the key is in the path the log prints.
+      const minted = (await (await fetch(`${mock.url}/__control/keys`, { method: 'POST', headers, body: '{}' })).json()) as { apiKey: string };
+      await (await fetch(`${mock.url}/__control/keys/${minted.apiKey}`, { method: 'DELETE', headers })).arrayBuffer();
+      expect(logs.some((line) => line.startsWith(`DELETE /__control/keys/${REDACTED} 200`))).toBe(true);
+      expect(logs.join('\n')).not.toContain(minted.apiKey);
       const streamed = stream.messages.map((message) => message.data ?? '').join('\n');
       expect(streamed).toContain('studio.bsky.social');
       expectNoSecret(streamed, 'the event stream');
