@@ -105,12 +105,18 @@ export class Redactor {
     return this.pathNames.has(name.toLowerCase());
   }
 
-  /** A copy of the headers with each secret one's value replaced. */
+  /**
+   * A copy of the headers with each secret one's value replaced. An Authorization header keeps
+   * its scheme (`Bearer [REDACTED]`): which way the caller authenticated is no secret, and the
+   * contract's check of a recorded request needs it.
+   */
   headers(headers: Readonly<Record<string, string>>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
+      const lower = name.toLowerCase();
+      const scheme = lower === 'authorization' || lower === 'proxy-authorization' ? /^\s*([A-Za-z][\w-]*)\s+\S/.exec(value)?.[1] : undefined;
       // A redirect's Location (an OAuth callback) carries its secrets in its query.
-      out[name] = this.isSecretHeader(name) ? REDACTED : name.toLowerCase() === 'location' ? this.url(value) : value;
+      out[name] = this.isSecretHeader(name) ? (scheme ? `${scheme} ${REDACTED}` : REDACTED) : lower === 'location' ? this.url(value) : value;
     }
     return out;
   }

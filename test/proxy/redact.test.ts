@@ -19,6 +19,14 @@ describe('Redactor', () => {
     expect(redactor.isSecretHeader(name)).toBe(secret);
   });
 
+  it('keeps the scheme of an Authorization header, not its credentials', () => {
+    expect(redactor.headers({ Authorization: 'Bearer sgw_live_abcdef', 'proxy-authorization': 'Basic dXNlcjpwdw==', authorization: 'sgw_bare_key' })).toEqual({
+      Authorization: `Bearer ${REDACTED}`,
+      'proxy-authorization': `Basic ${REDACTED}`,
+      authorization: REDACTED,
+    });
+  });
+
   it('hides secret headers and the query of a Location, keeps the rest', () => {
     expect(redactor.headers({ 'x-api-key': 'sgw_live_abcdef', 'content-type': 'application/json', location: 'https://app.example/cb?code=abc123&state=xyz789&ok=1' })).toEqual({
       'x-api-key': REDACTED,
@@ -109,7 +117,7 @@ describe('Redactor', () => {
     const text = JSON.stringify(redactor.exchange(exchange));
     for (const secret of ['sgw_live_bearer_secret', 'pw-echoed-secret', 'sgw_query_secret']) expect(text).not.toContain(secret);
     const redacted = redactor.exchange(exchange);
-    expect(redacted.request.headers.authorization).toBe(REDACTED);
+    expect(redacted.request.headers.authorization).toBe(`Bearer ${REDACTED}`);
     expect(redacted.response?.headers['x-echo']).toBe(REDACTED);
     expect(redacted.response?.json).toEqual({ error: { code: 'VALIDATION_ERROR', message: `appPassword ${REDACTED} is wrong for ${REDACTED}` } });
     // The original is left as it was.

@@ -71,7 +71,7 @@ describe('secrets sent through the proxy', () => {
     for (const file of files) expectNoSecret(readFileSync(join(recording, file), 'utf8'), file);
     const connect = JSON.parse(readFileSync(join(recording, files.find((file) => file.includes('connectAccount')) as string), 'utf8')) as { request: { json: Record<string, unknown>; headers: Record<string, string> } };
     expect(connect.request.json).toMatchObject({ identifier: 'studio.bsky.social', appPassword: REDACTED, metadata: { tenantSecret: REDACTED } });
-    expect(connect.request.headers).toMatchObject({ authorization: REDACTED, cookie: REDACTED, 'x-tenant-secret': REDACTED });
+    expect(connect.request.headers).toMatchObject({ authorization: `Bearer ${REDACTED}`, cookie: REDACTED, 'x-tenant-secret': REDACTED });
   });
 
   it('are in no journal entry', async () => {
