@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { VERSION } from '../version.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from '../proxy/proxy-router.js';
@@ -56,6 +56,17 @@ function timeout(raw: string | boolean | undefined): number {
   return Number(raw);
 }
 
+/** Made now: a folder that cannot be written fails the start, not every exchange after it. */
+function recordFolder(path: string): string {
+  try {
+    mkdirSync(path, { recursive: true });
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`cannot record into --record ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return path;
+}
+
 function readCa(path: string): string {
   let text: string;
   try {
@@ -86,7 +97,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCod
     upstream: upstreamUrl(resolved.extra.upstream),
     strict: resolved.extra.strict === true,
     upstreamTimeoutMs: timeout(resolved.extra['upstream-timeout']),
-    ...(typeof record === 'string' && record !== '' && { recordDir: resolvePath(io.cwd, record) }),
+    ...(typeof record === 'string' && record !== '' && { recordDir: recordFolder(resolvePath(io.cwd, record)) }),
     ...(typeof ca === 'string' && { upstreamCa: readCa(resolvePath(io.cwd, ca)) }),
   };
   // No fixture world: the default workspace only keeps the proxy's journal.

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, resolveOptions, type CliIo, type CliResult } from '../../src/cli/main.js';
@@ -89,6 +89,13 @@ describe('social-gateway-mock proxy', () => {
   it('passes --redact names to the server in every mode, the plain server included', () => {
     const resolved = resolveOptions(['--redact', 'x-tenant-key, ssn,,'], { env: {}, cwd: temporaryDir() });
     expect(resolved !== 'help' && resolved !== 'version' && resolved.server.redact).toEqual(['x-tenant-key', 'ssn']);
+  });
+
+  it('refuses a --record folder it cannot create', async () => {
+    const { streams, err, cwd } = io();
+    writeFileSync(join(cwd, 'taken'), 'a file, not a folder');
+    expect(await main(['proxy', '--upstream', upstream.url, '--record', 'taken/rec'], streams)).toEqual({ exitCode: 2 });
+    expect(err[0]).toMatch(/cannot record into --record .*taken\/rec/);
   });
 
   it('keeps the proxy flags out of the plain server', async () => {
