@@ -50,6 +50,14 @@ export const SECRET_PATH_PARAMS = [...SECRET_FIELDS, 'key'] as const;
 /** Secrets shorter than this are not searched for as bare values: `1` or `true` would match everywhere. */
 const MIN_SCRUBBED_LENGTH = 6;
 
+/**
+ * Nor a short plain word (`active`, `pending_review`): a `state=active` query would otherwise hide
+ * every `"status": "active"` of the answer. It is still hidden where it was named.
+ */
+function searchable(value: string): boolean {
+  return value.length >= MIN_SCRUBBED_LENGTH && value !== REDACTED && !(value.length < 16 && /^[A-Za-z]+(?:[_-][A-Za-z]+)*$/.test(value));
+}
+
 function lowerSet(names: Iterable<string>): Set<string> {
   return new Set([...names].map((name) => name.toLowerCase()));
 }
@@ -260,7 +268,7 @@ export class Redactor {
 
 /** Replaces every occurrence of each secret value (long enough to be one) by the placeholder. */
 export function valueScrubber(secrets: Iterable<string>): (text: string) => string {
-  const values = [...secrets].filter((value) => value.length >= MIN_SCRUBBED_LENGTH && value !== REDACTED).sort((a, b) => b.length - a.length);
+  const values = [...secrets].filter(searchable).sort((a, b) => b.length - a.length);
   if (values.length === 0) return (text) => text;
   // Also as URL-encoded, the way a value travels in a query or a path.
   const forms = [...new Set(values.flatMap((value) => [value, encodeURIComponent(value)]))];

@@ -124,10 +124,10 @@ describe('Redactor', () => {
     expect(exchange.request.json).toEqual({ identifier: 'me', appPassword: 'pw-echoed-secret' });
   });
 
-  it('does not scrub short values, which would match everywhere', () => {
-    const scrub = valueScrubber(['1', 'true', 'longer-secret']);
-    expect(scrub('1 true longer-secret longer-secret%20')).toBe(`1 true ${REDACTED} ${REDACTED}%20`);
-    expect(scrub('a%2Fb')).toBe('a%2Fb');
-    expect(valueScrubber(['a/b-secret'])('x=a%2Fb-secret')).toBe(`x=${REDACTED}`);
+  it('does not scrub short values or plain words, which would match everywhere', () => {
+    const scrub = valueScrubber(['1', 'true', 'active', 'pending_review', 'longer-secret-7']);
+    expect(scrub('1 true active pending_review longer-secret-7 longer-secret-7%20')).toBe(`1 true active pending_review ${REDACTED} ${REDACTED}%20`);
+    expect(redactor.query('state=active')).toBe(`state=${REDACTED}`);
+    expect(valueScrubber(['a/b-secret-1'])('x=a%2Fb-secret-1 a/b-secret-1')).toBe(`x=${REDACTED} ${REDACTED}`);
   });
 });
