@@ -15,17 +15,18 @@ export function helpText(): string {
   return [
     `social-gateway-mock ${VERSION}: a stateful mock of the Social Publishing Gateway API`,
     '',
-    'Usage: social-gateway-mock [serve] [options]            serve until stopped (Ctrl-C, SIGTERM)',
-    '       social-gateway-mock run [options] -- <command…>   serve while a command runs, exit with its status',
-    '       social-gateway-mock drift <DIR> [--json]          what a proxy --record folder shows that openapi.yaml does not say',
+    'Usage: social-gateway-mock [serve] [options]                serve until stopped (Ctrl-C, SIGTERM)',
+    '       social-gateway-mock run [options] -- <command…>       serve while a command runs, exit with its status',
     '       social-gateway-mock proxy --upstream <url> [options]  forward /v1 to a real service, checked against openapi.yaml',
-    '       social-gateway-mock scenario from-recording <DIR> print a scenario replaying a proxy --record folder',
+    '       social-gateway-mock drift <DIR> [--json]              what a proxy --record folder shows that openapi.yaml does not say',
+    '       social-gateway-mock scenario from-recording <DIR>     print a scenario replaying a proxy --record folder',
     '',
     ...flagHelp(),
     '',
     `Every option can also come from ${ENV_PREFIX}<NAME> (SOCIAL_GATEWAY_MOCK_PORT=4011) or from the config file`,
     `(${CONFIG_FILE}, same names as keys). Flags win over the environment, which wins over the file.`,
-    "`social-gateway-mock run --help` tells what the command's environment holds.",
+    "`social-gateway-mock run --help` tells what the command's environment holds; `proxy --help`, `drift --help`",
+    'and `scenario --help` tell their own options (docs/proxy.md).',
   ].join('\n');
 }
 
