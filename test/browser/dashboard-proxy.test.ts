@@ -42,6 +42,8 @@ describe("a proxy's Requests view in Chromium", () => {
     const text = await detail.textContent();
     expect(text).toContain('missing-required-field at body/connections/0/platform');
     expect(text).toContain('wrong-format at body/connections/0/id');
+    // The proxy forwards the body as sent: no contract defaults were filled in.
+    expect(text).toContain('Request body (as sent upstream)');
     expect(await page.content()).not.toContain('sgw_live_browser_secret_42');
     await page.getByLabel('Search').fill('undeclared-status');
     await expect.poll(() => journal.getByRole('option').count()).toBe(0);

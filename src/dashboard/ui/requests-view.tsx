@@ -316,7 +316,8 @@ function RequestDetail({ entry }: { entry: ShownEntry }) {
       {detail ? (
         <>
           <HeaderList title="Request headers" headers={detail.requestHeaders} />
-          <Body title="Request body (as the mock read it, defaults filled in)" body={detail.requestBody} truncated={detail.requestBodyTruncated} />
+          {/* Only a proxy's entries carry violations: a proxy forwards the body as sent, the mock reads it with the contract's defaults. */}
+          <Body title={entry.violations === undefined ? 'Request body (as the mock read it, defaults filled in)' : 'Request body (as sent upstream)'} body={detail.requestBody} truncated={detail.requestBodyTruncated} />
           <HeaderList title="Response headers" headers={detail.responseHeaders} />
           <Body title="Response body" body={detail.responseBody} truncated={detail.responseBodyTruncated} />
         </>
