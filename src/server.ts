@@ -265,10 +265,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       const injected = req.ctx.injected ?? false;
       if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
       if (!workspace) return;
+      const queryAt = req.originalUrl.indexOf('?');
       workspace.journal.record({
         at: req.ctx.arrivedAt ?? workspace.nowIso(),
         method: req.method,
-        path: redactor.path(req.originalUrl.split('?')[0] ?? req.originalUrl, req.ctx.params),
+        path: redactor.path(queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt), req.ctx.params),
+        query: queryAt === -1 ? '' : redactor.query(req.originalUrl.slice(queryAt + 1)),
         operationId: operation?.operationId ?? null,
         status,
         errorCode,

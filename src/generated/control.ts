@@ -986,7 +986,10 @@ export interface components {
             /** Format: date-time */
             at: string;
             method: string;
+            /** @description The path as requested, without the query; a secret path parameter (a connect session's id) shows as `[REDACTED]`. */
             path: string;
+            /** @description The query string as requested, without its `?`; empty when there was none. Secret parameters (tokens, OAuth codes, signatures, the `--redact` names) show as `[REDACTED]`. */
+            query: string;
             operationId: string | null;
             /** @description The status answered; 0 when no answer was sent (a dropped or reset connection). */
             status: number;

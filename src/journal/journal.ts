@@ -8,6 +8,8 @@ export interface JournalEntry {
   at: string;
   method: string;
   path: string;
+  /** The query string without its `?`, secret parameters redacted; empty when there was none. */
+  query: string;
   operationId: string | null;
   /** The status answered; 0 when no answer was sent (a scenario dropped or reset the connection). */
   status: number;
@@ -69,8 +71,8 @@ export class Journal {
    * one). `detail` (headers and bodies, captured while a dashboard watches) is passed on to the
    * listener and never kept.
    */
-  record(entry: Omit<JournalEntry, 'seq' | 'injected'> & { injected?: boolean }, detail?: LiveDetail): JournalEntry {
-    const full: JournalEntry = { seq: this.nextSeq++, ...entry, injected: entry.injected ?? false };
+  record(entry: Omit<JournalEntry, 'seq' | 'injected' | 'query'> & { injected?: boolean; query?: string }, detail?: LiveDetail): JournalEntry {
+    const full: JournalEntry = { seq: this.nextSeq++, ...entry, query: entry.query ?? '', injected: entry.injected ?? false };
     this.ring[(full.seq - 1) % this.slots] = full;
     this.onRecord?.(full, detail);
     return full;

@@ -197,4 +197,18 @@ describe('GET /__control/journal', () => {
     expectStatus(await small.control('get', '/__control/journal?status=0', key), 200);
     expectApiError(await small.control('get', '/__control/journal?method=FETCH', key), 400, 'VALIDATION_ERROR', 'method');
   });
+
+  it('keeps the query apart from the path, secret parameters redacted', async () => {
+    const key = (await small.control('post', '/__control/workspaces').send({})).body.apiKey as string;
+    await small.call('get', '/v1/posts?limit=2&status=published', key);
+    await small.call('get', '/v1/connections/oauth/instagram/accounts?tempToken=tmp_s3cret_value_123', key);
+    await small.call('get', '/v1/connections', key);
+    const { body } = await small.control('get', '/__control/journal', key);
+    expect(body.data.map((entry: { path: string; query: string }) => [entry.path, entry.query])).toEqual([
+      ['/v1/posts', 'limit=2&status=published'],
+      ['/v1/connections/oauth/instagram/accounts', 'tempToken=[REDACTED]'],
+      ['/v1/connections', ''],
+    ]);
+    expect(JSON.stringify(body)).not.toContain('tmp_s3cret_value_123');
+  });
 });

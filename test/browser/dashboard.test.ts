@@ -118,6 +118,16 @@ describe('the dashboard in Chromium', () => {
     expect(post).toContain(`curl -X POST '${url}/v1/posts' -H "x-api-key: $SGW_API_KEY"`);
     expect(post).toContain(`-H 'content-type: application/json'`);
     expect(post).toMatch(/--data-raw '\{"text":"hello"/);
+
+    // A request's query is in the list and in its curl.
+    expect((await get(url, '/v1/posts?limit=2')).status).toBe(200);
+    const page2 = journal.getByRole('option').filter({ hasText: '/v1/posts?limit=2' });
+    await page2.click();
+    await page.getByRole('heading', { level: 3, name: /Request #\d+: GET \/v1\/posts\?limit=2/ }).waitFor();
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    await page.getByText('Copied.').waitFor();
+    const listed = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText());
+    expect(listed.startsWith(`curl '${url}/v1/posts?limit=2' -H "x-api-key: $SGW_API_KEY"`)).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
   }, 20_000);
 

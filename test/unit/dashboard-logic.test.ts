@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curlCommand } from '../../src/dashboard/ui/curl.js';
+import { curlCommand, requestTarget } from '../../src/dashboard/ui/curl.js';
 import { parseSseMessage } from '../../src/dashboard/ui/sse.js';
 import { viewOfHash } from '../../src/dashboard/ui/views.js';
 
@@ -30,9 +30,15 @@ describe('viewOfHash', () => {
 describe('curlCommand', () => {
   const origin = 'http://127.0.0.1:4010';
 
+  it('sends the query the journal kept, a redacted parameter left for the user to fill in', () => {
+    expect(curlCommand({ method: 'GET', path: '/v1/posts', query: 'limit=5&status=published' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts?limit=5&status=published' -H "x-api-key: $SGW_API_KEY"`);
+    expect(requestTarget({ path: '/v1/connections/oauth/instagram/accounts', query: 'tempToken=[REDACTED]' })).toBe('/v1/connections/oauth/instagram/accounts?tempToken=[REDACTED]');
+    expect(requestTarget({ path: '/v1/posts', query: '' })).toBe('/v1/posts');
+  });
+
   it('gives the method and path alone when the page saw no detail, the key as a variable', () => {
-    expect(curlCommand({ method: 'GET', path: '/v1/posts' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SGW_API_KEY"`);
-    expect(curlCommand({ method: 'DELETE', path: '/v1/posts/p_1' }, origin)).toBe(`curl -X DELETE 'http://127.0.0.1:4010/v1/posts/p_1' -H "x-api-key: $SGW_API_KEY"`);
+    expect(curlCommand({ method: 'GET', path: '/v1/posts', query: '' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SGW_API_KEY"`);
+    expect(curlCommand({ method: 'DELETE', path: '/v1/posts/p_1', query: '' }, origin)).toBe(`curl -X DELETE 'http://127.0.0.1:4010/v1/posts/p_1' -H "x-api-key: $SGW_API_KEY"`);
   });
 
   it('adds the headers a request chose and its body, quoted for a shell, and leaves out the key and the connection headers', () => {
@@ -44,13 +50,13 @@ describe('curlCommand', () => {
       responseBody: null,
       responseBodyTruncated: false,
     };
-    expect(curlCommand({ method: 'POST', path: '/v1/posts' }, origin, detail)).toBe(
+    expect(curlCommand({ method: 'POST', path: '/v1/posts', query: '' }, origin, detail)).toBe(
       `curl -X POST 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SGW_API_KEY" -H 'content-type: application/json' -H 'idempotency-key: it'\\''s-1' --data-raw '{"text":"it'\\''s"}'`,
     );
   });
 
   it('sends no body that was cut: it would not be the one sent', () => {
     const detail = { requestHeaders: {}, requestBody: '{"text":"xx', requestBodyTruncated: true, responseHeaders: {}, responseBody: null, responseBodyTruncated: false };
-    expect(curlCommand({ method: 'POST', path: '/v1/posts' }, origin, detail)).not.toContain('--data-raw');
+    expect(curlCommand({ method: 'POST', path: '/v1/posts', query: '' }, origin, detail)).not.toContain('--data-raw');
   });
 });

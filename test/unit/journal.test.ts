@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Journal, type JournalEntry } from '../../src/journal/journal.js';
 
 function entry(overrides: Partial<JournalEntry> = {}): Omit<JournalEntry, 'seq'> {
-  return { at: '2026-03-02T09:00:00.000Z', method: 'GET', path: '/v1/connections', operationId: 'listConnections', status: 200, errorCode: null, durationMs: 1, matchedRule: null, effect: null, injected: false, ...overrides };
+  return { at: '2026-03-02T09:00:00.000Z', method: 'GET', path: '/v1/connections', query: '', operationId: 'listConnections', status: 200, errorCode: null, durationMs: 1, matchedRule: null, effect: null, injected: false, ...overrides };
 }
 
 describe('the journal', () => {

@@ -8,16 +8,21 @@ function shellQuote(text: string): string {
 /** Headers curl sets itself, or that name this connection rather than the request. */
 const LEFT_OUT = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'accept-language', 'user-agent', 'x-api-key', 'authorization', 'x-control-token', 'cookie']);
 
+/** What a request asked for: its path and, when it had one, its query (`/v1/posts?limit=5`). */
+export function requestTarget(entry: Pick<JournalEntry, 'path' | 'query'>): string {
+  return entry.query === '' ? entry.path : `${entry.path}?${entry.query}`;
+}
+
 /**
- * A curl command that sends the request again, as far as the page knows it: the method and path
- * from the journal, and the headers and body when the page saw it live. The key is always
- * `$SGW_API_KEY` (the page is shown only its last four characters), and the journal keeps no
- * query string.
+ * A curl command that sends the request again, as far as the page knows it: the method, path
+ * and query from the journal, and the headers and body when the page saw it live. The key is
+ * always `$SGW_API_KEY` (the page is shown only its last four characters); a secret query
+ * parameter stays `[REDACTED]`, as the journal keeps it, for the user to fill in.
  */
-export function curlCommand(entry: Pick<JournalEntry, 'method' | 'path'>, origin: string, detail?: LiveDetail): string {
+export function curlCommand(entry: Pick<JournalEntry, 'method' | 'path' | 'query'>, origin: string, detail?: LiveDetail): string {
   const parts = ['curl'];
   if (entry.method !== 'GET') parts.push('-X', entry.method);
-  parts.push(shellQuote(origin + entry.path), '-H', '"x-api-key: $SGW_API_KEY"');
+  parts.push(shellQuote(origin + requestTarget(entry)), '-H', '"x-api-key: $SGW_API_KEY"');
   for (const [name, value] of Object.entries(detail?.requestHeaders ?? {})) {
     if (!LEFT_OUT.has(name.toLowerCase()) && !name.toLowerCase().startsWith('sec-')) parts.push('-H', shellQuote(`${name}: ${value}`));
   }

@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
 import type { JournalEntry, JournalPage, LiveDetail } from './contract.js';
-import { curlCommand } from './curl.js';
+import { curlCommand, requestTarget } from './curl.js';
 import { followStream, RECONNECT_MS } from './follow-stream.js';
 import { VirtualList } from './virtual-list.js';
 
@@ -27,7 +27,7 @@ function inClass(status: number, statusClass: StatusClass): boolean {
 
 function matchesText(entry: JournalEntry, text: string): boolean {
   if (text === '') return true;
-  const haystack = [entry.method, entry.path, entry.status, entry.operationId, entry.matchedRule, entry.errorCode, entry.effect, ...(entry.violations ?? []).map((finding) => `${finding.kind} ${finding.field}`)].join(' ').toLowerCase();
+  const haystack = [entry.method, requestTarget(entry), entry.status, entry.operationId, entry.matchedRule, entry.errorCode, entry.effect, ...(entry.violations ?? []).map((finding) => `${finding.kind} ${finding.field}`)].join(' ').toLowerCase();
   return haystack.includes(text.toLowerCase());
 }
 
@@ -189,7 +189,7 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
           <>
             <span>{timeOf(entry.at)}</span>
             <span>{entry.method}</span>
-            <span title={entry.path}>{entry.path}</span>
+            <span title={requestTarget(entry)}>{requestTarget(entry)}</span>
             <span class={`status-${Math.floor(entry.status / 100)}`}>{entry.status === 0 ? '—' : entry.status}</span>
             <span>{entry.operationId ?? '—'}</span>
             <span>{entry.matchedRule ?? '—'}</span>
@@ -233,7 +233,14 @@ function Body({ title, body, truncated }: { title: string; body: string | null; 
   return (
     <>
       <h4>{title}</h4>
-      {body === null ? <p>None.</p> : <pre class="body">{prettyJson(body)}</pre>}
+      {/* A long body scrolls inside its box: focusable, so the keyboard can scroll it too. */}
+      {body === null ? (
+        <p>None.</p>
+      ) : (
+        <pre class="body" tabIndex={0} role="region" aria-label={title}>
+          {prettyJson(body)}
+        </pre>
+      )}
       {truncated && <p>Cut at 16 KB.</p>}
     </>
   );
@@ -257,6 +264,7 @@ function RequestDetail({ entry }: { entry: ShownEntry }) {
     ['Time', entry.at],
     ['Method', entry.method],
     ['Path', entry.path],
+    ['Query', entry.query === '' ? '—' : entry.query],
     ['Status', entry.status === 0 ? 'no answer (dropped or reset)' : String(entry.status)],
     ['Error code', entry.errorCode ?? '—'],
     ['Operation', entry.operationId ?? '— (no operation of the contract)'],
@@ -276,7 +284,7 @@ function RequestDetail({ entry }: { entry: ShownEntry }) {
   return (
     <section class="detail" aria-labelledby="detail-heading">
       <h3 id="detail-heading">
-        Request #{entry.seq}: {entry.method} {entry.path}
+        Request #{entry.seq}: {entry.method} {requestTarget(entry)}
       </h3>
       <dl>
         {fields.map(([name, value]) => (
