@@ -40,7 +40,7 @@ function usageFailure(error: unknown, io: CliIo): { exitCode: number } {
 /**
  * The command line: `serve` (the default) or `run`. Answers an exit code, or, for
  * `serve`, the running server, whose `stop` the caller calls at the shutdown it chooses.
- * `shutdown` tells `run` when to stop its command early.
+ * `shutdown` tells `run` (and `proxy -- <command>`) when to stop its command early.
  */
 export async function main(argv: string[], io: CliIo, shutdown: ShutdownSource = NEVER): Promise<CliResult> {
   const [first, ...rest] = argv;
@@ -58,7 +58,7 @@ export async function main(argv: string[], io: CliIo, shutdown: ShutdownSource =
     if (first === 'proxy') {
       // Loaded only for `proxy`: the plain server's start does not pay for the proxy's command line.
       const { proxyCommand } = await import('./proxy-command.js');
-      return await proxyCommand(rest, io);
+      return await proxyCommand(rest, io, shutdown);
     }
     if (first === 'scenario') {
       // Loaded only for `scenario`: the server's start does not pay for the recording reader.

@@ -1,7 +1,9 @@
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import { RUN_ENVIRONMENT } from '../lib/run-environment.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from '../proxy/proxy-router.js';
+import type { ShutdownSource } from './lifecycle.js';
 import { flagHelp, resolveOptions, UsageError, type CliIo, type FlagTable } from './options.js';
 import { startServer, type RunningServer } from './serve.js';
 
@@ -16,13 +18,16 @@ export const PROXY_FLAGS = {
 
 export function proxyHelp(): string {
   return [
-    'Usage: social-gateway-mock proxy --upstream <url> [options]',
+    'Usage: social-gateway-mock proxy --upstream <url> [options] [-- <command…>]',
     '',
     'Forwards every /v1 request to the upstream with its headers and body, and answers what the',
     "upstream answered, byte for byte. Requests and answers are checked against openapi.yaml: what",
     'they break is named in the X-Contract-Violations header, the journal (GET /__control/journal,',
     "the dashboard's Requests view) and the coverage report written at exit. Secrets are redacted",
     'in recordings, the journal, the event stream and the logs.',
+    '',
+    `With a command after --, the proxy serves while it runs (as \`run\` does), with ${RUN_ENVIRONMENT.url}`,
+    "(the proxy's root; the API is under /v1) in its environment, then stops and exits with the command's status.",
     '',
     'Proxy options:',
     ...flagHelp(PROXY_FLAGS),
@@ -31,6 +36,7 @@ export function proxyHelp(): string {
     ...flagHelp(),
     '',
     'Example: social-gateway-mock proxy --upstream https://api.example.com --record recording --coverage-report proxy.md',
+    '         social-gateway-mock proxy --upstream https://api.example.com --port 0 --record recording -- npm test',
   ].join('\n');
 }
 
@@ -78,9 +84,15 @@ function readCa(path: string): string {
   return text;
 }
 
-/** `social-gateway-mock proxy --upstream URL [flags]`: an exit code (help, bad input), or the running proxy. */
-export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCode: number } | RunningServer> {
-  const resolved = resolveOptions(argv, io, PROXY_FLAGS);
+/**
+ * `social-gateway-mock proxy --upstream URL [flags] [-- <command…>]`: an exit code (help, bad
+ * input, or the command's status when one is given, as `run` answers it), or the running proxy.
+ */
+export async function proxyCommand(argv: string[], io: CliIo, shutdown: ShutdownSource): Promise<{ exitCode: number } | RunningServer> {
+  const separator = argv.indexOf('--');
+  const command = separator === -1 ? [] : argv.slice(separator + 1);
+  if (separator !== -1 && command.length === 0) throw new UsageError('proxy needs the command after --, such as: social-gateway-mock proxy --upstream https://api.example.com --record rec -- npm test');
+  const resolved = resolveOptions(separator === -1 ? argv : argv.slice(0, separator), io, PROXY_FLAGS);
   if (resolved === 'help') {
     io.out(proxyHelp());
     return { exitCode: 0 };
@@ -101,5 +113,12 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<{ exitCod
     ...(typeof ca === 'string' && { upstreamCa: readCa(resolvePath(io.cwd, ca)) }),
   };
   // No fixture world: the default workspace only keeps the proxy's journal.
-  return startServer({ ...resolved, server: { ...resolved.server, fixtures: false, proxy } }, io, { banner: io.out, confirm: false });
+  const options = { ...resolved, server: { ...resolved.server, fixtures: false, proxy } };
+  if (command.length === 0) return startServer(options, io, { banner: io.out, confirm: false });
+  // Loaded only with a command, as for `run`: execa costs about 80 ms of a start.
+  const { runWhileServing } = await import('./run.js');
+  const started = await startServer(options, io, { banner: io.err, confirm: true });
+  if ('exitCode' in started) return started;
+  // The proxy's root only: the command's own key goes upstream, and no control URL, so the vitest kit never takes the proxy for a mock to make workspaces on.
+  return { exitCode: await runWhileServing(started, command, { [RUN_ENVIRONMENT.url]: started.url }, io, shutdown) };
 }

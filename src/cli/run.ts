@@ -4,7 +4,7 @@ import { RUN_ENVIRONMENT } from '../lib/run-environment.js';
 import { VERSION } from '../version.js';
 import { flagHelp, resolveOptions, type CliIo } from './options.js';
 import type { ShutdownSource } from './lifecycle.js';
-import { startServer } from './serve.js';
+import { startServer, type RunningServer } from './serve.js';
 
 /** Exit statuses of `run` itself, as shells use them. */
 const COMMAND_NOT_FOUND = 127;
@@ -40,11 +40,7 @@ function statusOf(result: { exitCode?: number; signal?: string }): number {
   return number === undefined ? 1 : 128 + number;
 }
 
-/**
- * `social-gateway-mock run [flags] -- <command…>`: one line for any CI. Answers the exit status.
- * A request to stop (Ctrl-C, SIGTERM, the parent gone) is passed to the command with
- * SIGTERM; the server stops once the command has exited, so its coverage counts every request.
- */
+/** `social-gateway-mock run [flags] -- <command…>`: one line for any CI. Answers the exit status. */
 export async function runCommand(argv: string[], io: CliIo, shutdown: ShutdownSource): Promise<number> {
   const separator = argv.indexOf('--');
   const flags = separator === -1 ? argv : argv.slice(0, separator);
@@ -58,8 +54,7 @@ export async function runCommand(argv: string[], io: CliIo, shutdown: ShutdownSo
     io.out(VERSION);
     return 0;
   }
-  const [file, ...args] = command;
-  if (file === undefined) {
+  if (command.length === 0) {
     io.err('social-gateway-mock: run needs the command after --, such as: social-gateway-mock run -- npm test');
     return 2;
   }
@@ -67,15 +62,26 @@ export async function runCommand(argv: string[], io: CliIo, shutdown: ShutdownSo
   const started = await startServer(resolved, io, { banner: io.err, confirm: true });
   if ('exitCode' in started) return started.exitCode;
   const token = resolved.server.controlToken;
+  return runWhileServing(started, command, {
+    [RUN_ENVIRONMENT.url]: started.url,
+    [RUN_ENVIRONMENT.apiKey]: started.apiKey,
+    [RUN_ENVIRONMENT.controlUrl]: `${started.url}/__control`,
+    ...(token !== undefined && { [RUN_ENVIRONMENT.controlToken]: token }),
+  }, io, shutdown);
+}
+
+/**
+ * Runs `command` (no shell) with `environment` added to the caller's while `started` serves, then
+ * stops the server and answers the command's status, or the coverage gate's when the command
+ * passed. A request to stop (Ctrl-C, SIGTERM, the parent gone) is passed to the command with
+ * SIGTERM; the server stops once the command has exited, so its coverage counts every request.
+ * `run` and `proxy … -- <command>` share it.
+ */
+export async function runWhileServing(started: RunningServer, command: string[], environment: Record<string, string>, io: CliIo, shutdown: ShutdownSource): Promise<number> {
+  const [file, ...args] = command as [string, ...string[]];
   const subprocess = execa(file, args, {
     cwd: io.cwd,
-    env: {
-      ...io.env,
-      [RUN_ENVIRONMENT.url]: started.url,
-      [RUN_ENVIRONMENT.apiKey]: started.apiKey,
-      [RUN_ENVIRONMENT.controlUrl]: `${started.url}/__control`,
-      ...(token !== undefined && { [RUN_ENVIRONMENT.controlToken]: token }),
-    },
+    env: { ...io.env, ...environment },
     extendEnv: false,
     stdio: 'inherit',
     reject: false,

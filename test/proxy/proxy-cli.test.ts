@@ -103,4 +103,33 @@ describe('social-gateway-mock proxy', () => {
     expect(await main(['--upstream', upstream.url], streams)).toEqual({ exitCode: 2 });
     expect(err[0]).toMatch(/upstream/);
   });
+  describe('with a command after --', () => {
+    // The command: one call through the proxy with its own key, then what its environment held, as JSON on the last line of a file.
+    const SCRIPT = [
+      "const res = await fetch(process.env.SOCIAL_GATEWAY_MOCK_URL + '/v1/connections', { headers: { 'x-api-key': 'sgw_test_default' } });",
+      "const env = Object.keys(process.env).filter((name) => name.startsWith('SOCIAL_GATEWAY_MOCK_'));",
+      "(await import('node:fs')).writeFileSync('seen.json', JSON.stringify({ status: res.status, env }));",
+      'process.exit(Number(process.argv[1] ?? 0));',
+    ].join('\n');
+
+    it('serves while the command runs, tells it only its root, records its calls and exits with its status', async () => {
+      const { streams, err, cwd } = io();
+      const result = await main(['proxy', '--upstream', upstream.url, '--port', '0', '--record', 'rec', '--', process.execPath, '-e', SCRIPT, '3'], streams);
+      expect(result.exitCode).toBe(3);
+      // Neither the mock's key nor its control plane: the command's key goes upstream, and the vitest kit must not make workspaces on a proxy.
+      expect(JSON.parse(readFileSync(join(cwd, 'seen.json'), 'utf8'))).toEqual({ status: 200, env: ['SOCIAL_GATEWAY_MOCK_URL'] });
+      expect(readdirSync(join(cwd, 'rec'))).toEqual(['000001-listConnections.json']);
+      expect(readFileSync(join(cwd, 'rec', '000001-listConnections.json'), 'utf8')).not.toContain('sgw_test_default');
+      // The banner went to stderr: the command owns stdout.
+      expect(err.join('\n')).toContain(`is proxying to ${upstream.url}`);
+    });
+
+    it('answers 0 when the command passes, and refuses a -- with no command', async () => {
+      const { streams } = io();
+      expect((await main(['proxy', '--upstream', upstream.url, '--port', '0', '--', process.execPath, '-e', SCRIPT], streams)).exitCode).toBe(0);
+      const bare = io();
+      expect((await main(['proxy', '--upstream', upstream.url, '--'], bare.streams)).exitCode).toBe(2);
+      expect(bare.err.join('\n')).toContain('proxy needs the command after --');
+    });
+  });
 });
