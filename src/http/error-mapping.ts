@@ -62,8 +62,9 @@ function shown(value: unknown): string {
 
 function describe(item: ValidatorErrorItem, param: string, input: RequestInput | undefined): string {
   const message = item.message ?? 'is invalid';
-  // "must have required property 'x'" already names the field; others read better prefixed.
-  const described = /'[^']+'/.test(message) && message.includes('required') ? message : `${param} ${message}`;
+  // "must have required property 'x'" and "Unknown query parameter 'x'" already name the field; others read better prefixed.
+  const namesField = /'[^']+'/.test(message) && (message.includes('required') || message.includes(`'${param}'`));
+  const described = namesField ? message : `${param} ${message}`;
   // An enum error lists the allowed values; naming the value sent shows the typo at a glance.
   if (item.errorCode?.startsWith('enum') && input && item.path) {
     const value = valueAt(input, item.path);

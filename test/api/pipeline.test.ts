@@ -57,6 +57,11 @@ describe('request validation', () => {
     expectApiError(res, 400, 'VALIDATION_ERROR', param);
   });
 
+  it('says a message that names its field once, without prefixing the field again', async () => {
+    expect((await mock.call('get', '/v1/accounts?colour=red')).body.error.message).toBe("Unknown query parameter 'colour'");
+    expect((await mock.call('get', '/v1/accounts?limit=abc')).body.error.message).toMatch(/^limit must be /);
+  });
+
   it('leaves the state as it was after a rejected request', async () => {
     const before = await mock.call('get', '/v1/profiles');
     await mock.call('post', '/v1/profiles').send({ name: 'x'.repeat(61) });
