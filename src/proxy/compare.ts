@@ -597,19 +597,25 @@ function requestFinding(error: RequestValidationError, operation: Operation, req
   const field = area === 'query' ? `query ${name}` : area === 'params' ? `path ${name}` : area === 'headers' ? `header ${name}` : area === 'body' ? ['body', ...rest].join('/') : item.path || 'request';
   const data = { query: req.query, params: req.params, headers: req.headers, body: req.body as unknown } as Record<string, unknown>;
   const value = keyword === 'required' ? undefined : pointerGet(data[area], rest.length === 0 ? '' : `/${rest.join('/')}`);
-  const finding: Finding = { kind: REQUEST_KINDS[keyword] ?? 'invalid-request', side: 'request', field, message: `${field} ${item.message}` };
+  // A parameter no operation of this path takes is undeclared whatever its value (a redacted one included).
+  const kind = /^Unknown query parameter/.test(item.message) ? 'undeclared-field' : (REQUEST_KINDS[keyword] ?? 'invalid-request');
+  const finding: Finding = { kind, side: 'request', field, message: `${field} ${item.message}` };
   return value === undefined ? finding : { ...finding, value };
 }
 
+/** The kinds that judge a value itself, which a placeholder cannot stand for. */
+const VALUE_KINDS: ReadonlySet<FindingKind> = new Set(['wrong-format', 'wrong-type', 'constraint', 'undeclared-enum-value', 'invalid-request']);
+
 /**
- * Each finding once; and none about a value a recording replaced by REDACTED: a hidden API key,
- * token or session id cannot be judged (it would break a pattern or a format), and saying so
- * would only be noise in a drift report.
+ * Each finding once; and none about the shape of a value a recording replaced by REDACTED: a
+ * hidden API key, token or session id cannot be judged (it would break a pattern or a format),
+ * and saying so would only be noise in a drift report. A parameter or field the contract does not
+ * have is reported whatever its value (a `token` sent where no operation takes one).
  */
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((finding) => {
-    if (typeof finding.value === 'string' && finding.value.includes(REDACTED)) return false;
+    if (VALUE_KINDS.has(finding.kind) && typeof finding.value === 'string' && finding.value.includes(REDACTED)) return false;
     const key = `${finding.side} ${finding.kind} ${finding.field}`;
     if (seen.has(key)) return false;
     seen.add(key);

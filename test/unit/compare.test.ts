@@ -107,7 +107,7 @@ describe('the mock’s own answers, compared with openapi.yaml', () => {
     const key = () => ({ 'x-api-key': apiKey });
     const refusals: Array<[string, () => Promise<Exchange>, string]> = [
       ['a limit over the maximum', () => call('/v1/posts?limit=1000', { headers: key() }), 'request constraint query limit'],
-      ['an unknown query parameter', () => call('/v1/posts?colour=blue', { headers: key() }), 'request invalid-request query colour'],
+      ['an unknown query parameter', () => call('/v1/posts?colour=blue', { headers: key() }), 'request undeclared-field query colour'],
       ['a body missing a required field', () => call('/v1/webhooks', { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: JSON.stringify({ events: ['post.published'] }) }), 'request missing-required-field body/name'],
       ['a body that is not JSON', () => call('/v1/webhooks', { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: '{"url":' }), 'request body-not-json body'],
       ['a Content-Type the operation does not take', () => call('/v1/webhooks', { method: 'POST', headers: { ...key(), 'content-type': 'text/plain' }, body: 'hello' }), 'request invalid-request header content-type'],
