@@ -79,8 +79,19 @@ export function failureOf(error: unknown): UpstreamFailure {
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'UND_ERR_SOCKET') return 'reset';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'dns';
   if (code === 'ETIMEDOUT') return 'timeout';
-  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE')) return 'tls';
+  // EPROTO and ERR_SSL_*: the handshake itself failed (an https:// URL for a server that speaks plain HTTP, most often).
+  if (typeof code === 'string' && (code === 'EPROTO' || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE')) return 'tls';
   return 'network';
+}
+
+/** A socket error as the 502 tells it: its reason, and a message a person can act on. */
+export function upstreamErrorOf(error: Error): UpstreamError {
+  const reason = failureOf(error);
+  // OpenSSL's own words ("ssl3_get_record:wrong version number") say nothing to someone who typed https for http.
+  if (reason === 'tls' && /wrong version number|packet length too long|unknown protocol/i.test(error.message)) {
+    return new UpstreamError(reason, 'the upstream did not answer in TLS: is it an http:// server? (--upstream says https://)');
+  }
+  return new UpstreamError(reason, error.message.trim());
 }
 
 function asHeaderObject(rawHeaders: readonly string[]): OutgoingHttpHeaders {
@@ -149,7 +160,7 @@ export function forward(upstream: URL, request: UpstreamRequest, { timeoutMs, si
       signal?.removeEventListener('abort', onAbort);
       if (error) {
         outgoing?.destroy();
-        reject(error instanceof UpstreamError ? error : new UpstreamError(failureOf(error), error.message));
+        reject(error instanceof UpstreamError ? error : upstreamErrorOf(error));
       } else resolve(answer as UpstreamAnswer);
     };
     const timer = setTimeout(() => finish(new UpstreamError('timeout', `the upstream did not answer completely within ${timeoutMs} ms`)), timeoutMs);

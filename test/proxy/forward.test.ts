@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'node:net';
-import { endToEndHeaders, failureOf, forward, UpstreamAgents, UpstreamError } from '../../src/proxy/forward.js';
+import { endToEndHeaders, failureOf, forward, UpstreamAgents, UpstreamError, upstreamErrorOf } from '../../src/proxy/forward.js';
 import { plainServer } from './helpers.js';
 
 describe('endToEndHeaders', () => {
@@ -21,9 +21,19 @@ describe('failureOf', () => {
     ['ETIMEDOUT', 'timeout'],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],
     ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
+    ['EPROTO', 'tls'],
+    ['ERR_SSL_WRONG_VERSION_NUMBER', 'tls'],
     ['EHOSTUNREACH', 'network'],
   ])('%s is %s', (code, reason) => {
     expect(failureOf(Object.assign(new Error(code), { code }))).toBe(reason);
+  });
+});
+
+describe('upstreamErrorOf', () => {
+  it('tells someone who wrote https:// for a plain HTTP server what went wrong, in words', () => {
+    const openssl = Object.assign(new Error('write EPROTO 40E8:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/ssl/record/ssl3_record.c:350:\n'), { code: 'EPROTO' });
+    expect(upstreamErrorOf(openssl)).toMatchObject({ reason: 'tls', message: 'the upstream did not answer in TLS: is it an http:// server? (--upstream says https://)' });
+    expect(upstreamErrorOf(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }))).toMatchObject({ reason: 'refused', message: 'connect ECONNREFUSED 127.0.0.1:9' });
   });
 });
 
@@ -60,6 +70,11 @@ describe('forward', () => {
   it('stops reading an answer past the limit: too-large', async () => {
     const failed = forward(new URL(upstream.url), { method: 'GET', pathAndQuery: '/endless', rawHeaders: [], body: Buffer.alloc(0) }, { timeoutMs: 5000, bodyLimitBytes: 1024 });
     await expect(failed).rejects.toMatchObject({ name: 'UpstreamError', reason: 'too-large' });
+  });
+
+  it('answers reason tls, in words, when an https:// URL names this plain HTTP server', async () => {
+    const failed = forward(new URL(upstream.url.replace('http:', 'https:')), { method: 'GET', pathAndQuery: '/v1/posts', rawHeaders: [], body: Buffer.alloc(0) }, { timeoutMs: 5000 });
+    await expect(failed).rejects.toMatchObject({ name: 'UpstreamError', reason: 'tls', message: expect.stringContaining('is it an http:// server?') });
   });
 
   it('ends when the signal aborts (the caller went away), without waiting for the timeout', async () => {
