@@ -4,7 +4,7 @@ import { RUN_ENVIRONMENT } from '../lib/run-environment.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from '../proxy/proxy-router.js';
 import type { ShutdownSource } from './lifecycle.js';
-import { flagHelp, resolveOptions, UsageError, type CliIo, type FlagTable } from './options.js';
+import { FLAGS, flagHelp, resolveOptions, UsageError, type CliIo, type FlagTable } from './options.js';
 import { startServer, type RunningServer } from './serve.js';
 
 /** The proxy's own flags; the server's (port, host, control token, coverage report…) come with them. */
@@ -16,7 +16,11 @@ export const PROXY_FLAGS = {
   'upstream-timeout': { type: 'string', help: `Milliseconds the upstream has to answer completely; past it, 502 PLATFORM_ERROR (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}).` },
 } as const satisfies FlagTable;
 
+/** The server's flags that mean something to a proxy; the rest (a seed, a plan, a clock) only shape its own empty workspace. */
+const SERVER_FLAGS_FOR_PROXY = ['host', 'port', 'control-token', 'cors', 'allowed-hosts', 'redact', 'log-level', 'body-limit', 'journal-size', 'coverage-report', 'coverage-min', 'coverage-ops', 'coverage-from', 'ready-file', 'config', 'help', 'version'] as const;
+
 export function proxyHelp(): string {
+  const serverFlags = Object.fromEntries(SERVER_FLAGS_FOR_PROXY.map((name) => [name, FLAGS[name]])) as FlagTable;
   return [
     'Usage: social-gateway-mock proxy --upstream <url> [options] [-- <command…>]',
     '',
@@ -32,8 +36,11 @@ export function proxyHelp(): string {
     'Proxy options:',
     ...flagHelp(PROXY_FLAGS),
     '',
-    "Server options (the same as the server's; the mock's own world does not answer /v1):",
-    ...flagHelp(),
+    "Server options (the server's, as they apply to a proxy):",
+    ...flagHelp(serverFlags),
+    '',
+    "The server's other flags (--seed, --plan, --clock, …) are accepted, as a shared config file may hold",
+    "them, and shape only the proxy's own, empty workspace; --scenario is refused: /v1 goes upstream.",
     '',
     'Example: social-gateway-mock proxy --upstream https://api.example.com --record recording --coverage-report proxy.md',
     '         social-gateway-mock proxy --upstream https://api.example.com --port 0 --record recording -- npm test',

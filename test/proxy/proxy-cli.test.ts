@@ -64,6 +64,8 @@ describe('social-gateway-mock proxy', () => {
     const proxyHelp = io();
     expect(await main(['proxy', '--help'], proxyHelp.streams)).toEqual({ exitCode: 0 });
     for (const flag of ['--upstream', '--strict', '--record', '--redact', '--upstream-timeout', '--upstream-ca', '--port', '--coverage-report']) expect(proxyHelp.out.join('\n')).toContain(flag);
+    // Flags that only shape the proxy's own empty workspace are not offered as if they changed the proxy.
+    for (const flag of ['--seed <value>', '--plan <value>', '--scenario <value>', '--strict-responses']) expect(proxyHelp.out.join('\n')).not.toContain(flag);
     const mainHelp = io();
     expect(await main(['--help'], mainHelp.streams)).toEqual({ exitCode: 0 });
     expect(mainHelp.out.join('\n')).toContain('social-gateway-mock proxy --upstream <url>');
