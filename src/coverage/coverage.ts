@@ -214,6 +214,8 @@ export class CoverageTracker implements ScenarioObserver {
     const summary = this.findings as NonNullable<typeof this.findings>;
     summary.exchanges++;
     if (findings.some((finding) => !finding.tolerated)) summary.withViolations++;
+    // Counted once per exchange, as drift counts: a list of twenty items with one new value each is one exchange, not twenty.
+    const counted = new Set<string>();
     for (const finding of findings) {
       const tolerated = finding.tolerated ?? false;
       const key = `${operationId ?? ''}\u0000${finding.side}\u0000${finding.kind}\u0000${tolerated}`;
@@ -222,8 +224,11 @@ export class CoverageTracker implements ScenarioObserver {
         tally = { operationId, side: finding.side, kind: finding.kind, tolerated, count: 0, fields: new Set() };
         summary.tallies.set(key, tally);
       }
-      tally.count++;
-      if (tally.fields.size < FINDING_FIELDS_KEPT) tally.fields.add(finding.field);
+      if (!counted.has(key)) tally.count++;
+      counted.add(key);
+      // List indexes folded (body/connections/*/platform), as drift shows a field.
+      const field = finding.field.replace(/\/\d+(?=\/|$)/g, '/*');
+      if (tally.fields.size < FINDING_FIELDS_KEPT) tally.fields.add(field);
     }
   }
 
@@ -400,7 +405,7 @@ export function coverageMarkdown(report: CoverageReport): string {
 function findingsMarkdown(summary: ContractFindingsSummary): string[] {
   const lines = ['', '## Contract violations (proxy)', '', `${summary.withViolations} of ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.`];
   if (summary.byOperation.length === 0) return lines;
-  lines.push('', '| Operation | Side | Kind | Count | Fields (examples) |', '|---|---|---|---:|---|');
+  lines.push('', '| Operation | Side | Kind | Exchanges | Fields (examples) |', '|---|---|---|---:|---|');
   for (const row of summary.byOperation) lines.push(`| ${row.operationId === null ? '(no operation)' : `\`${row.operationId}\``} | ${row.side} | ${row.kind}${row.tolerated ? ' (tolerated)' : ''} | ${row.count} | ${cell(row.fields.map((field) => `\`${field}\``).join(', '))} |`);
   return lines;
 }

@@ -1653,8 +1653,9 @@ export interface components {
                     kind: string;
                     /** @description The contract allows it (an open enumeration's new value, an extra field where allowed), so it is drift but no violation. */
                     tolerated: boolean;
+                    /** @description Exchanges that showed it (once per exchange, however many list items did). */
                     count: number;
-                    /** @description Up to five of the fields it was found at. */
+                    /** @description Up to five of the fields it was found at, list indexes folded into `*` (`body/connections/*\/platform`). */
                     fields: string[];
                 }[];
             };

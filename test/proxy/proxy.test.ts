@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coverageMarkdown } from '../../src/coverage/coverage.js';
+import { CoverageTracker, coverageMarkdown } from '../../src/coverage/coverage.js';
+import { loadSpec } from '../../src/http/spec.js';
 import { VIOLATIONS_HEADER } from '../../src/proxy/proxy-router.js';
 import { readRecording } from '../../src/proxy/recording.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
@@ -235,17 +236,25 @@ describe('proxy in front of an upstream that drifts', () => {
     const summary = proxy.server.coverage.report().contractFindings;
     expect(summary).toMatchObject({ exchanges: 8, withViolations: 4 });
     expect(summary?.byOperation).toEqual([
-      { operationId: 'listConnections', side: 'response', kind: 'missing-required-field', tolerated: false, count: 1, fields: ['body/connections/0/platform'] },
-      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', tolerated: false, count: 1, fields: ['body/connections/0/authHealth'] },
-      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', tolerated: true, count: 1, fields: ['body/connections/0/platform'] },
-      { operationId: 'listConnections', side: 'response', kind: 'undeclared-field', tolerated: false, count: 1, fields: ['body/connections/0/loyaltyTier'] },
+      { operationId: 'listConnections', side: 'response', kind: 'missing-required-field', tolerated: false, count: 1, fields: ['body/connections/*/platform'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', tolerated: false, count: 1, fields: ['body/connections/*/authHealth'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-enum-value', tolerated: true, count: 1, fields: ['body/connections/*/platform'] },
+      { operationId: 'listConnections', side: 'response', kind: 'undeclared-field', tolerated: false, count: 1, fields: ['body/connections/*/loyaltyTier'] },
       { operationId: 'listConnections', side: 'response', kind: 'undeclared-status', tolerated: false, count: 1, fields: ['status'] },
     ]);
     const markdown = coverageMarkdown(proxy.server.coverage.report());
     expect(markdown).toContain('## Contract violations (proxy)');
     expect(markdown).toContain('4 of 8 exchanges with the upstream broke openapi.yaml.');
-    expect(markdown).toContain('| `listConnections` | response | undeclared-enum-value (tolerated) | 1 | `body/connections/0/platform` |');
+    expect(markdown).toContain('| `listConnections` | response | undeclared-enum-value (tolerated) | 1 | `body/connections/*/platform` |');
     expect(markdown).toContain('| `listConnections` | response | undeclared-status | 1 | `status` |');
+  });
+
+  it('counts a kind of finding once per exchange, however many list items showed it', () => {
+    const coverage = new CoverageTracker(loadSpec('openapi.yaml').document);
+    const extra = (index: number) => ({ side: 'response' as const, kind: 'undeclared-field', field: `body/connections/${index}/loyaltyTier` });
+    coverage.recordContractFindings('listConnections', [extra(0), extra(1), extra(2)]);
+    coverage.recordContractFindings('listConnections', [extra(0)]);
+    expect(coverage.report().contractFindings).toMatchObject({ exchanges: 2, withViolations: 2, byOperation: [{ operationId: 'listConnections', kind: 'undeclared-field', count: 2, fields: ['body/connections/*/loyaltyTier'] }] });
   });
 });
 
