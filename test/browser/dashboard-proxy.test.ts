@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { plainServer, proxyTo } from '../proxy/helpers.js';
 
@@ -36,6 +37,8 @@ describe("a proxy's Requests view in Chromium", () => {
     const journal = page.getByRole('listbox', { name: 'Journal' });
     await page.getByLabel('Search').fill('missing-required-field');
     await expect.poll(() => journal.getByRole('option').count()).toBe(1);
+    // The row says it broke the contract, and how often, before it is opened.
+    expect(await journal.getByRole('option').textContent()).toContain('200 ⚠2, 2 contract violations');
     await journal.getByRole('option').click();
     const detail = page.locator('.detail');
     await detail.getByRole('heading', { name: 'Contract findings (2)' }).waitFor();
@@ -47,5 +50,12 @@ describe("a proxy's Requests view in Chromium", () => {
     expect(await page.content()).not.toContain('sgw_live_browser_secret_42');
     await page.getByLabel('Search').fill('undeclared-status');
     await expect.poll(() => journal.getByRole('option').count()).toBe(0);
+
+    // The Coverage view sums them up as the CI report does.
+    await page.getByRole('link', { name: 'Coverage' }).click();
+    const findings = page.getByRole('region', { name: 'Contract violations (proxy)' });
+    await findings.getByText('1 of 1 exchange with the upstream broke openapi.yaml.').waitFor();
+    expect(await findings.locator('tbody tr').allTextContents()).toEqual(['listConnectionsresponsemissing-required-field1body/connections/*/platform', 'listConnectionsresponsewrong-format1body/connections/*/id']);
+    expect(await seriousAxeFindings(page)).toEqual([]);
   }, 20_000);
 });

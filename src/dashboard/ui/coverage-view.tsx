@@ -226,7 +226,40 @@ export function CoverageView({ client, generation, onTokenRequired }: CoverageVi
             </tbody>
           </table>
           {shown.length === 0 && <p>No operation matches these filters.</p>}
+          {report.contractFindings && <ContractFindings summary={report.contractFindings} />}
         </>
+      )}
+    </section>
+  );
+}
+
+/** Behind `proxy`: what the upstream's exchanges broke of openapi.yaml, as the CI report's "Contract violations (proxy)" says it. */
+function ContractFindings({ summary }: { summary: NonNullable<CoverageReport['contractFindings']> }) {
+  return (
+    <section aria-labelledby="findings-heading">
+      <h3 id="findings-heading">Contract violations (proxy)</h3>
+      <p>
+        {summary.withViolations} of {summary.exchanges} exchange{summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.
+      </p>
+      {summary.byOperation.length > 0 && (
+        <table class="coverage-findings">
+          <caption class="visually-hidden">Contract findings per operation and kind</caption>
+          <ColumnHeads names={['Operation', 'Side', 'Kind', 'Exchanges', 'Fields (examples)']} />
+          <tbody>
+            {summary.byOperation.map((row) => (
+              <tr key={`${row.operationId ?? ''} ${row.side} ${row.kind} ${row.tolerated}`}>
+                <th scope="row">{row.operationId === null ? '(no operation)' : <code>{row.operationId}</code>}</th>
+                <td>{row.side}</td>
+                <td>
+                  {row.kind}
+                  {row.tolerated && ' (tolerated)'}
+                </td>
+                <td>{row.count}</td>
+                <td>{row.fields.join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );

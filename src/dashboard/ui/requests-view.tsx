@@ -160,7 +160,7 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
         </label>
         <label>
           Search
-          <input type="search" value={text} onInput={(event) => setText(event.currentTarget.value)} placeholder="path, rule, error code…" />
+          <input type="search" value={text} onInput={(event) => setText(event.currentTarget.value)} placeholder="path, rule, error code, finding…" />
         </label>
         <p role="status" class="notice" data-connection={connection}>
           {connection === 'live' ? 'Live' : connection === 'connecting' ? 'Connecting…' : 'Disconnected'} · {shown.length} of {entries.length} shown
@@ -190,7 +190,10 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
             <span>{timeOf(entry.at)}</span>
             <span>{entry.method}</span>
             <span title={requestTarget(entry)}>{requestTarget(entry)}</span>
-            <span class={`status-${Math.floor(entry.status / 100)}`}>{entry.status === 0 ? '—' : entry.status}</span>
+            <span class={`status-${Math.floor(entry.status / 100)}`}>
+              {entry.status === 0 ? '—' : entry.status}
+              <ViolationMark entry={entry} />
+            </span>
             <span>{entry.operationId ?? '—'}</span>
             <span>{entry.matchedRule ?? '—'}</span>
             <span>{entry.durationMs.toFixed(1)} ms</span>
@@ -252,6 +255,20 @@ function prettyJson(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** Behind `proxy`: a row whose exchange broke the contract says so, and how often, without opening it. */
+function ViolationMark({ entry }: { entry: JournalEntry }) {
+  const violations = (entry.violations ?? []).filter((finding) => !finding.tolerated).length;
+  if (violations === 0) return null;
+  return (
+    <>
+      <span aria-hidden="true" title={`${violations} contract violation${violations === 1 ? '' : 's'}`}>
+        {' '}⚠{violations}
+      </span>
+      <span class="visually-hidden">, {violations} contract violation{violations === 1 ? '' : 's'}</span>
+    </>
+  );
 }
 
 function RequestDetail({ entry }: { entry: ShownEntry }) {
