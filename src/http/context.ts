@@ -27,7 +27,7 @@ export interface RequestContext {
   rateLimit?: RateLimitHeaders;
   /** What a scenario did to the request (`error`, `respond`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`). */
   scenarioEffect?: string;
-  /** The answer is an off-contract fault a scenario rule injected (the journal and coverage mark it). */
+  /** The answer is an off-contract fault a scenario rule injected, or a proxy's own answer in place of the upstream's (the journal and coverage mark it). */
   injected?: boolean;
   /** How the answer goes out on the wire: dripped, cut short, reset mid-body. */
   wireFault?: WireFault;

@@ -166,8 +166,14 @@ function errorCodeOf(body: RecordedBody): string | undefined {
   return typeof json.error === 'string' && typeof json.code === 'string' ? json.code : undefined;
 }
 
+/**
+ * The proxy's own answer (the upstream gave none, --strict refused its answer, the body was too
+ * large): not the service's, so the journal marks it injected and coverage counts it apart from
+ * the statuses the service answered, as it counts a fault a rule injected.
+ */
 function sendEnvelope(req: Request, res: Response, status: number, code: string, message: string, details: Record<string, unknown>, headers: Record<string, string> = {}): void {
   req.ctx.errorCode = code;
+  req.ctx.injected = true;
   if (res.headersSent || res.destroyed) return;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.status(status).json({ error: { code, message, details } });

@@ -216,6 +216,11 @@ describe('proxy in front of an upstream that drifts', () => {
       const res = await fetch(`${refusing.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
       expect(res.status).toBe(502);
       expect(((await res.json()) as { error: { details: { reason: string } } }).error.details.reason).toBe('refused');
+      // The proxy's own 502 is not the service's answer: marked injected, and no status of listConnections in coverage.
+      const [entry] = refusing.server.registry.defaultWorkspace.journal.entries();
+      expect(entry).toMatchObject({ status: 502, errorCode: 'PLATFORM_ERROR', injected: true });
+      const row = refusing.server.coverage.report().byOperation.find((operation) => operation.operationId === 'listConnections');
+      expect(row).toMatchObject({ calls: 1, injected: 1, statuses: [], errorCodes: [] });
     } finally {
       await refusing.close();
     }
