@@ -1005,9 +1005,10 @@ export interface components {
              * @description The answer was an off-contract fault a rule injected: a `fault` (a proxy's 5xx page, an empty
              *     body), a `malformed` body, a body cut short (`truncated`, `reset` mid-body) or dripped slowly
              *     (`drip`), no answer (`drop`, `reset`), or a recorded answer (`respond`) that openapi.yaml does
-             *     not describe for the operation (drift a replay reproduces). `--strict-responses` does not
-             *     check such answers against the contract, and coverage counts them apart. The status is the one
-             *     sent (also for a body cut short); 0 when none was.
+             *     not describe for the operation (drift a replay reproduces). In proxy mode, the proxy's own
+             *     answer in place of the upstream's (its 502 when the upstream gave none, `--strict`'s 502, a
+             *     413). `--strict-responses` does not check such answers against the contract, and coverage
+             *     counts them apart. The status is the one sent (also for a body cut short); 0 when none was.
              */
             injected: boolean;
             /**
@@ -1667,7 +1668,7 @@ export interface components {
             calls: number;
             /** @description Requests that got no answer at all (a scenario dropped or reset the connection). */
             noResponse: number;
-            /** @description Requests a scenario rule answered with an off-contract fault (see the journal's `injected`); counted in `calls`, never in `statuses` or `errorCodes`. */
+            /** @description Requests a scenario rule answered with an off-contract fault, or a proxy answered itself in place of the upstream (see the journal's `injected`); counted in `calls`, never in `statuses` or `errorCodes`. */
             injected: number;
             /** @description At least one answer had a status the contract declares for the operation. */
             exercised: boolean;
