@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
@@ -105,10 +105,12 @@ let upstream: TestMock;
 let recorder: Recorder;
 let calls: Call[];
 let yaml: string;
+let recordingDir: string;
 
 beforeAll(async () => {
   upstream = await startMock();
   const dir = join(tempDir(), 'recording');
+  recordingDir = dir;
   recorder = new Recorder(dir, upstream);
   const { body } = await upstream.call('get', '/v1/connections');
   const bluesky = (body.connections as Array<{ platform: string; id: string }>).find((c) => c.platform === 'bluesky')?.id;
@@ -291,6 +293,20 @@ describe('scenario from-recording', () => {
       const { streams, err } = io();
       expect(await main(argv, streams)).toEqual({ exitCode: 2 });
       expect(err[0]).toMatch(/^social-gateway-mock: /);
+    });
+
+    it('writes the scenario to --out, its $schema line a path from the file\'s own folder', async () => {
+      const cwd = tempDir();
+      const { streams, out, err } = io(cwd);
+      expect(await main(['scenario', 'from-recording', recordingDir, '--out', 'scenarios/replay.yaml'], streams)).toEqual({ exitCode: 0 });
+      expect(out).toEqual([]);
+      expect(err).toEqual([`social-gateway-mock: wrote ${join(cwd, 'scenarios', 'replay.yaml')}`]);
+      const written = readFileSync(join(cwd, 'scenarios', 'replay.yaml'), 'utf8');
+      const [schemaLine, ...rest] = written.trimEnd().split('\n');
+      expect(rest).toEqual(yaml.split('\n').slice(1));
+      const schema = /\$schema=(\S+)$/.exec(schemaLine ?? '')?.[1] ?? '';
+      expect(existsSync(join(cwd, 'scenarios', schema))).toBe(true);
+      expect(schema.endsWith('scenarios/scenario.schema.json')).toBe(true);
     });
 
     it('prints its help with --help, and the main help names it', async () => {

@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Document, isMap, type YAMLMap } from 'yaml';
 import { OperationIndex } from '../http/operations.js';
@@ -12,19 +13,22 @@ import { UsageError } from './options.js';
 
 export function scenarioHelp(): string {
   return [
-    'Usage: social-gateway-mock scenario from-recording <DIR>',
+    'Usage: social-gateway-mock scenario from-recording <DIR> [--out FILE]',
     '',
-    'Prints to stdout a scenario that replays a recording (a folder written by proxy --record):',
+    'Prints to stdout (or writes to --out FILE) a scenario that replays a recording (a folder written by proxy --record):',
     'one rule per exchange, in arrival order, each firing once, matching the operation and the',
     'path parameters the request named, and answering the recorded status, headers and body',
     '(respond). An exchange the upstream never answered replays the 502 the proxy gave (fault).',
     'The scenario starts an empty workspace (fixtures: false) on a clock frozen at the first',
     "exchange's time. Load it like any scenario file:",
     '',
-    '  social-gateway-mock scenario from-recording recording/ > replay.yaml',
-    '  social-gateway-mock --scenario replay.yaml',
+    '  social-gateway-mock scenario from-recording recording/ --out scenarios/replay.yaml',
+    '  social-gateway-mock --scenario scenarios/replay.yaml',
     '',
-    'Exit status: 0 when printed; 2 when the folder is not a recording or holds nothing to replay.',
+    "The file's first line points editors at the package's scenario schema, from the file's own",
+    'folder (--out), or from where the command runs when it prints (as `> replay.yaml` puts it there).',
+    '',
+    'Exit status: 0 when done; 2 when the folder is not a recording or holds nothing to replay.',
   ].join('\n');
 }
 
@@ -53,7 +57,7 @@ type Converted = { rule: Rule } | { skipped: string };
 export function scenarioCommand(argv: string[], io: CliIo): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' }, out: { type: 'string', short: 'o' } }, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -74,18 +78,31 @@ export function scenarioCommand(argv: string[], io: CliIo): number {
     io.err(`social-gateway-mock: ${error.message}`);
     return 2;
   }
-  const yaml = scenarioFromRecording(exchanges, { dir, schemaPath: schemaPathFrom(io.cwd) });
+  const out = parsed.values.out === undefined ? undefined : resolvePath(io.cwd, parsed.values.out);
+  // The editor reads $schema from the file's own folder: --out's, or where `> my.yaml` puts it.
+  const yaml = scenarioFromRecording(exchanges, { dir, schemaPath: schemaPathFrom(out === undefined ? io.cwd : dirname(out)) });
   if (yaml === undefined) {
     io.err(`social-gateway-mock: ${dir}: none of its ${exchanges.length} exchanges reached an operation of openapi.yaml, so there is nothing to replay`);
     return 2;
   }
-  io.out(yaml.trimEnd());
+  if (out === undefined) {
+    io.out(yaml.trimEnd());
+    return 0;
+  }
+  try {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${yaml.trimEnd()}\n`);
+  } catch (error) {
+    io.err(`social-gateway-mock: cannot write --out ${out}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  io.err(`social-gateway-mock: wrote ${out}`);
   return 0;
 }
 
-/** The package's scenario schema as a path from where the command runs, where `> my.yaml` puts the file. */
-function schemaPathFrom(cwd: string): string {
-  const path = relative(cwd, packagePath('scenarios', SCHEMA_FILE)).split('\\').join('/');
+/** The package's scenario schema as a path from the folder the scenario file is in. */
+function schemaPathFrom(folder: string): string {
+  const path = relative(folder, packagePath('scenarios', SCHEMA_FILE)).split('\\').join('/');
   return path.startsWith('.') || path.startsWith('/') ? path : `./${path}`;
 }
 
