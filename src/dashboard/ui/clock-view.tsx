@@ -221,33 +221,49 @@ function ActionForm({ title, onSubmit, children }: { title: string; onSubmit: ()
   );
 }
 
+/** A job as both tables show it: when it is (was) due, then what the table adds, in its columns. */
+interface JobRow {
+  id: string;
+  dueAt: string;
+  cells: string[];
+}
+
+/** Jobs as a table: "Due at", then the table's own columns; the caption is for screen readers. */
+function JobTable({ caption, columns, rows, testId }: { caption: string; columns: string[]; rows: JobRow[]; testId?: string }) {
+  return (
+    <table style={{ textAlign: 'left', borderSpacing: '.75rem .15rem' }} data-testid={testId}>
+      <caption class="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {['Due at', ...columns].map((name) => (
+            <th key={name} scope="col">
+              {name}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id}>
+            <td>{formatInstant(Date.parse(row.dueAt))}</td>
+            {row.cells.map((cell, i) => (
+              <td key={i}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** The jobs due first, in the order an advance would run them (the first JOBS_SHOWN). */
 function DueJobs({ jobs, now }: { jobs: PendingJobList; now: number }) {
   if (jobs.data.length === 0) return null;
   const more = jobs.total - jobs.data.length;
+  const rows = jobs.data.map((job) => ({ id: job.id, dueAt: job.dueAt, cells: [formatUntil(now, Date.parse(job.dueAt)), job.kind, job.label] }));
   return (
     <>
-      <table style={{ textAlign: 'left', borderSpacing: '.75rem .15rem' }} data-testid="due-jobs">
-        <caption class="visually-hidden">Jobs due next, in the order they will run</caption>
-        <thead>
-          <tr>
-            <th scope="col">Due at</th>
-            <th scope="col">In</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Job</th>
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.data.map((job) => (
-            <tr key={job.id}>
-              <td>{formatInstant(Date.parse(job.dueAt))}</td>
-              <td>{formatUntil(now, Date.parse(job.dueAt))}</td>
-              <td>{job.kind}</td>
-              <td>{job.label}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <JobTable caption="Jobs due next, in the order they will run" columns={['In', 'Kind', 'Job']} rows={rows} testId="due-jobs" />
       {more > 0 && <p>And {more} more due later, not shown.</p>}
     </>
   );
@@ -256,35 +272,14 @@ function DueJobs({ jobs, now }: { jobs: PendingJobList; now: number }) {
 /** What the last Advance or Set ran, its first jobs only: a long advance can run thousands. */
 function RanJobs({ move }: { move: ClockMove }) {
   const { shown, more } = firstOf(move.ran);
+  const rows = shown.map((job) => ({ id: job.id, dueAt: job.dueAt, cells: [job.kind, job.label, job.ok ? 'ok' : `failed: ${job.error ?? 'no reason given'}`] }));
   return (
     <section aria-labelledby="ran-heading">
       <h3 id="ran-heading">What ran</h3>
       <p>
         From {formatInstant(Date.parse(move.from))} to {formatInstant(Date.parse(move.now))}: {move.ran.length === 0 ? 'nothing fell due.' : `${move.ran.length} job${move.ran.length === 1 ? '' : 's'} ran.`}
       </p>
-      {shown.length > 0 && (
-        <table style={{ textAlign: 'left', borderSpacing: '.75rem .15rem' }}>
-          <caption class="visually-hidden">Jobs the last move ran, in the order they ran</caption>
-          <thead>
-            <tr>
-              <th scope="col">Due at</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Job</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((job) => (
-              <tr key={job.id}>
-                <td>{formatInstant(Date.parse(job.dueAt))}</td>
-                <td>{job.kind}</td>
-                <td>{job.label}</td>
-                <td>{job.ok ? 'ok' : `failed: ${job.error ?? 'no reason given'}`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {rows.length > 0 && <JobTable caption="Jobs the last move ran, in the order they ran" columns={['Kind', 'Job', 'Result']} rows={rows} />}
       {more > 0 && <p>And {more} more, not shown.</p>}
     </section>
   );
