@@ -29,8 +29,8 @@ import { loadSpec } from './http/spec.js';
 import './http/context.js';
 import { captureLiveDetail } from './journal/live-detail.js';
 import { ContractComparer } from './proxy/compare.js';
-import { UpstreamAgents } from './proxy/forward.js';
-import { bodyLimitBytes, createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
+import { UPSTREAM_BODY_LIMIT_BYTES, UpstreamAgents } from './proxy/forward.js';
+import { createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
 import { Redactor } from './proxy/redact.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
 import type { PlanName } from './workspaces/plans.js';
@@ -301,7 +301,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
           strict: options.proxy.strict ?? false,
           recordDir: options.proxy.recordDir,
           upstreamTimeoutMs: options.proxy.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-          bodyLimitBytes: bodyLimitBytes(bodyLimit),
+          bodyLimitBytes: options.proxy.maxBodyBytes ?? UPSTREAM_BODY_LIMIT_BYTES,
           agents: upstreamAgents,
           index: apiIndex,
           comparer: new ContractComparer(api.document),

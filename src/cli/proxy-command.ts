@@ -17,7 +17,7 @@ export const PROXY_FLAGS = {
 } as const satisfies FlagTable;
 
 /** The server's flags that mean something to a proxy; the rest (a seed, a plan, a clock) only shape its own empty workspace. */
-const SERVER_FLAGS_FOR_PROXY = ['host', 'port', 'control-token', 'cors', 'allowed-hosts', 'redact', 'log-level', 'body-limit', 'journal-size', 'coverage-report', 'coverage-min', 'coverage-ops', 'coverage-from', 'ready-file', 'config', 'help', 'version'] as const;
+const SERVER_FLAGS_FOR_PROXY = ['host', 'port', 'control-token', 'cors', 'allowed-hosts', 'redact', 'log-level', 'journal-size', 'coverage-report', 'coverage-min', 'coverage-ops', 'coverage-from', 'ready-file', 'config', 'help', 'version'] as const;
 
 export function proxyHelp(): string {
   const serverFlags = Object.fromEntries(SERVER_FLAGS_FOR_PROXY.map((name) => [name, FLAGS[name]])) as FlagTable;

@@ -206,8 +206,8 @@ export class ContractComparer {
       };
     }
     const { operation, params } = match;
-    const findings = this.checkRequest(request, operation, params);
-    if (response) findings.push(...this.checkResponse(request, response, operation));
+    const findings = tooDeep('request', () => this.checkRequest(request, operation, params));
+    if (response) findings.push(...tooDeep('response', () => this.checkResponse(request, response, operation)));
     return { operationId: operation.operationId, findings: dedupe(findings) };
   }
 
@@ -601,6 +601,20 @@ function requestFinding(error: RequestValidationError, operation: Operation, req
   const kind = /^Unknown query parameter/.test(item.message) ? 'undeclared-field' : (REQUEST_KINDS[keyword] ?? 'invalid-request');
   const finding: Finding = { kind, side: 'request', field, message: `${field} ${item.message}` };
   return value === undefined ? finding : { ...finding, value };
+}
+
+/**
+ * One side's findings, or, for a body nested deeper than the checks can walk (they recurse, and a
+ * body a hundred thousand levels deep parses), one finding that says so: never an exception that
+ * would turn the proxy's answer into a 500.
+ */
+function tooDeep(side: 'request' | 'response', check: () => Finding[]): Finding[] {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return [{ kind: 'constraint', side, field: 'body', message: `the ${side} body is nested too deeply to be checked against the contract` }];
+  }
 }
 
 /** The kinds that judge a value itself, which a placeholder cannot stand for. */

@@ -20,6 +20,11 @@ export interface ProxyOptions {
   upstreamTimeoutMs?: number;
   /** Certificates (PEM) trusted for an https upstream besides Node's own (a private CA). */
   upstreamCa?: string;
+  /**
+   * The largest request body the proxy holds (default 64 MiB, as for answers). Not the mock's
+   * `--body-limit`: the upstream decides what it takes, and answers a body too large for it itself.
+   */
+  maxBodyBytes?: number;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
@@ -80,15 +85,6 @@ export function lastRecordedSeq(dir: string): number {
     const seq = /^(\d+)-.*\.json$/.exec(name)?.[1];
     return seq === undefined ? highest : Math.max(highest, Number(seq));
   }, 0);
-}
-
-/** `1mb`, `512kb`, `2048b` or a number of bytes. */
-export function bodyLimitBytes(limit: string | number): number {
-  if (typeof limit === 'number') return limit;
-  const match = /^(\d+)(b|kb|mb)?$/i.exec(limit.trim());
-  if (!match) throw new Error(`bodyLimit: '${limit}' is not a size such as 512kb or 1mb`);
-  const unit = (match[2] ?? 'b').toLowerCase();
-  return Number(match[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
 }
 
 class BodyTooLarge extends Error {}
@@ -212,7 +208,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
       if (!(error instanceof BodyTooLarge)) throw error;
       // The rest of the body is not read: the connection cannot be reused.
       res.setHeader('Connection', 'close');
-      return sendEnvelope(req, res, 413, 'PAYLOAD_TOO_LARGE', `The body is larger than the proxy's body limit of ${options.bodyLimitBytes} bytes (--body-limit).`, { limit: options.bodyLimitBytes });
+      return sendEnvelope(req, res, 413, 'PAYLOAD_TOO_LARGE', `The body is larger than the ${options.bodyLimitBytes} bytes the proxy holds to compare a request; it was not sent upstream.`, { limit: options.bodyLimitBytes });
     }
 
     const queryAt = req.originalUrl.indexOf('?');

@@ -70,9 +70,6 @@ function safeDecode(text: string): string {
   }
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Reads `--redact a,b`: names, trimmed, empty ones dropped. */
 export function parseRedactList(raw: string | undefined): string[] {
@@ -179,19 +176,25 @@ export class Redactor {
    * pairs (a form, a URL) of secret names are replaced where they are found.
    */
   text(text: string): string {
-    let out = text.replace(/"([^"\\]{1,64})"(\s*:\s*)"(?:[^"\\]|\\.)*"/g, (whole, name: string, colon: string) => (this.isSecretField(name) ? `"${name}"${colon}"${REDACTED}"` : whole));
+    // The string's body as an unrolled loop ([^"\\]*(?:\\.[^"\\]*)*): an alternation inside a star overflows the regex engine's stack on a long value.
+    let out = text.replace(/"([^"\\]{1,64})"(\s*:\s*)"[^"\\]*(?:\\.[^"\\]*)*"/g, (whole, name: string, colon: string) => (this.isSecretField(name) ? `"${name}"${colon}"${REDACTED}"` : whole));
     out = out.replace(/([A-Za-z0-9_.-]{1,64})=([^&\s"'<>#]*)/g, (whole, name: string) => (this.queryNames.has(name.toLowerCase()) ? `${name}=${REDACTED}` : whole));
     return out;
   }
 
   /** Every value of a JSON value held under a secret name, for scrubbing elsewhere. */
   secretValuesOfJson(value: unknown, into: Set<string> = new Set()): Set<string> {
-    if (Array.isArray(value)) {
-      for (const item of value) this.secretValuesOfJson(item, into);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [name, field] of Object.entries(value)) {
-        if (this.isSecretField(name) && (typeof field === 'string' || typeof field === 'number')) into.add(String(field));
-        else this.secretValuesOfJson(field, into);
+    // A walk with its own stack, not recursion: a body nested a hundred thousand deep parses, and must not overflow here.
+    const pending: unknown[] = [value];
+    while (pending.length > 0) {
+      const next = pending.pop();
+      if (Array.isArray(next)) {
+        for (const item of next) pending.push(item);
+      } else if (typeof next === 'object' && next !== null) {
+        for (const [name, field] of Object.entries(next)) {
+          if (this.isSecretField(name) && (typeof field === 'string' || typeof field === 'number')) into.add(String(field));
+          else pending.push(field);
+        }
       }
     }
     return into;
@@ -222,6 +225,21 @@ export class Redactor {
    * a key, a request repeating a token the answer gave).
    */
   exchange(exchange: RecordedExchange, pathParams: Readonly<Record<string, string>> = {}): RecordedExchange {
+    try {
+      return this.exchangeRedacted(exchange, pathParams);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // A body nested too deep to walk: fail closed, both bodies hidden whole, the rest by name.
+      const hidden = (message: RecordedBody): RecordedBody => (message.json === undefined && message.text === undefined ? {} : { text: REDACTED });
+      return {
+        ...exchange,
+        request: { ...exchange.request, path: this.path(exchange.request.path, pathParams), query: this.query(exchange.request.query), headers: this.headers(exchange.request.headers), json: undefined, text: undefined, ...hidden(exchange.request) },
+        response: exchange.response && { ...exchange.response, headers: this.headers(exchange.response.headers), json: undefined, text: undefined, ...hidden(exchange.response) },
+      };
+    }
+  }
+
+  private exchangeRedacted(exchange: RecordedExchange, pathParams: Readonly<Record<string, string>>): RecordedExchange {
     const scrub = this.scrubberFor(exchange, pathParams);
     const request = {
       ...exchange.request,
@@ -266,14 +284,17 @@ export class Redactor {
   }
 }
 
-/** Replaces every occurrence of each secret value (long enough to be one) by the placeholder. */
+/**
+ * Replaces every occurrence of each secret value (long enough to be one) by the placeholder,
+ * longest first. By plain search, not one regular expression of them all: a request may hold
+ * values of any size under secret names, and such a pattern grows past what the engine compiles.
+ */
 export function valueScrubber(secrets: Iterable<string>): (text: string) => string {
-  const values = [...secrets].filter(searchable).sort((a, b) => b.length - a.length);
+  const values = [...secrets].filter(searchable);
   if (values.length === 0) return (text) => text;
   // Also as URL-encoded, the way a value travels in a query or a path.
-  const forms = [...new Set(values.flatMap((value) => [value, encodeURIComponent(value)]))];
-  const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
-  return (text) => text.replace(pattern, REDACTED);
+  const forms = [...new Set(values.flatMap((value) => [value, encodeURIComponent(value)]))].sort((a, b) => b.length - a.length);
+  return (text) => forms.reduce((out, form) => (out.includes(form) ? out.split(form).join(REDACTED) : out), text);
 }
 
 function scrubRecord(record: Record<string, string>, scrub: (text: string) => string): Record<string, string> {

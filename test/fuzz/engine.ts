@@ -66,6 +66,8 @@ const RULE_SETTERS = new Set(['addRule', 'loadScenario', 'putState']);
 /** The server under fuzz. */
 export interface FuzzTarget {
   baseUrl: string;
+  /** Where `/v1` requests go, when not to `baseUrl`: a proxy in front of it (`proxy --upstream baseUrl`). */
+  apiBaseUrl?: string;
   /** In-process only: the workspace behind an id, for the state checks. */
   workspace?(id: string): Workspace | undefined;
   /** In-process only: how many responses broke the contract so far (strict responses). */
@@ -418,12 +420,13 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     let res: WireResponse;
     const sentAt = performance.now();
     try {
-      res = await send(agent, target.baseUrl, wire).catch((error: unknown) => {
+      const base = wire.target.startsWith('/v1') ? (target.apiBaseUrl ?? target.baseUrl) : target.baseUrl;
+      res = await send(agent, base, wire).catch((error: unknown) => {
         // A keep-alive socket the server closed as it was reused (its event loop was held past
         // the 5 s keep-alive, see `slowest`): sent again once on a new socket, as clients do.
         if (!(error instanceof Error && /ECONNRESET|socket hang up/.test(error.message))) throw error;
         report.resetsRetried++;
-        return send(agent, target.baseUrl, wire);
+        return send(agent, base, wire);
       });
     } catch (error) {
       return { index, operation: op.operationId, label, problems: [`no answer: ${error instanceof Error ? error.message : String(error)}`], request: describeRequest(wire), response: '' };

@@ -131,3 +131,36 @@ describe('Redactor', () => {
     expect(valueScrubber(['a/b-secret-1'])('x=a%2Fb-secret-1 a/b-secret-1')).toBe(`x=${REDACTED} ${REDACTED}`);
   });
 });
+
+describe('redaction of what a client may send (found by fuzzing through the proxy)', () => {
+  it('scrubs a secret value of any size, and a thousand of them, by plain search', () => {
+    const huge = 'h'.repeat(1_000_000);
+    const many = Array.from({ length: 1000 }, (_, i) => `secret-value-${i}-padding`);
+    const scrub = valueScrubber([huge, ...many]);
+    expect(scrub(`a${huge}b`)).toBe(`a${REDACTED}b`);
+    expect(scrub('x secret-value-999-padding y secret-value-0-padding')).toBe(`x ${REDACTED} y ${REDACTED}`);
+  });
+
+  it('hides a secret field of a long text body without overflowing the pattern engine', () => {
+    const text = `{"appPassword": "${'p'.repeat(2_000_000)}", "note": "kept"}`;
+    expect(redactor.text(text)).toBe(`{"appPassword": "${REDACTED}", "note": "kept"}`);
+  });
+
+  it('fails closed on a body nested deeper than it can walk: both bodies hidden whole, headers by name', () => {
+    let deep: unknown = { appPassword: 'deep-secret-value' };
+    for (let i = 0; i < 100_000; i++) deep = { next: deep };
+    const exchange: RecordedExchange = {
+      format: RECORDING_FORMAT,
+      seq: 1,
+      operationId: 'createPost',
+      startedAt: '2026-03-02T09:00:00.000Z',
+      durationMs: 1,
+      request: { method: 'POST', path: '/v1/posts', query: '', headers: { 'x-api-key': 'sgw_live_deep_key' }, json: deep },
+      response: { status: 400, headers: {}, json: { error: { code: 'VALIDATION_ERROR', message: 'nope' } } },
+    };
+    const redacted = redactor.exchange(exchange);
+    expect(redacted.request).toMatchObject({ text: REDACTED, headers: { 'x-api-key': REDACTED } });
+    expect(redacted.request.json).toBeUndefined();
+    expect(JSON.stringify(redacted)).not.toContain('deep-secret-value');
+  });
+});
