@@ -19,7 +19,8 @@ import { detectPinning, freePort, startProcess, waitForOk, type ServerProcess } 
  *
  * --server dist (default) runs `node dist/src/bin.js` (built first when stale) in its own
  * process on 127.0.0.1, pinned to one core and the fuzz to the other; --server in-process
- * runs it here, which adds the state checks (a refused request or a read changes nothing).
+ * runs it here, which adds the state checks (a refused request or a read changes nothing);
+ * --server proxy does the same with every /v1 request through `proxy --upstream` in front of it.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,7 +47,7 @@ if (values.help) {
       '  --requests N       requests to send (default 1000000; FUZZ_REQUESTS)',
       '  --seed S           seed of the run (default random, printed; FUZZ_SEED)',
       '  --concurrency C    workers, each with its own workspace and keep-alive socket (default 8; FUZZ_CONCURRENCY)',
-      '  --server MODE      dist (node dist/src/bin.js in its own process; default) or in-process (FUZZ_SERVER)',
+      '  --server MODE      dist (node dist/src/bin.js in its own process; default), in-process, or proxy (in-process, /v1 through proxy --upstream) (FUZZ_SERVER)',
       '  --state-every N    in-process: check state on every N-th request (default 10; 0 never)',
       '  --replay I[,J]     send only request number I (and J…) of the seed, and print each with its answer',
     ].join('\n'),
@@ -69,19 +70,25 @@ const concurrency = whole('concurrency', values.concurrency, 1);
 const stateEvery = whole('state-every', values['state-every'], 0);
 const only = values.replay?.split(',').map((text) => whole('replay', text, 0));
 const mode = values.server;
-if (mode !== 'dist' && mode !== 'in-process') {
-  console.error(`--server must be dist or in-process; got '${mode}'`);
+if (mode !== 'dist' && mode !== 'in-process' && mode !== 'proxy') {
+  console.error(`--server must be dist, in-process or proxy; got '${mode}'`);
   process.exit(2);
 }
 
 /** The server as the fuzz sees it, and how to stop it. */
 async function startTarget(): Promise<{ target: FuzzTarget; stop(): Promise<void>; crashed(): string | undefined; process?: ServerProcess }> {
-  if (mode === 'in-process') {
+  if (mode === 'in-process' || mode === 'proxy') {
     const server = await createMockServer({ seed: 1, clock: FUZZ_CLOCK, clockFrozen: true, strictResponses: true, rateLimit: false, webhookTimeoutMs: WEBHOOK_TIMEOUT_MS });
     const baseUrl = await server.listen(0);
+    // --server proxy: every /v1 request through `proxy --upstream` in front of it; the control plane stays the mock's.
+    const proxy = mode === 'proxy' ? await createMockServer({ fixtures: false, proxy: { upstream: baseUrl } }) : undefined;
+    const apiBaseUrl = proxy ? await proxy.listen(0) : undefined;
     return {
-      target: { baseUrl, workspace: (id) => server.registry.get(id), violations: () => server.violations.length },
-      stop: () => server.close(),
+      target: { baseUrl, ...(apiBaseUrl && { apiBaseUrl }), workspace: (id) => server.registry.get(id), violations: () => server.violations.length },
+      stop: async () => {
+        await proxy?.close();
+        await server.close();
+      },
       crashed: () => undefined,
     };
   }

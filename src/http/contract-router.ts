@@ -122,7 +122,16 @@ export function nonFinitePath(value: unknown, path = ''): string | undefined {
  */
 export function bodySteps(bodyLimit: string | number): RequestHandler[] {
   const json = express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] });
-  const parse: RequestHandler = (req, res, next) => (req.ctx.operation?.bodyMediaTypes.length ? json(req, res, next) : next());
+  const parse: RequestHandler = (req, res, next) => {
+    if (!req.ctx.operation?.bodyMediaTypes.length) return next();
+    json(req, res, (error?: unknown) => {
+      // A JSON request with no body at all (neither Content-Length nor Transfer-Encoding, as a bare
+      // DELETE sends) reads as an empty one, as `Content-Length: 0` does: a handler never meets an
+      // absent body (the validator lets one through where the body schema requires no field).
+      if (error === undefined && req.body === undefined && /^application\/([\w.+-]*\+)?json\b/i.test(req.headers['content-type'] ?? '')) req.body = {};
+      next(error);
+    });
+  };
   const mediaType: RequestHandler = (req, _res, next) => {
     const header = req.headers['content-type'];
     const declared = req.ctx.operation?.bodyMediaTypes ?? [];

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange } from '../helpers/raw-http.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 let mock: TestMock;
@@ -60,6 +62,19 @@ describe('request validation', () => {
   it('says a message that names its field once, without prefixing the field again', async () => {
     expect((await mock.call('get', '/v1/accounts?colour=red')).body.error.message).toBe("Unknown query parameter 'colour'");
     expect((await mock.call('get', '/v1/accounts?limit=abc')).body.error.message).toMatch(/^limit must be /);
+  });
+
+  it.each([
+    ['DELETE', '/v1/likes', 'destinationId'],
+    ['POST', '/v1/profiles', 'name'],
+  ])('reads a JSON %s %s sent with no body at all (no Content-Length) as an empty one: 400 naming %s, not a 500', async (method, path, param) => {
+    const url = await mock.server.listen(0);
+    const res = await rawExchange(Number(new URL(url).port), {
+      chunks: [`${method} ${path} HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${DEFAULT_API_KEY}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`],
+      giveUpMs: 5000,
+    });
+    expect(res.status, res.body).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'VALIDATION_ERROR', param } });
   });
 
   it('leaves the state as it was after a rejected request', async () => {
