@@ -160,7 +160,7 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
         </label>
         <label>
           Search
-          <input type="search" value={text} onInput={(event) => setText(event.currentTarget.value)} placeholder="path, rule, error code, finding…" />
+          <input type="search" value={text} onInput={(event) => setText(event.currentTarget.value)} placeholder="path, rule, error code, finding…" style={{ width: '16rem' }} />
         </label>
         <p role="status" class="notice" data-connection={connection}>
           {connection === 'live' ? 'Live' : connection === 'connecting' ? 'Connecting…' : 'Disconnected'} · {shown.length} of {entries.length} shown
