@@ -32,6 +32,11 @@ export type JobHandlers<C> = ReadonlyMap<string, JobHandler<C>>;
 
 /** A runaway job that keeps rescheduling itself at the same instant must not hang `advance`. */
 const MAX_JOBS_PER_RUN = 1_000_000;
+/**
+ * A long run (years of token renewals) lets the event loop in this often: the server is shared,
+ * and a clock move in one workspace must not stop every other from being answered meanwhile.
+ */
+export const JOBS_BETWEEN_YIELDS = 500;
 /** setTimeout cannot wait longer than this; the timer simply re-arms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -223,6 +228,7 @@ export class Scheduler<C> {
         this.failed(entry, job, error);
       }
       ran.push(entry);
+      if (ran.length % JOBS_BETWEEN_YIELDS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.arm();
     if (ran.length > 0) this.options.onRan?.();

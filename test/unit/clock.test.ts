@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseIsoDuration } from '../../src/clock/duration.js';
 import { PriorityQueue } from '../../src/clock/priority-queue.js';
-import { Scheduler, type JobRecord } from '../../src/clock/scheduler.js';
+import { JOBS_BETWEEN_YIELDS, Scheduler, type JobRecord } from '../../src/clock/scheduler.js';
 import { VirtualClock } from '../../src/clock/virtual-clock.js';
 
 /** A wall clock the test moves by hand. */
@@ -125,6 +125,18 @@ describe('Scheduler', () => {
     expect(ran.map((job) => job.dueAt)).toEqual(['1970-01-01T00:00:00.100Z', '1970-01-01T00:00:00.200Z', '1970-01-01T00:00:00.300Z']);
     expect(clock.now()).toBe(500);
     expect(scheduler.size).toBe(1);
+  });
+
+  it('lets the event loop in during a long run, so other work is not held up until it ends', async () => {
+    const { log, scheduler } = setup();
+    const count = JOBS_BETWEEN_YIELDS * 3;
+    for (let i = 0; i < count; i++) scheduler.schedule('note', i + 1, { name: String(i) });
+    let otherWorkRanAfterJob: number | undefined;
+    // Another workspace's request, in effect: it is answered while the run is still going.
+    setImmediate(() => (otherWorkRanAfterJob = log.length));
+    const ran = await scheduler.advanceTo(count + 1);
+    expect(ran).toHaveLength(count);
+    expect(otherWorkRanAfterJob).toBe(JOBS_BETWEEN_YIELDS);
   });
 
   it('tells the job that runs next: the earliest, the first scheduled among equals', () => {
