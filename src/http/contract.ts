@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { escapePointerToken, valueAtPointer } from '../lib/json-pointer.js';
 import type { OpenApiDocument } from './spec.js';
 import type { Operation } from './operations.js';
 
@@ -55,13 +56,13 @@ export class ContractChecker {
       if (!content) {
         if (body !== undefined) problems.push(`the contract declares no ${media} body for this response, but one was sent`);
       } else {
-        const validate = this.validator(`${pointer}/content/${escapePointer(media)}/schema`);
+        const validate = this.validator(`${pointer}/content/${escapePointerToken(media)}/schema`);
         if (validate && !validate(body)) {
           for (const error of validate.errors ?? []) problems.push(`body${error.instancePath} ${error.message ?? 'is invalid'}`);
         }
       }
       for (const [name, declaredHeader] of Object.entries(response.headers ?? {})) {
-        const header = (declaredHeader.$ref ? resolvePointer(this.document, declaredHeader.$ref) : declaredHeader) as HeaderObject;
+        const header = (declaredHeader.$ref ? valueAtPointer(this.document, declaredHeader.$ref) : declaredHeader) as HeaderObject;
         if (header.required && headers[name.toLowerCase()] === undefined) problems.push(`required header ${name} is missing`);
       }
     }
@@ -75,11 +76,11 @@ export class ContractChecker {
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responses[k] !== undefined);
     if (!key) return undefined;
     let response = responses[key] as ResponseObject;
-    let pointer = `#/paths/${escapePointer(operation.path)}/${method}/responses/${key}`;
+    let pointer = `#/paths/${escapePointerToken(operation.path)}/${method}/responses/${key}`;
     // Follow a $ref to components.responses so headers and content are read from the target.
     while (response.$ref) {
       pointer = response.$ref;
-      response = resolvePointer(this.document, response.$ref) as ResponseObject;
+      response = valueAtPointer(this.document, response.$ref) as ResponseObject;
     }
     return { response, pointer };
   }
@@ -92,17 +93,4 @@ export class ContractChecker {
     }
     return validate;
   }
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function resolvePointer(document: unknown, ref: string): unknown {
-  let node: unknown = document;
-  for (const raw of ref.replace(/^#\//, '').split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }

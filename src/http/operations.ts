@@ -1,4 +1,5 @@
 import { HTTP_METHODS, type OpenApiDocument } from './spec.js';
+import { decodeOrKeep } from '../lib/uri.js';
 
 /** One operation of a contract, as the router needs it. */
 export interface Operation {
@@ -29,15 +30,6 @@ export type OperationMatch =
   | { kind: 'found'; operation: Operation; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
-
-/** A malformed %-escape is kept as written rather than thrown; validation then judges it. */
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -96,7 +88,7 @@ export class OperationIndex {
       if (operation) {
         const params: Record<string, string> = {};
         template.paramNames.forEach((name, i) => {
-          params[name] = safeDecode(found[i + 1] as string);
+          params[name] = decodeOrKeep(found[i + 1] as string);
         });
         return { kind: 'found', operation, params };
       }

@@ -4,6 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { nonFinitePath, requestContract } from '../http/contract-router.js';
 import { OperationIndex, type Operation } from '../http/operations.js';
+import { escapePointerToken, valueAtPointer } from '../lib/json-pointer.js';
 import { RequestValidationError, RequestValidator } from '../http/request-validator.js';
 import type { OpenApiDocument } from '../http/spec.js';
 import { REDACTED, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './recording.js';
@@ -252,7 +253,7 @@ export class ContractComparer {
     if (inQuery !== undefined) return [{ kind: 'constraint', side: 'request', field: `query ${inQuery}`, message: `query ${inQuery} must be a finite number` }];
     const inBody = nonFinitePath(req.body);
     if (inBody !== undefined) {
-      const field = inBody === '' ? 'body' : `body/${inBody.replace(/\[(\d+)\]/g, '.$1').split('.').map(escapePointer).join('/')}`;
+      const field = inBody === '' ? 'body' : `body/${inBody.replace(/\[(\d+)\]/g, '.$1').split('.').map(escapePointerToken).join('/')}`;
       return [{ kind: 'constraint', side: 'request', field, message: `${field} must be a finite number` }];
     }
     return [];
@@ -395,7 +396,7 @@ export class ContractComparer {
     if (leaf && !leaf(value)) {
       for (const error of leaf.errors ?? []) {
         const where = error.instancePath === '' ? at : `${at}${error.instancePath}`;
-        findings.push({ kind: 'constraint', side: 'response', field: where, message: `${where} ${error.message ?? 'is invalid'}`, value: pointerGet(value, error.instancePath) });
+        findings.push({ kind: 'constraint', side: 'response', field: where, message: `${where} ${error.message ?? 'is invalid'}`, value: valueAtPointer(value, error.instancePath) });
       }
     }
     if (Array.isArray(value)) {
@@ -406,10 +407,10 @@ export class ContractComparer {
     const object = value as Record<string, unknown>;
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     for (const name of (schema.required as string[] | undefined) ?? []) {
-      if (!Object.hasOwn(object, name)) findings.push({ kind: 'missing-required-field', side: 'response', field: `${at}/${escapePointer(name)}`, message: `${at}/${escapePointer(name)} is required and missing` });
+      if (!Object.hasOwn(object, name)) findings.push({ kind: 'missing-required-field', side: 'response', field: `${at}/${escapePointerToken(name)}`, message: `${at}/${escapePointerToken(name)} is required and missing` });
     }
     for (const [name, inner] of Object.entries(object)) {
-      const where = `${at}/${escapePointer(name)}`;
+      const where = `${at}/${escapePointerToken(name)}`;
       const declared = Object.hasOwn(properties, name) ? properties[name] : undefined;
       if (declared) this.validate(declared, inner, where, findings);
       else if (schema.additionalProperties === false) findings.push({ kind: 'undeclared-field', side: 'response', field: where, message: `${where} is not declared by the contract`, value: inner });
@@ -449,7 +450,7 @@ export class ContractComparer {
     }
     if (view.freeForm) return;
     for (const name in value) {
-      const where = `${at}/${escapePointer(name)}`;
+      const where = `${at}/${escapePointerToken(name)}`;
       const declaring = view.properties.get(name);
       const inner = (value as Record<string, unknown>)[name];
       if (!declaring) findings.push({ kind: 'undeclared-field', side: 'response', field: where, message: `${where} is not declared by the contract`, value: inner, tolerated: true });
@@ -522,7 +523,7 @@ export class ContractComparer {
       const ref = (current as { $ref: string }).$ref;
       let target = this.references.get(ref);
       if (target === undefined) {
-        target = pointerGet(this.document, ref.replace(/^#/, ''));
+        target = valueAtPointer(this.document, ref.replace(/^#/, ''));
         this.references.set(ref, target);
       }
       current = target;
@@ -596,7 +597,7 @@ function requestFinding(error: RequestValidationError, operation: Operation, req
   const name = rest.join('/');
   const field = area === 'query' ? `query ${name}` : area === 'params' ? `path ${name}` : area === 'headers' ? `header ${name}` : area === 'body' ? ['body', ...rest].join('/') : item.path || 'request';
   const data = { query: req.query, params: req.params, headers: req.headers, body: req.body as unknown } as Record<string, unknown>;
-  const value = keyword === 'required' ? undefined : pointerGet(data[area], rest.length === 0 ? '' : `/${rest.join('/')}`);
+  const value = keyword === 'required' ? undefined : valueAtPointer(data[area], rest.length === 0 ? '' : `/${rest.join('/')}`);
   // A parameter no operation of this path takes is undeclared whatever its value (a redacted one included).
   const kind = /^Unknown query parameter/.test(item.message) ? 'undeclared-field' : (REQUEST_KINDS[keyword] ?? 'invalid-request');
   const finding: Finding = { kind, side: 'request', field, message: `${field} ${item.message}` };
@@ -674,20 +675,4 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (Number.isInteger(value)) return `the integer ${String(value)}`;
   return typeof value === 'object' ? 'an object' : `the ${typeof value} ${JSON.stringify(value)}`;
-}
-
-function escapePointer(segment: string): string {
-  if (!segment.includes('~') && !segment.includes('/')) return segment;
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** The value at a JSON Pointer (`/a/0/b`, '' for the whole) of `root`; undefined when there is none. */
-function pointerGet(root: unknown, pointer: string): unknown {
-  if (pointer === '' || pointer === '/') return pointer === '' ? root : (root as Record<string, unknown> | undefined)?.[''];
-  let node = root;
-  for (const raw of pointer.replace(/^\//, '').split('/')) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node;
 }

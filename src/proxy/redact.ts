@@ -1,4 +1,5 @@
 import { REDACTED, type RecordedBody, type RecordedExchange } from './recording.js';
+import { decodeOrKeep } from '../lib/uri.js';
 
 /*
  * The one list of what is a secret, and the one place that hides them. Recordings, the journal,
@@ -60,14 +61,6 @@ function searchable(value: string): boolean {
 
 function lowerSet(names: Iterable<string>): Set<string> {
   return new Set([...names].map((name) => name.toLowerCase()));
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
 }
 
 
@@ -134,7 +127,7 @@ export class Redactor {
       .map((pair) => {
         const at = pair.indexOf('=');
         const name = at === -1 ? pair : pair.slice(0, at);
-        return this.queryNames.has(safeDecode(name).toLowerCase()) ? `${name}=${REDACTED}` : pair;
+        return this.queryNames.has(decodeQueryPart(name).toLowerCase()) ? `${name}=${REDACTED}` : pair;
       })
       .join('&');
   }
@@ -148,7 +141,7 @@ export class Redactor {
     if (secrets.length === 0) return path;
     return path
       .split('/')
-      .map((segment) => (secrets.some(([, value]) => safeDecode(segment) === value) ? REDACTED : segment))
+      .map((segment) => (secrets.some(([, value]) => decodeQueryPart(segment) === value) ? REDACTED : segment))
       .join('/');
   }
 
@@ -214,7 +207,7 @@ export class Redactor {
     }
     for (const pair of query.split('&')) {
       const at = pair.indexOf('=');
-      if (at > 0 && this.queryNames.has(safeDecode(pair.slice(0, at)).toLowerCase())) into.add(safeDecode(pair.slice(at + 1)));
+      if (at > 0 && this.queryNames.has(decodeQueryPart(pair.slice(0, at)).toLowerCase())) into.add(decodeQueryPart(pair.slice(at + 1)));
     }
     return into;
   }
@@ -306,4 +299,9 @@ function scrubJson(value: unknown, scrub: (text: string) => string): unknown {
   if (Array.isArray(value)) return value.map((item) => scrubJson(item, scrub));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, scrubJson(field, scrub)]));
+}
+
+/** A query's name or value as written: `+` is a space there, and a malformed %-escape is kept. */
+function decodeQueryPart(text: string): string {
+  return decodeOrKeep(text.replace(/\+/g, ' '));
 }

@@ -10,7 +10,8 @@ import { activeOutage, assertNetworkUp, outagesStore } from '../platforms/outage
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ScenarioObserver } from './load.js';
 import { faultReply, wireFaultOf } from './fault-answers.js';
-import { countSelects, drawUnit, pathMatches, resolvePointer, valueMatches } from './matching.js';
+import { resolvePointer } from '../lib/json-pointer.js';
+import { countSelects, drawUnit, pathMatches, valueMatches } from './matching.js';
 import { OpenValueRewriter } from './open-values.js';
 import { requestAccounts, type RequestAccounts } from './request-facts.js';
 import { initialRuleState, nextRuleState, nextScenarioState, type RuleState } from './rule-state.js';

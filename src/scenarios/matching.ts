@@ -42,26 +42,6 @@ export function pathMatches(pattern: string, requestPath: string): boolean {
   return regexOf(pattern).test(requestPath);
 }
 
-/**
- * The value a JSON Pointer (RFC 6901) names in a document, or `found: false`.
- * `~1` is `/` and `~0` is `~`; a list index is a decimal without leading zeros.
- */
-export function resolvePointer(document: unknown, pointer: string): { found: boolean; value?: unknown } {
-  if (pointer === '') return { found: true, value: document };
-  let node = document;
-  for (const raw of pointer.split('/').slice(1)) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= node.length) return { found: false };
-      node = node[Number(token)];
-    } else if (typeof node === 'object' && node !== null && Object.hasOwn(node, token)) {
-      node = (node as Record<string, unknown>)[token];
-    } else {
-      return { found: false };
-    }
-  }
-  return { found: true, value: node };
-}
 
 /**
  * Whether a value passes an `equals` or `matches` test: equals compares JSON values

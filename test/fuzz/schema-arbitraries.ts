@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { resolvePointer as resolveJsonPointer } from '../../src/lib/json-pointer.js';
 
 /** The subset of JSON Schema (OpenAPI 3.0 flavour) the contracts' requests use. */
 export interface Schema {
@@ -301,11 +302,7 @@ export class SchemaArbitraries {
 /** Follows a local JSON pointer (`#/components/schemas/Post`) in `document`. */
 export function resolvePointer(document: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) throw new Error(`only local $ref is supported, got ${ref}`);
-  let node: unknown = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = (node as Record<string, unknown> | undefined)?.[key];
-    if (node === undefined) throw new Error(`$ref ${ref} points at nothing`);
-  }
-  return node;
+  const found = resolveJsonPointer(document, ref);
+  if (!found.found || found.value === undefined) throw new Error(`$ref ${ref} points at nothing`);
+  return found.value;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countSelects, drawUnit, pathCanReach, pathMatches, pathPattern, resolvePointer, valueMatches } from '../../src/scenarios/matching.js';
+import { resolvePointer } from '../../src/lib/json-pointer.js';
+import { countSelects, drawUnit, pathCanReach, pathMatches, pathPattern, valueMatches } from '../../src/scenarios/matching.js';
 import { parseMoment, resolveMoment } from '../../src/scenarios/moments.js';
 import { initialRuleState, nextRuleState, nextScenarioState, ScenarioStateError } from '../../src/scenarios/rule-state.js';
 

@@ -5,6 +5,7 @@
  * and shows the URL everywhere else with the password masked
  * (docs/decisions/0014-last-gaps-against-the-reference.md).
  */
+import { decodeOrKeep } from '../../lib/uri.js';
 
 /** What replaces the password wherever a webhook URL is shown. */
 export const MASKED_PASSWORD = '***';
@@ -19,7 +20,7 @@ export function splitCredentials(url: string): { url: string; authorization: str
   }
   if (parsed.username === '' && parsed.password === '') return { url, authorization: null };
   // The URL keeps them percent-encoded; the header carries what they stand for (RFC 7617).
-  const credentials = `${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`;
+  const credentials = `${decodeOrKeep(parsed.username)}:${decodeOrKeep(parsed.password)}`;
   parsed.username = '';
   parsed.password = '';
   return { url: parsed.toString(), authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` };
@@ -42,10 +43,3 @@ export function maskCredentials(url: string): string {
   return parsed.toString();
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
