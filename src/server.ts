@@ -16,7 +16,7 @@ import { authenticateApi, authenticateControl, keyScopeStep } from './http/authe
 import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
-import { crossOriginWriteCheck, hostCheck, type AllowedHosts } from './http/host-check.js';
+import { browserBoundary, type AllowedHosts } from './http/host-check.js';
 import { useVirtualDateHeader } from './http/date-header.js';
 import { toApiError } from './http/error-mapping.js';
 import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
@@ -147,7 +147,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
   if (options.maxWorkspaces !== undefined && !(Number.isSafeInteger(options.maxWorkspaces) && options.maxWorkspaces > 0)) throw new Error(`maxWorkspaces: ${options.maxWorkspaces} is not a whole number above 0`);
-  const checkHost = options.allowedHosts === true ? undefined : hostCheck(options.allowedHosts ?? []);
+  // Built now: a bad allowedHosts entry stops the start.
+  const boundary = browserBoundary(options.allowedHosts ?? [], options.cors);
 
   // Read before anything else starts: a bad scenario stops the start with its line and column.
   let defaultScenario: ScenarioChoice | undefined;
@@ -237,11 +238,10 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   // One list of secrets for every place a request is shown or kept (decision 0022).
   const redactor = new Redactor(options.redact ?? []);
-  let upstream: URL | undefined;
-  const upstreamAgents = new UpstreamAgents(options.proxy?.upstreamCa);
-  if (options.proxy) {
-    upstream = new URL(options.proxy.upstream);
-    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`proxy.upstream: '${options.proxy.upstream}' is not an http or https URL`);
+  // Proxy mode only: a plain mock holds no connections to anyone.
+  const proxy = options.proxy && { ...options.proxy, url: new URL(options.proxy.upstream), agents: new UpstreamAgents(options.proxy.upstreamCa) };
+  if (proxy) {
+    if (proxy.url.protocol !== 'http:' && proxy.url.protocol !== 'https:') throw new Error(`proxy.upstream: '${proxy.upstream}' is not an http or https URL`);
     coverage.trackContractFindings();
   }
 
@@ -286,23 +286,22 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   // Looked up again when the head goes out: a reset or a restore has replaced the request's workspace (and its clock) by then.
   useVirtualDateHeader(app, (req) => (req.ctx?.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace);
-  // Before every route: a page of another site must not reach any of them (DNS rebinding).
-  if (checkHost) app.use(checkHost);
-  app.use(crossOriginWriteCheck(options.cors));
+  // Before every route: a page of another site must not reach any of them (DNS rebinding, cross-site writes).
+  app.use(boundary);
   if (options.cors) app.use(cors(options.cors));
   app.use(urlLengthGuard(httpLimits));
 
   // The API first: every other mount below is a layer each /v1 request would otherwise be matched against.
   app.use(
     '/v1',
-    options.proxy && upstream
+    proxy
       ? createProxyRouter({
-          upstream,
-          strict: options.proxy.strict ?? false,
-          recordDir: options.proxy.recordDir,
-          upstreamTimeoutMs: options.proxy.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-          bodyLimitBytes: options.proxy.maxBodyBytes ?? UPSTREAM_BODY_LIMIT_BYTES,
-          agents: upstreamAgents,
+          upstream: proxy.url,
+          strict: proxy.strict ?? false,
+          recordDir: proxy.recordDir,
+          upstreamTimeoutMs: proxy.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+          bodyLimitBytes: proxy.maxBodyBytes ?? UPSTREAM_BODY_LIMIT_BYTES,
+          agents: proxy.agents,
           index: apiIndex,
           comparer: new ContractComparer(api.document),
           redactor,
@@ -399,7 +398,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         server = undefined;
       }
       await attempts;
-      upstreamAgents.destroy();
+      proxy?.agents.destroy();
       await database.flush();
     },
   };

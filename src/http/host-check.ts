@@ -150,6 +150,18 @@ export function crossOriginWriteCheck(corsOrigins: readonly string[] = []): Requ
   };
 }
 
+/**
+ * Both checks a page of another site meets, as one step before every route (one layer each request
+ * passes, not two): the Host check unless `allowed` is `true` (`--allowed-hosts all`), then the
+ * cross-origin write check, which no flag turns off.
+ */
+export function browserBoundary(allowed: AllowedHosts, corsOrigins: readonly string[] = []): RequestHandler {
+  const checkOrigin = crossOriginWriteCheck(corsOrigins);
+  if (allowed === true) return checkOrigin;
+  const checkHost = hostCheck(allowed);
+  return (req, res, next) => checkHost(req, res, (error?: unknown) => (error === undefined ? checkOrigin(req, res, next) : next(error)));
+}
+
 function refuse(req: Request, next: NextFunction, error: ApiError): void {
   // A /v1 refusal still gets its X-RateLimit-* headers, counted as a request of no workspace (as a 414 is).
   if (req.path === '/v1' || req.path.startsWith('/v1/')) req.ctx.contract = 'api';

@@ -137,11 +137,18 @@ export class Redactor {
    * /v1/connect-sessions/{sessionId}/candidates); `params` are the matched operation's.
    */
   path(path: string, params: Readonly<Record<string, string>> = {}): string {
-    const secrets = Object.entries(params).filter(([name, value]) => this.isSecretPathParam(name) && value !== '');
-    if (secrets.length === 0) return path;
+    // Every journaled request comes here: nothing is allocated unless a parameter is a secret.
+    let secrets: string[] | undefined;
+    for (const name in params) {
+      const value = params[name];
+      if (value && this.isSecretPathParam(name)) (secrets ??= []).push(value);
+    }
+    if (secrets === undefined) return path;
+    const hidden = secrets;
+    // A path segment's `+` is a plus, not a space as in a query.
     return path
       .split('/')
-      .map((segment) => (secrets.some(([, value]) => decodeQueryPart(segment) === value) ? REDACTED : segment))
+      .map((segment) => (hidden.includes(decodeOrKeep(segment)) ? REDACTED : segment))
       .join('/');
   }
 
