@@ -4,52 +4,13 @@
  * view's rows, and the headers a delivery's attempts carried (src/api/webhooks/dispatcher.ts).
  * No DOM here, so a unit test loads it as it is.
  */
+import type { DeliveryAttemptRecord, DeliveryRecord, WebhookRecord } from '../../api/webhooks/records.js';
 import type { ControlWorkspaceSnapshot } from '../../generated/named-types.js';
 
 export type WorkspaceSnapshot = ControlWorkspaceSnapshot;
 
-/*
- * The store's records as the snapshot carries them, the fields the view reads. Declared here
- * rather than imported from src/api/webhooks/store.ts: that module has runtime code, which
- * tsc would emit into the dashboard's build with what it imports.
- */
-
-/** One attempt as the webhooks store keeps it. */
-export interface AttemptRecord {
-  attempt: number;
-  at: string;
-  responseStatus: number | null;
-  durationMs: number | null;
-  error: string | null;
-}
-
-/** One delivery as the webhooks store keeps it (the fields the view reads). */
-export interface DeliveryRecord {
-  id: string;
-  seq: number;
-  webhookId: string;
-  eventId: string;
-  event: string;
-  body: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: AttemptRecord[];
-  origin: 'event' | 'test';
-  nextAttemptAt: string | null;
-  createdAt: string;
-}
-
-/** One webhook as the webhooks store keeps it (the fields the view reads). */
-export interface WebhookRecord {
-  id: string;
-  seq: number;
-  name: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  secret: string | null;
-  consecutiveFailures: number;
-  disabledReason: string | null;
-}
+/** The webhooks store's records, as the snapshot carries them (src/api/webhooks/records.ts, which imports nothing). */
+export type { DeliveryAttemptRecord, DeliveryRecord, WebhookRecord } from '../../api/webhooks/records.js';
 
 interface WebhooksStore {
   webhooks: Record<string, WebhookRecord>;
@@ -107,7 +68,7 @@ export function timelineOf(delivery: Pick<DeliveryRecord, 'attempts' | 'nextAtte
 }
 
 /** `503`, `503 (forced failure)`, `timeout`: the status, with the error when there is one. */
-export function attemptOutcome(attempt: Pick<AttemptRecord, 'responseStatus' | 'error'>): string {
+export function attemptOutcome(attempt: Pick<DeliveryAttemptRecord, 'responseStatus' | 'error'>): string {
   if (attempt.responseStatus === null) return attempt.error ?? 'no answer';
   return attempt.error === null ? String(attempt.responseStatus) : `${attempt.responseStatus} (${attempt.error})`;
 }
