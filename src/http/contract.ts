@@ -73,7 +73,7 @@ export class ContractChecker {
     const method = operation.method.toLowerCase();
     const op = this.document.paths[operation.path]?.[method] as { responses?: Record<string, ResponseObject> } | undefined;
     const responses = op?.responses ?? {};
-    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responses[k] !== undefined);
+    const key = declaredResponseKey(responses, status);
     if (!key) return undefined;
     let response = responses[key] as ResponseObject;
     let pointer = `#/paths/${escapePointerToken(operation.path)}/${method}/responses/${key}`;
@@ -93,4 +93,9 @@ export class ContractChecker {
     }
     return validate;
   }
+}
+
+/** Which of an operation's declared responses answers a status: the exact code, then `4XX`, then `default`. */
+export function declaredResponseKey(responses: Readonly<Record<string, unknown>>, status: number): string | undefined {
+  return [String(status), `${String(status)[0]}XX`, 'default'].find((key) => responses[key] !== undefined);
 }

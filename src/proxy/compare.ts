@@ -2,6 +2,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Request } from 'express';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { declaredResponseKey } from '../http/contract.js';
 import { nonFinitePath, requestContract } from '../http/contract-router.js';
 import { OperationIndex, type Operation } from '../http/operations.js';
 import { escapePointerToken, valueAtPointer } from '../lib/json-pointer.js';
@@ -504,7 +505,7 @@ export class ContractComparer {
   /** The declared response for a status, as ContractChecker picks it: the exact code, then `4XX`, then `default`. */
   private responseFor(operation: Operation, status: number): ResponseObject | undefined {
     const responses = this.operationObject(operation)?.responses ?? {};
-    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responses[k] !== undefined);
+    const key = declaredResponseKey(responses, status);
     return key === undefined ? undefined : (this.resolve(responses[key] as ResponseObject) as ResponseObject);
   }
 
