@@ -134,7 +134,7 @@ function isOwnOrigin(origin: string, host: string | undefined): boolean {
  * so a write whose Origin is neither this server's own nor one `--cors` allows is answered 403
  * before it runs. Reads stay open: without CORS the page cannot see their answers.
  */
-export function crossOriginWriteCheck(corsOrigins: readonly string[] = []): RequestHandler {
+function crossOriginWriteCheck(corsOrigins: readonly string[] = []): RequestHandler {
   const any = corsOrigins.includes('*');
   return (req, _res, next) => {
     const origin = req.headers.origin;
