@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { apiRoutes, eventSubscribers, jobHandlers, populateHooks, resumeHooks } from './api/index.js';
 import { oauthPages } from './api/accounts/oauth-pages.js';
 import { mediaRouter } from './api/media/upload-router.js';
@@ -17,9 +17,11 @@ import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
 import { browserBoundary, type AllowedHosts } from './http/host-check.js';
-import { useVirtualDateHeader } from './http/date-header.js';
+import { stampDate } from './http/date-header.js';
 import { toApiError } from './http/error-mapping.js';
-import { clientErrorHandler, DEFAULT_HTTP_LIMITS, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
+import { clientErrorHandler, DEFAULT_HTTP_LIMITS, isApiPath, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
+import { pipeline } from './http/pipeline.js';
+import { answerApiBeforeExpress, type ErrorAnswer } from './http/bare-api.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
 import { noRoute } from './http/errors.js';
 import { OperationIndex } from './http/operations.js';
@@ -216,6 +218,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     checkers: { api: new ContractChecker(api.document, 'openapi'), control: new ContractChecker(control.document, 'control') },
     strictResponses: options.strictResponses ?? false,
     onViolation: (violation) => violations.push(violation),
+    // Looked up again as the answer goes out: a reset or a restore may have replaced the request's workspace (and its clock).
+    clockOf: (req) => (req.ctx.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace,
   });
   const bodyLimit = options.bodyLimit ?? '1mb';
   const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
@@ -249,10 +253,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  const requestStart = (req: Request, res: Response, next: NextFunction): void => {
     req.ctx = { startedAt: realTime(), params: {} };
+    // Virtual time from the start; the responder dates its answers again with the request's workspace's clock.
+    stampDate(res, registry.defaultWorkspace);
     // While a dashboard watches, an API request's headers and bodies go with its entry on the stream (never kept).
-    const liveDetail = eventStreams.watchesRequests() && req.path.startsWith('/v1') ? captureLiveDetail(req, res, redactor) : undefined;
+    const liveDetail = eventStreams.watchesRequests() && isApiPath(req.path) ? captureLiveDetail(req, res, redactor) : undefined;
     // Once per request: 'close' follows every response, finished or not (a dropped or reset
     // connection answers nothing: status 0; an answer cut short still had its status seen).
     res.once('close', () => {
@@ -282,47 +288,45 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       }, liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined);
     });
     next();
-  });
+  };
 
-  // Looked up again when the head goes out: a reset or a restore has replaced the request's workspace (and its clock) by then.
-  useVirtualDateHeader(app, (req) => (req.ctx?.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace);
-  // Before every route: a page of another site must not reach any of them (DNS rebinding, cross-site writes).
-  app.use(boundary);
-  if (options.cors) app.use(cors(options.cors));
-  app.use(urlLengthGuard(httpLimits));
-
-  // The API first: every other mount below is a layer each /v1 request would otherwise be matched against.
-  app.use(
-    '/v1',
+  // The API's handler: the proxy's, or the mock's own contract pipeline.
+  const apiHandler: RequestHandler =
     proxy
-      ? createProxyRouter({
-          upstream: proxy.url,
-          strict: proxy.strict ?? false,
-          recordDir: proxy.recordDir,
-          upstreamTimeoutMs: proxy.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-          bodyLimitBytes: proxy.maxBodyBytes ?? UPSTREAM_BODY_LIMIT_BYTES,
-          agents: proxy.agents,
-          index: apiIndex,
-          comparer: new ContractComparer(api.document),
-          redactor,
-          workspace: () => registry.defaultWorkspace,
-          realTime,
-          onCompared: (operationId, findings) => coverage.recordContractFindings(operationId, findings),
-          onRecordError: (error) => console.error(`social-gateway-mock: cannot record the exchange: ${error instanceof Error ? error.message : String(error)}`),
-        })
-      : createContractRouter({
-          contract: 'api',
-          spec: api,
-          index: apiIndex,
-          routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
-          authenticate: authenticateApi(registry),
-          // DESIGN.md's order: the budget first, then the key's scope (decision 0013), then scenario rules, then validation.
-          guards: [rateLimitStep(options.rateLimit ?? true), keyScopeStep(), scenarioGuard({ document: api.document, bodyLimit, observer: coverage, responder })],
-          beforeHandler: [idempotency.step()],
-          bodyLimit,
-          responder,
-        }),
-  );
+    ? createProxyRouter({
+        upstream: proxy.url,
+        strict: proxy.strict ?? false,
+        recordDir: proxy.recordDir,
+        upstreamTimeoutMs: proxy.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+        bodyLimitBytes: proxy.maxBodyBytes ?? UPSTREAM_BODY_LIMIT_BYTES,
+        agents: proxy.agents,
+        index: apiIndex,
+        comparer: new ContractComparer(api.document),
+        redactor,
+        workspace: () => registry.defaultWorkspace,
+        realTime,
+        onCompared: (operationId, findings) => coverage.recordContractFindings(operationId, findings),
+        onRecordError: (error) => console.error(`social-gateway-mock: cannot record the exchange: ${error instanceof Error ? error.message : String(error)}`),
+      })
+    : createContractRouter({
+        contract: 'api',
+        spec: api,
+        index: apiIndex,
+        routes: routeTable(apiIndex, apiRoutes, 'openapi.yaml'),
+        authenticate: authenticateApi(registry),
+        // DESIGN.md's order: the budget first, then the key's scope (decision 0013), then scenario rules, then validation.
+        guards: [rateLimitStep(options.rateLimit ?? true), keyScopeStep(), scenarioGuard({ document: api.document, bodyLimit, observer: coverage, responder })],
+        beforeHandler: [idempotency.step()],
+        bodyLimit,
+        responder,
+      });
+
+  // The steps before every route (a page of another site must not reach any of them: DNS rebinding,
+  // cross-site writes), then the API, in one router layer. Express answers the API only for the
+  // proxy and for requests already given other prototypes; the rest is answered before Express
+  // (src/http/bare-api.ts, below).
+  const front: RequestHandler[] = [requestStart, boundary, ...(options.cors ? [cors(options.cors)] : []), urlLengthGuard(httpLimits)];
+  app.use(pipeline([...front, (req, res, next) => (isApiPath(req.path) ? apiHandler(req, res, next) : next())]));
 
   app.get('/', indexPage(VERSION));
   app.get('/openapi.yaml', (_req, res) => {
@@ -353,10 +357,13 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.use((req: Request) => {
     throw noRoute(req.method, req.originalUrl);
   });
+  const answerError: ErrorAnswer = (error, req, res) => responder.sendError(req, res, toApiError(error, { body: req.body as unknown, query: req.query, headers: req.headers }));
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    responder.sendError(req, res, toApiError(error, { body: req.body as unknown, query: req.query, headers: req.headers }));
+    answerError(error, req, res);
   });
+  // The mock's own API skips Express's prototypes (the proxy answers through Express's response methods).
+  if (!proxy) answerApiBeforeExpress(app, pipeline([...front, apiHandler]), answerError);
 
   let server: Server | undefined;
   return {

@@ -19,7 +19,8 @@ export function cors(origins: string[]): RequestHandler {
         res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
         res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
         res.setHeader('Access-Control-Max-Age', '600');
-        res.status(204).end();
+        res.statusCode = 204;
+        res.end();
         return;
       }
     }

@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Workspace } from '../workspaces/workspace.js';
 
 /** The last second formatted: responses come many to a second (Node keeps its own Date header the same way). */
@@ -16,22 +16,18 @@ export function httpDate(ms: number): string {
 }
 
 /**
- * Every response's `Date` header in the virtual time of the request's workspace (the
- * default workspace's when none is known: a 401, the docs), so that `X-RateLimit-Reset`
- * minus `Date` is the wait and a client that reads the server's time sees the world's.
- * Node would otherwise stamp each response with the wall clock. The header is written
- * when the head goes out (`writeHead`, which Node also calls for an implicit head), so a
- * call that moves the clock (`/__control/clock/advance`) answers with the new time.
+ * Every response's `Date` header is in virtual time: the request's workspace's when the
+ * responder writes the answer (src/http/respond.ts), so that `X-RateLimit-Reset` minus
+ * `Date` is the wait and a call that moves the clock (`/__control/clock/advance`) answers
+ * with the new time; until then the default workspace's, which this sets when a request
+ * arrives for the answers that do not go through the responder (the docs, the dashboard's
+ * files, the sign-in pages, a CORS preflight). Node would otherwise stamp each response
+ * with the wall clock.
  *
- * Installed once on the app's own response prototype (Express gives every response of this
- * app that prototype), not per response: assigning a method to each response changed its
- * shape and cost every request about 5% of its CPU (bench:profile).
+ * Stamped on each response rather than in an override of `writeHead`: the override lived on
+ * the Express app's response prototype, which the API's requests no longer get (bare-api.ts),
+ * and assigning it to each response changed its shape and cost about 5% of a request.
  */
-export function useVirtualDateHeader(app: Express, workspaceOf: (req: Request) => Workspace): void {
-  const response = app.response as Response;
-  const writeHead = response.writeHead;
-  response.writeHead = function (this: Response, ...args: unknown[]) {
-    if (!this.headersSent) this.setHeader('Date', httpDate(workspaceOf(this.req).now()));
-    return writeHead.apply(this, args as Parameters<Response['writeHead']>);
-  } as Response['writeHead'];
+export function stampDate(res: ServerResponse, workspace: Workspace): void {
+  res.setHeader('Date', httpDate(workspace.now()));
 }

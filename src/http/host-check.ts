@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { ApiError } from './errors.js';
+import { isApiPath } from './transport.js';
 
 /**
  * Host names the server answers besides its own (`--allowed-hosts`), or `true` to answer any
@@ -164,6 +165,6 @@ export function browserBoundary(allowed: AllowedHosts, corsOrigins: readonly str
 
 function refuse(req: Request, next: NextFunction, error: ApiError): void {
   // A /v1 refusal still gets its X-RateLimit-* headers, counted as a request of no workspace (as a 414 is).
-  if (req.path === '/v1' || req.path.startsWith('/v1/')) req.ctx.contract = 'api';
+  if (isApiPath(req.path)) req.ctx.contract = 'api';
   next(error);
 }

@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import type { ContractChecker, ContractViolation } from './contract.js';
 import { ApiError } from './errors.js';
+import type { Workspace } from '../workspaces/workspace.js';
+import { stampDate } from './date-header.js';
 import { stringifyJson } from './json-memo.js';
 import type { Reply, ResponseStream } from './route.js';
 import { writeWithFault } from './wire-faults.js';
@@ -19,6 +21,8 @@ export interface ResponderOptions {
   /** --strict-responses, and always in the test suite: a response off the contract becomes a 500. */
   strictResponses: boolean;
   onViolation: (violation: ContractViolation) => void;
+  /** The workspace whose clock dates an answer (date-header.ts): the request's, or the default one. Without it Node dates answers. */
+  clockOf?: (req: Request) => Workspace;
 }
 
 /**
@@ -70,12 +74,13 @@ export class Responder {
   private write(req: Request, res: Response, reply: Reply): void {
     // The client may have gone while the answer waited on the gate.
     if (res.headersSent || res.destroyed) return;
+    if (this.options.clockOf) stampDate(res, this.options.clockOf(req));
     res.statusCode = reply.status;
     if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
     else if (reply.stream) openStream(res, reply.stream);
     else if (reply.body === undefined) res.end();
     else if (reply.contentType !== undefined && reply.recorded) sendRecordedText(res, reply.contentType, String(reply.body));
-    else if (reply.contentType !== undefined) res.type(reply.contentType).send(String(reply.body));
+    else if (reply.contentType !== undefined) sendText(res, reply.contentType, String(reply.body));
     else sendJson(res, reply.body);
   }
 
@@ -114,6 +119,19 @@ function sendJson(res: Response, body: unknown): void {
   res.end(text);
 }
 
+/** A text body under a type, with the charset Express's `res.type(…).send(text)` gives it (the API's responses have no Express methods: bare-api.ts). */
+function sendText(res: Response, contentType: string, text: string): void {
+  const bytes = Buffer.from(text);
+  res.setHeader('Content-Type', textType(contentType));
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
+}
+
+/** A media type with `charset=utf-8` in place of any charset it named: the text is sent as UTF-8. */
+function textType(contentType: string): string {
+  return `${contentType.replace(/;\s*charset=[^;]*/gi, '')}; charset=utf-8`;
+}
+
 /** A recorded text body under its recorded Content-Type, as is: `res.send` would add a charset the service did not send. */
 function sendRecordedText(res: Response, contentType: string, text: string): void {
   const bytes = Buffer.from(text);
@@ -126,7 +144,7 @@ function sendRecordedText(res: Response, contentType: string, text: string): voi
 function replyBytes(res: Response, reply: Reply): Buffer {
   if (reply.body === undefined) return Buffer.alloc(0);
   if (reply.contentType !== undefined) {
-    res.type(reply.contentType);
+    res.setHeader('Content-Type', textType(reply.contentType));
     return Buffer.from(String(reply.body));
   }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

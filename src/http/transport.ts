@@ -87,6 +87,11 @@ export function clientErrorHandler(limits: HttpLimits): (error: NodeJS.ErrnoExce
   };
 }
 
+/** A request for the API: `/v1` and below, in any case (as the Express mount it replaces matched it). */
+export function isApiPath(path: string): boolean {
+  return path.length >= 3 && (path.length === 3 || path.charCodeAt(3) === 47) && path.slice(0, 3).toLowerCase() === '/v1';
+}
+
 /**
  * 414 URI_TOO_LONG for a request target over the limit, before anything parses it.
  * Longer still (past maxHeaderBytes) and the server answers 431 itself.
@@ -96,7 +101,7 @@ export function urlLengthGuard(limits: HttpLimits): RequestHandler {
     const length = Buffer.byteLength(req.originalUrl);
     if (length <= limits.maxUrlBytes) return next();
     // A /v1 request still gets its X-RateLimit-* headers, counted as a request of no workspace.
-    if (req.path.startsWith('/v1/') || req.path === '/v1') req.ctx.contract = 'api';
+    if (isApiPath(req.path)) req.ctx.contract = 'api';
     throw new ApiError(414, 'URI_TOO_LONG', `The request target is ${length} bytes; the server accepts up to ${limits.maxUrlBytes}.`);
   };
 }

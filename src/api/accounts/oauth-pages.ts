@@ -3,6 +3,7 @@ import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { describeSession, findSession, finishSignIn, SignInPageError, workspaceIdOfSession, type Decision } from './connect.js';
 import type { ConnectSessionRecord } from './store.js';
+import { stampDate } from '../../http/date-header.js';
 import { escapeHtml } from '../../lib/html.js';
 
 /*
@@ -137,8 +138,9 @@ export function oauthPages(registry: WorkspaceRegistry): Router {
 
   router.get('/authorize', (req: Request, res: Response) => {
     const { workspace, session } = locate(registry, req.query.session);
-    // The page's Date header comes from this workspace's clock.
+    // The page's Date header comes from this workspace's clock (an error's too, through the responder).
     req.ctx.workspace = workspace;
+    stampDate(res, workspace);
     if (req.query.auto !== undefined) return decide(res, workspace, session.id, readDecision(req.query.auto, 'auto'));
     if (session.state !== 'pending') {
       throw new SignInPageError(409, 'Sign-in already finished', `This sign-in was already finished (${session.state}); start a new connect to sign in again.`);
@@ -150,6 +152,7 @@ export function oauthPages(registry: WorkspaceRegistry): Router {
     const form = (req.body ?? {}) as Record<string, unknown>;
     const { workspace, session } = locate(registry, form.session);
     req.ctx.workspace = workspace;
+    stampDate(res, workspace);
     decide(res, workspace, session.id, readDecision(form.decision, 'decision'));
   });
 

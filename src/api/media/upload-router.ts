@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
+import { stampDate } from '../../http/date-header.js';
 import { MEDIA_MAX_BYTES, PUBLIC_PATH, UPLOAD_PATH, checkUpload, payloadTooLarge, readMedia, storeUpload } from './service.js';
 
 /**
@@ -20,8 +21,9 @@ export function mediaRouter(registry: WorkspaceRegistry): Router {
       contentType: req.headers['content-type'],
       contentLength: req.headers['content-length'],
     });
-    // The answer's Date header comes from this workspace's clock.
+    // The answer's Date header comes from this workspace's clock (an error's too, through the responder).
     req.ctx.workspace = workspace;
+    stampDate(res, workspace);
     readBody(req, res, (error?: unknown) => {
       if (error) {
         next((error as { type?: string }).type === 'entity.too.large' ? payloadTooLarge() : error);
@@ -39,6 +41,7 @@ export function mediaRouter(registry: WorkspaceRegistry): Router {
   router.get(`${PUBLIC_PATH}/:key`, (req, res) => {
     const { workspace, record, bytes } = readMedia(registry, req.params.key ?? '');
     req.ctx.workspace = workspace;
+    stampDate(res, workspace);
     res.setHeader('Content-Type', record.contentType);
     res.setHeader('Content-Length', String(bytes.length));
     // The type is whatever the uploader declared: never let a browser run it as a page of this origin.

@@ -1,0 +1,74 @@
+import { IncomingMessage } from 'node:http';
+import express from 'express';
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+
+/**
+ * The API is answered on Node's own request and response objects, before Express
+ * (src/http/bare-api.ts); a request that already carries Express's prototypes (the mock
+ * mounted in another Express app) goes through Express. Both must answer alike.
+ */
+describe('the API on Node’s objects and through Express', () => {
+  let mock: TestMock;
+  /** The mock's app mounted in an integrator's own Express app. */
+  let outer: express.Express;
+
+  beforeAll(async () => {
+    mock = await startMock();
+    outer = express();
+    outer.use(mock.server.app);
+  });
+  afterAll(() => mock.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  /** How many requests Express gave its prototypes while `send` ran. */
+  async function requestsGivenPrototypes(send: () => Promise<unknown>): Promise<number> {
+    const setPrototypeOf = vi.spyOn(Object, 'setPrototypeOf');
+    await send();
+    const count = setPrototypeOf.mock.calls.filter(([target]) => target instanceof IncomingMessage).length;
+    setPrototypeOf.mockRestore();
+    return count;
+  }
+
+  const exchanges: Array<[string, string, (agent: request.Agent | ReturnType<typeof request>) => request.Test]> = [
+    ['a page', 'GET /v1/posts?limit=2', (agent) => agent.get('/v1/posts?limit=2').set('x-api-key', DEFAULT_API_KEY)],
+    ['a created post', 'POST /v1/posts', (agent) => agent.post('/v1/posts').set('x-api-key', DEFAULT_API_KEY).send({ text: 'Hello', destinations: [{ connectionId: 'nope' }] })],
+    ['a bad query', 'GET /v1/posts?limit=abc', (agent) => agent.get('/v1/posts?limit=abc').set('x-api-key', DEFAULT_API_KEY)],
+    ['no key', 'GET /v1/connections', (agent) => agent.get('/v1/connections')],
+    ['no such path', 'GET /v1/nothing', (agent) => agent.get('/v1/nothing').set('x-api-key', DEFAULT_API_KEY)],
+    ['a path in capitals', 'GET /V1/posts', (agent) => agent.get('/V1/posts').set('x-api-key', DEFAULT_API_KEY)],
+    ['a body that is not JSON', 'POST /v1/posts', (agent) => agent.post('/v1/posts').set('x-api-key', DEFAULT_API_KEY).set('content-type', 'application/json').send('{"text":')],
+  ];
+
+  it.each(exchanges)('answers %s (%s) with the same status, headers and body either way', async (_name, _label, send) => {
+    const bare = await send(request(mock.server.app));
+    const mounted = await send(request(outer));
+    expect(mounted.status).toBe(bare.status);
+    expect(mounted.text).toBe(bare.text);
+    for (const name of ['content-type', 'content-length', 'date', 'x-ratelimit-limit', 'allow']) expect(mounted.headers[name], name).toBe(bare.headers[name]);
+    expect(bare.headers.date).toBe(new Date(TEST_CLOCK).toUTCString());
+    expect(bare.headers['x-ratelimit-limit']).toBeDefined();
+    expect(bare.headers['x-powered-by']).toBeUndefined();
+    expect(bare.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('answers a 404 in the API’s envelope, with its headers, for a path under /v1 that no operation has', async () => {
+    const res = await request(mock.server.app).get('/v1/nothing?x=1').set('x-api-key', DEFAULT_API_KEY);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+    expect(res.headers['x-ratelimit-remaining']).toBeDefined();
+    const journal = await mock.control('get', '/__control/journal?limit=1');
+    expect(journal.body.data[0]).toMatchObject({ method: 'GET', path: '/v1/nothing', query: 'x=1', status: 404 });
+  });
+
+  it('never gives an API request Express’s prototypes, and leaves every other route to Express', async () => {
+    expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/v1/connections').set('x-api-key', DEFAULT_API_KEY))).toBe(0);
+    expect(await requestsGivenPrototypes(() => request(mock.server.app).post('/v1/posts').set('x-api-key', DEFAULT_API_KEY).send({}))).toBe(0);
+    expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/__control/clock'))).toBe(1);
+    expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/openapi.yaml'))).toBe(1);
+    // Mounted in another app, the request already has Express's prototypes: the mock's Express answers it.
+    expect(await requestsGivenPrototypes(() => request(outer).get('/v1/connections').set('x-api-key', DEFAULT_API_KEY))).toBeGreaterThan(0);
+  });
+});
