@@ -8,7 +8,7 @@
  *
  * BENCH_SECONDS (10 per server and workload), BENCH_ROUNDS (2; the seconds are
  * split over them), BENCH_CONNECTIONS (50), BENCH_WARMUP_SECONDS (2),
- * BENCH_START_RUNS (5), BENCH_WORKSPACES (32), BENCH_ADVANCE_MS (200; 0 stops the
+ * BENCH_START_RUNS (5), BENCH_WORKSPACES (64), BENCH_ADVANCE_MS (200; 0 stops the
  * clock driver), BENCH_SERVERS and BENCH_WORKLOADS (comma-separated ids),
  * BENCH_BASELINE_TUNED=1 (the Express baseline gets the mock's validator
  * workarounds, isolating the mock's own pipeline) and BENCH_MOCK_ENTRY (another

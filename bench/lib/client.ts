@@ -73,11 +73,10 @@ export function interleave(perWorkspace: ReadonlyArray<readonly DestinationPair[
 /**
  * Workspaces `POST /v1/posts` rotates over. Each has three accounts a text post
  * can go to, each capped at 25 posts per rolling hour; with the clock frozen
- * between two ticks of the ClockDriver, 32 workspaces take about 1,200 posts per
- * tick before any account reaches its cap. More would mean more of the driver's
- * own work per tick (each workspace renews about 60 tokens a virtual day).
+ * between two ticks of the ClockDriver, 64 workspaces take about 2,400 posts per
+ * tick before any account reaches its cap (at 200 ms a tick, 12,000 a second).
  */
-export const DEFAULT_POOL_WORKSPACES = 32;
+export const DEFAULT_POOL_WORKSPACES = 64;
 
 /**
  * The mock's posts go to a pool of workspaces (the default one and fresh ones made
@@ -99,8 +98,11 @@ export async function workspacePool(baseUrl: string, connections: readonly Conne
     ? await call(baseUrl, 'POST', '/v1/posts', { apiKey: DEFAULT_API_KEY, body: { text: 'Probe', destinations: [{ connectionId: first.first }, { connectionId: first.second }] } })
     : undefined;
   if (probeAnswer?.status === 201) {
+    // The pool's own accounts keep their tokens: the fixture world renews about 60 a virtual day,
+    // work that grows with the pool and the ticks, not with the posts the workload sends.
+    const lastingTokens = `accounts:\n${[...new Set(connections.map((c) => c.platform))].map((platform) => `  - account: ${platform}\n    tokenExpiresAt: null\n`).join('')}`;
     for (let i = 1; i < workspaces; i++) {
-      const { apiKey } = await callJson<{ apiKey: string }>(baseUrl, 'POST', '/__control/workspaces', { body: {} });
+      const { apiKey } = await callJson<{ apiKey: string }>(baseUrl, 'POST', '/__control/workspaces', { body: { scenario: lastingTokens } });
       const { connections: own } = await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey });
       keys.push(apiKey);
       perWorkspace.push(destinationPairs(apiKey, own));
