@@ -291,8 +291,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   };
 
   // The API's handler: the proxy's, or the mock's own contract pipeline.
-  const apiHandler: RequestHandler =
-    proxy
+  const apiHandler: RequestHandler = proxy
     ? createProxyRouter({
         upstream: proxy.url,
         strict: proxy.strict ?? false,
