@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../../version.js';
+import { hostLookup } from './host-lookup.js';
 import { splitCredentials } from './url-credentials.js';
 
 /** What one HTTP attempt came to. */
@@ -21,6 +22,9 @@ export interface SendRequest {
   headers: Record<string, string>;
   timeoutMs: number;
 }
+
+/** Names that do not exist are known not to for a while, whichever workspace's webhook asked. */
+const lookup = hostLookup();
 
 /**
  * Sends one webhook request for real. User information in the URL goes as an
@@ -60,6 +64,7 @@ export function sendWebhookRequest({ url: given, body, headers, timeoutMs }: Sen
     const req = send(target, {
       method: 'POST',
       agent: false,
+      lookup,
       headers: {
         ...headers,
         ...(authorization !== null && { Authorization: authorization }),
