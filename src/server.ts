@@ -321,9 +321,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       });
 
   // The steps before every route (a page of another site must not reach any of them: DNS rebinding,
-  // cross-site writes), then the API, in one router layer. Express answers the API only for the
-  // proxy and for requests already given other prototypes; the rest is answered before Express
-  // (src/http/bare-api.ts, below).
+  // cross-site writes), then the API, in one router layer. Express answers the API only for
+  // requests already given other prototypes (this app mounted in another); the rest is answered
+  // before Express (src/http/bare-api.ts, below).
   const front: RequestHandler[] = [requestStart, boundary, ...(options.cors ? [cors(options.cors)] : []), urlLengthGuard(httpLimits)];
   app.use(pipeline([...front, (req, res, next) => (isApiPath(req.path) ? apiHandler(req, res, next) : next())]));
 
@@ -361,8 +361,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     if (res.headersSent) return next(error);
     answerError(error, req, res);
   });
-  // The mock's own API skips Express's prototypes (the proxy answers through Express's response methods).
-  if (!proxy) answerApiBeforeExpress(app, pipeline([...front, apiHandler]), answerError);
+  // The API, the mock's own or the proxy's, skips Express's prototypes.
+  answerApiBeforeExpress(app, pipeline([...front, apiHandler]), answerError);
 
   let server: Server | undefined;
   return {

@@ -23,8 +23,8 @@ type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (error?: un
  * added to the API must keep to Node's own request and response methods: Express's are not
  * there (decision 0023).
  *
- * Everything else (the docs, the dashboard, the control plane, media uploads, the sign-in
- * pages) goes through Express as before, and so does a request that already carries other
+ * The proxy's `/v1` is answered the same way. Everything else (the docs, the dashboard, the
+ * control plane, media uploads, the sign-in pages) goes through Express as before, and so does a request that already carries other
  * prototypes: this app mounted in another Express app, or a server built with its own
  * request or response classes. `mock.app` stays an Express app; this replaces its `handle`,
  * which is what the app function and `app.listen` call.

@@ -172,7 +172,12 @@ function sendEnvelope(req: Request, res: Response, status: number, code: string,
   req.ctx.injected = true;
   if (res.headersSent || res.destroyed) return;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.status(status).json({ error: { code, message, details } });
+  // As Express's res.json would, on Node's own response (the API's requests have no Express methods: decision 0023).
+  const body = JSON.stringify({ error: { code, message, details } });
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /**

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { listening, proxyTo } from '../proxy/helpers.js';
 
 /**
  * The API is answered on Node's own request and response objects, before Express
@@ -70,5 +71,22 @@ describe('the API on Node’s objects and through Express', () => {
     expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/openapi.yaml'))).toBe(1);
     // Mounted in another app, the request already has Express's prototypes: the mock's Express answers it.
     expect(await requestsGivenPrototypes(() => request(outer).get('/v1/connections').set('x-api-key', DEFAULT_API_KEY))).toBeGreaterThan(0);
+  });
+
+  it('answers a proxy’s /v1 on Node’s objects too, its own 502 included', async () => {
+    const upstream = await listening({});
+    const proxy = await proxyTo(upstream.url);
+    try {
+      let answer: request.Response | undefined;
+      expect(await requestsGivenPrototypes(async () => (answer = await request(proxy.server.app).get('/v1/connections').set('x-api-key', DEFAULT_API_KEY)))).toBe(0);
+      expect(answer?.status).toBe(200);
+      await upstream.close();
+      expect(await requestsGivenPrototypes(async () => (answer = await request(proxy.server.app).get('/v1/connections').set('x-api-key', DEFAULT_API_KEY)))).toBe(0);
+      expect(answer?.status).toBe(502);
+      expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer?.body.error).toMatchObject({ code: 'PLATFORM_ERROR', details: { reason: 'refused' } });
+    } finally {
+      await proxy.close();
+    }
   });
 });
