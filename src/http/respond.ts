@@ -79,8 +79,8 @@ export class Responder {
     if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
     else if (reply.stream) openStream(res, reply.stream);
     else if (reply.body === undefined) res.end();
-    else if (reply.contentType !== undefined && reply.recorded) sendRecordedText(res, reply.contentType, String(reply.body));
-    else if (reply.contentType !== undefined) sendText(res, reply.contentType, String(reply.body));
+    // A recorded type goes out as the service sent it; any other text is UTF-8 and says so, as Express's `res.type(…).send(text)` did.
+    else if (reply.contentType !== undefined) sendText(res, reply.recorded ? reply.contentType : textType(reply.contentType), String(reply.body));
     else sendJson(res, reply.body);
   }
 
@@ -112,19 +112,11 @@ export class Responder {
  * the app's settings and the request's freshness on every call. A HEAD request gets
  * the headers only (Node drops the body of a response to HEAD).
  */
-function sendJson(res: Response, body: unknown): void {
+export function sendJson(res: Response, body: unknown): void {
   const text = stringifyJson(body);
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
-}
-
-/** A text body under a type, with the charset Express's `res.type(…).send(text)` gives it (the API's responses have no Express methods: bare-api.ts). */
-function sendText(res: Response, contentType: string, text: string): void {
-  const bytes = Buffer.from(text);
-  res.setHeader('Content-Type', textType(contentType));
-  res.setHeader('Content-Length', bytes.length);
-  res.end(bytes);
 }
 
 /** A media type with `charset=utf-8` in place of any charset it named: the text is sent as UTF-8. */
@@ -132,8 +124,8 @@ function textType(contentType: string): string {
   return `${contentType.replace(/;\s*charset=[^;]*/gi, '')}; charset=utf-8`;
 }
 
-/** A recorded text body under its recorded Content-Type, as is: `res.send` would add a charset the service did not send. */
-function sendRecordedText(res: Response, contentType: string, text: string): void {
+/** A text body under exactly the Content-Type given (`res.send` would add a charset a recorded answer did not have). */
+function sendText(res: Response, contentType: string, text: string): void {
   const bytes = Buffer.from(text);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', bytes.length);

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import type { OperationIndex } from '../http/operations.js';
+import { sendJson } from '../http/respond.js';
 import { decodeContentEncoding } from '../lib/content-encoding.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ContractComparer, Finding } from './compare.js';
@@ -172,12 +173,8 @@ function sendEnvelope(req: Request, res: Response, status: number, code: string,
   req.ctx.injected = true;
   if (res.headersSent || res.destroyed) return;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  // As Express's res.json would, on Node's own response (the API's requests have no Express methods: decision 0023).
-  const body = JSON.stringify({ error: { code, message, details } });
   res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
+  sendJson(res, { error: { code, message, details } });
 }
 
 /**
