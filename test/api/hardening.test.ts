@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseFixture } from '../../src/fixtures/fixture-file.js';
 import { CONTROL_BODY_LIMIT_BYTES } from '../../src/server.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
 import { rawExchange } from '../helpers/raw-http.js';
 
 /** Names on Object.prototype that a lookup `records[id]` would find without an own record. */
@@ -296,6 +296,8 @@ describe('--cors', () => {
         .set('Access-Control-Request-Headers', 'content-type, x-api-key, idempotency-key');
       expect(res.status).toBe(204);
       expect(res.headers).toMatchObject({ 'access-control-allow-origin': 'http://app.example:3000', vary: 'Origin' });
+      // Answered before any workspace is known: dated by the default workspace's virtual clock, not the wall clock.
+      expect(res.headers.date).toBe(new Date(TEST_CLOCK).toUTCString());
       expect(res.headers['access-control-allow-methods']).toContain('POST');
       expect(res.headers['access-control-allow-headers']).toMatch(/x-api-key/i);
       expect(res.headers['access-control-allow-headers']).toMatch(/Idempotency-Key/i);

@@ -274,7 +274,7 @@ describe('scenario rule effects', () => {
     const { key } = await workspaceWith(mock, oneRule('{ operationId: createProfile }', '{ malformed: true }'));
     const res = await asText(mock.call('post', '/v1/profiles', key).send({ name: 'Ghost' }));
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(() => JSON.parse(res.body as string)).toThrow(SyntaxError);
     expect((await mock.call('get', '/v1/profiles', key)).body.data.map((p: { name: string }) => p.name)).not.toContain('Ghost');
   });
