@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * its module, and this file must find none started by another file (it proves the kit uses an
  * external one).
  */
-const ISOLATED = ['test/kit/vitest-external.test.ts'];
+const ISOLATED = ['test/kit/vitest-external.test.ts', 'test/kit/vitest-shared-server.test.ts'];
 
 export default defineConfig({
   test: {

@@ -62,7 +62,10 @@ export interface MockServerOptions {
   strictResponses?: boolean;
   /** Journal entries kept per workspace (default 1000). */
   journalSize?: number;
-  /** Require x-control-token on /__control. */
+  /**
+   * The server owner's token (x-control-token), for shared servers: with it, a workspace's own
+   * key reaches only that workspace on /__control, and what reaches further needs the token.
+   */
   controlToken?: string;
   /** Largest accepted JSON body (default 1 MiB). */
   bodyLimit?: string;
@@ -149,6 +152,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
   if (options.maxWorkspaces !== undefined && !(Number.isSafeInteger(options.maxWorkspaces) && options.maxWorkspaces > 0)) throw new Error(`maxWorkspaces: ${options.maxWorkspaces} is not a whole number above 0`);
+  if (options.controlToken !== undefined && options.controlToken.trim() === '') throw new Error('controlToken: an empty token would protect nothing');
   // Built now: a bad allowedHosts entry stops the start.
   const boundary = browserBoundary(options.allowedHosts ?? [], options.cors);
 

@@ -37,7 +37,7 @@ export const FLAGS = {
   'coverage-ops': { type: 'string', help: 'Limit coverage and its gate to these operationIds: a comma-separated list, or a file of them.' },
   'coverage-from': { type: 'string', help: "Limit coverage and its gate to the operations of this OpenAPI file (your client's subset)." },
   'ready-file': { type: 'string', help: 'Write this file (JSON: url, apiKey, controlUrl, pid) once the server answers; removed at shutdown.' },
-  'control-token': { type: 'string', help: 'Require this x-control-token header on /__control.' },
+  'control-token': { type: 'string', help: "For shared servers: the server owner's token (x-control-token); with it set, a workspace's own key reaches only that workspace on /__control. Best given as SOCIAL_GATEWAY_MOCK_CONTROL_TOKEN, out of sight of ps." },
   cors: { type: 'string', help: "Allow browser apps from these origins (comma-separated, or '*')." },
   'allowed-hosts': { type: 'string', help: "Also answer requests whose Host is one of these names (comma-separated; .example.com for it and its subdomains), or 'all' to answer any Host. Default: localhost, *.localhost and loopback addresses only." },
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
@@ -188,6 +188,10 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
   if (apiKey !== undefined && !/^sgw_[A-Za-z0-9_]{4,120}$/.test(apiKey)) {
     throw new UsageError(`--api-key must start with sgw_ followed by 4 to 120 letters, digits or underscores; got '${apiKey}'`);
   }
+  const controlToken = text(value('control-token'));
+  if (controlToken !== undefined && controlToken.trim() === '') {
+    throw new UsageError(`--control-token is empty, which would protect nothing; give a long random token, best in ${ENV_PREFIX}CONTROL_TOKEN, out of sight of ps`);
+  }
   const bodyLimit = text(value('body-limit'));
   if (bodyLimit !== undefined && !/^\d+(b|kb|mb)$/i.test(bodyLimit)) throw new UsageError(`--body-limit must look like 512kb or 2mb; got '${bodyLimit}'`);
   const cors = text(value('cors'));
@@ -233,7 +237,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     ...(rateLimit !== undefined && { rateLimit: rateLimit === 'on' }),
     ...(data !== undefined && { dataFile: resolvePath(io.cwd, data) }),
     ...(journalSize !== undefined && { journalSize }),
-    ...(text(value('control-token')) !== undefined && { controlToken: text(value('control-token')) }),
+    ...(controlToken !== undefined && { controlToken }),
     ...(bodyLimit !== undefined && { bodyLimit }),
     ...(webhookTimeoutMs !== undefined && { webhookTimeoutMs }),
     ...(workspaceTtlMs !== undefined && { workspaceTtlMs }),
@@ -272,6 +276,9 @@ function resolveCoverageScope(ops: string | undefined, from: string | undefined,
   if (operationIds.length === 0) throw new UsageError(`--coverage-ops needs operationIds (createPost,listPosts) or a file of them; got '${ops}'`);
   return { kind: 'list', operationIds };
 }
+
+/** Shorter than this, a control token can be guessed by a client that tries: warned about at start. */
+export const SHORT_CONTROL_TOKEN = 16;
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || isLoopbackAddress(host);

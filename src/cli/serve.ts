@@ -5,7 +5,7 @@ import { lastRecordedSeq } from '../proxy/proxy-router.js';
 import { createMockServer, DEFAULT_API_KEY, type MockServer } from '../server.js';
 import { VERSION } from '../version.js';
 import { finishCoverage, scopedOperations } from './coverage-gate.js';
-import { isLoopback, UsageError, type CliIo, type ResolvedCli } from './options.js';
+import { isLoopback, SHORT_CONTROL_TOKEN, UsageError, type CliIo, type ResolvedCli } from './options.js';
 
 /** A server the command line started. */
 export interface RunningServer {
@@ -100,6 +100,10 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, co
   if (!isLoopback(resolved.host)) {
     const byName = resolved.server.allowedHosts === true ? '' : ' Callers that use a host name rather than an address need it in --allowed-hosts.';
     io.err(`social-gateway-mock: warning: listening on ${resolved.host}, reachable from other machines.${resolved.server.controlToken ? '' : ' Use --control-token to protect the control plane.'}${byName}`);
+  }
+  const token = resolved.server.controlToken;
+  if (token !== undefined && token.length < SHORT_CONTROL_TOKEN) {
+    io.err(`social-gateway-mock: warning: the control token has ${token.length} characters; one of ${SHORT_CONTROL_TOKEN} or more random characters (openssl rand -hex 16) cannot be guessed.`);
   }
   const apiKey = resolved.server.apiKey ?? DEFAULT_API_KEY;
   const { proxy } = resolved.server;

@@ -10,7 +10,10 @@ import { sseMessage, type EventStreams } from '../events/streams.js';
 import { BUDGET_NAMES, budgetWindows, budgetLimit, describeBudget, type BudgetName } from '../limits/request-budget.js';
 import { dailyCap, HOURLY_CAP, recordPublishes, velocityUsage } from '../limits/velocity.js';
 import { coverageMarkdown, type CoverageTracker } from '../coverage/coverage.js';
+import { beyondWorkspace } from '../http/authenticate.js';
 import { ApiError, validationError } from '../http/errors.js';
+import type { WebhookRecord } from '../api/webhooks/records.js';
+import { REDACTED } from '../proxy/recording.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
 import { inlineScenario, availableScenarios, scenarioByName, SCENARIO_NAME, unknownScenarioReason } from '../scenarios/library.js';
 import { scenarioStart } from '../scenarios/load.js';
@@ -34,6 +37,14 @@ export interface ControlDependencies {
   /** The open `GET /__control/events` streams. */
   eventStreams: EventStreams;
   coverage: CoverageTracker;
+}
+
+/** A snapshot as a workspace's key holder may read it: no keys, and webhook secrets masked. */
+function withoutSecrets(snapshot: WorkspaceSnapshot): WorkspaceSnapshot {
+  const { keyScopes: _scopes, ...data } = snapshot.workspace;
+  const webhooks = (data.stores['webhooks'] as { webhooks?: Record<string, WebhookRecord> } | undefined)?.webhooks ?? {};
+  for (const webhook of Object.values(webhooks)) if (webhook.secret !== null) webhook.secret = REDACTED;
+  return { ...snapshot, workspace: { ...data, apiKeys: [] } };
 }
 
 /** The clock as the control plane shows it: of a workspace, or of what can be read of one not built yet. */
@@ -177,7 +188,15 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
   return [
     route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.size })),
 
-    route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body }) => {
+    route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body, caller, workspace }) => {
+      // On a shared server (decision 0024) anyone may make a workspace while --max-workspaces
+      // bounds how many; a key may fork only its own.
+      if (caller !== 'owner' && !registry.bounded) {
+        throw beyondWorkspace('Creating a workspace', 'A server that lets clients make their own sets --max-workspaces.');
+      }
+      if (caller !== 'owner' && body?.from !== undefined && (caller !== 'workspace' || body.from !== workspace.id)) {
+        throw beyondWorkspace("Forking another workspace than the key's own");
+      }
       if (body?.from !== undefined) {
         // Validation fills in `fixtures: true`, the contract's default: only `false` was asked for.
         const asked = Object.keys(body).filter((name) => name !== 'fixtures' || body.fixtures === false);
@@ -203,7 +222,8 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
 
     route('resetWorkspace', ({ workspace }) => ok(summary(withScenario('scenario', () => registry.reset(workspace))))),
 
-    route('getState', ({ workspace }) => ok(takeSnapshot(workspace))),
+    // Keys and webhook secrets are the owner's to see: a workspace's key holder gets them masked.
+    route('getState', ({ workspace, caller }) => ok(caller === 'owner' ? takeSnapshot(workspace) : withoutSecrets(takeSnapshot(workspace)))),
 
     route<never, never, WorkspaceSnapshot>('putState', ({ workspace, body }) => {
       const data = checkSnapshot(registry, body);
@@ -287,7 +307,8 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
       return ok({ data, size: workspace.journal.size, capacity: workspace.journal.capacity });
     }),
 
-    route<never, { scope?: 'server' | 'workspace'; format?: 'json' | 'markdown' | 'table'; operations?: string }>('getCoverage', ({ workspace, query }) => {
+    route<never, { scope?: 'server' | 'workspace'; format?: 'json' | 'markdown' | 'table'; operations?: string }>('getCoverage', ({ workspace, query, caller }) => {
+      if (query.scope !== 'workspace' && caller !== 'owner') throw beyondWorkspace('The server-wide coverage (scope=server, the default)', 'Ask for scope=workspace to see this workspace\'s.');
       const limitedTo = query.operations?.split(',');
       const unknown = limitedTo?.filter((operationId) => !coverage.operations().some((operation) => operation.operationId === operationId)) ?? [];
       if (unknown.length > 0) throw validationError('operations', `Not operationIds of openapi.yaml: ${unknown.join(', ')}.`);

@@ -1,4 +1,5 @@
 import type { EventStreams } from '../events/streams.js';
+import { beyondWorkspace } from '../http/authenticate.js';
 import { ApiError } from '../http/errors.js';
 import { ok, route, type RouteDefinition } from '../http/route.js';
 import { DEFAULT_WORKSPACE_ID, type WorkspaceFacts, type WorkspaceRegistry } from '../workspaces/registry.js';
@@ -60,7 +61,9 @@ export function workspaceRoutes(registry: WorkspaceRegistry, eventStreams: Event
   return [
     route('listWorkspaces', () => ok({ data: registry.ids().flatMap((id) => registry.facts(id) ?? []).map((facts) => listing(registry, eventStreams, facts)) })),
 
-    route<{ id: string }>('deleteWorkspace', ({ params }) => {
+    route<{ id: string }>('deleteWorkspace', ({ params, caller, workspace }) => {
+      // A key may end its own workspace (the kit does, after each test), never another.
+      if (caller !== 'owner' && params.id !== workspace.id) throw beyondWorkspace('Deleting another workspace than the key\'s own');
       const facts = named(registry, params.id);
       const id = facts.data.id;
       // Its key is the server's key (--api-key): the banner, the ready file and `run` hand it out, and --data brings it back.

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { scopeOfKey } from '../workspaces/keys.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
@@ -49,26 +50,71 @@ export function keyScopeStep(): RequestHandler {
   };
 }
 
+/** Equal, in a time that says nothing of where two tokens differ or of the token's length. */
+export function tokenMatcher(token: string): (sent: string) => boolean {
+  const expected = createHash('sha256').update(token).digest();
+  return (sent) => timingSafeEqual(createHash('sha256').update(sent).digest(), expected);
+}
+
 /**
- * /__control: no API key is needed; one, when sent, picks its workspace, else an
- * `x-workspace-id` does (the default workspace otherwise). With --control-token every call must carry x-control-token.
+ * /__control. Without a control token every caller is the owner, as on a laptop: a key, when
+ * sent, picks its workspace, else an `x-workspace-id` does (the default workspace otherwise).
+ * With one (a shared server, docs/decisions/0024), the token holder is the owner and may do
+ * anything; a workspace's key reaches that workspace alone: the operations control.yaml marks
+ * `x-access: workspace` (only the GETs for a read key), never another workspace's id, never a
+ * `server` operation. A call with neither is refused unless the operation is `open`.
  */
 export function authenticateControl(registry: WorkspaceRegistry, controlToken: string | undefined): (req: Request) => Workspace {
+  const isToken = controlToken === undefined ? undefined : tokenMatcher(controlToken);
   return (req) => {
-    if (controlToken !== undefined && req.headers['x-control-token'] !== controlToken) {
-      throw new ApiError(401, 'UNAUTHORIZED', 'This server requires x-control-token on control calls.');
+    const sent = req.headers['x-control-token'];
+    if (isToken && sent !== undefined && !(typeof sent === 'string' && isToken(sent))) {
+      throw new ApiError(401, 'UNAUTHORIZED', 'The control token (x-control-token) is wrong.');
     }
     const key = apiKeyOf(req);
     const named = req.headers['x-workspace-id'];
-    // By id, for a client that holds no key of the workspace: the dashboard lists workspaces
-    // by id (listWorkspaces shows no keys) and acts on the one picked (decision 0021).
-    if (key === undefined && typeof named === 'string' && named !== '') return byId(registry, named, req);
-    if (key === undefined) return registry.defaultWorkspace;
-    const workspace = registry.byApiKey(key);
-    if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
-    inUseUntilAnswered(registry, workspace, req);
+    const byName = typeof named === 'string' && named !== '' ? named : undefined;
+    if (!isToken || sent !== undefined) {
+      req.ctx.caller = 'owner';
+      // By id, for a client that holds no key of the workspace: the dashboard lists workspaces
+      // by id (listWorkspaces shows no keys) and acts on the one picked (decision 0021).
+      if (key === undefined && byName !== undefined) return byId(registry, byName, req);
+      if (key === undefined) return registry.defaultWorkspace;
+      return byKey(registry, key, req);
+    }
+
+    const operation = req.ctx.operation;
+    const access = operation?.access ?? 'workspace';
+    if (key === undefined && access === 'open') {
+      req.ctx.caller = 'anonymous';
+      return registry.defaultWorkspace;
+    }
+    if (key === undefined) {
+      throw new ApiError(401, 'UNAUTHORIZED', "This server requires the control token (x-control-token) or a workspace's API key (x-api-key) on control calls.");
+    }
+    const workspace = byKey(registry, key, req);
+    req.ctx.caller = 'workspace';
+    if (access === 'server') throw beyondWorkspace(`${operation?.operationId ?? 'This call'} reaches beyond one workspace`);
+    if (byName !== undefined && byName !== workspace.id) throw beyondWorkspace('x-workspace-id names another workspace than the key');
+    if (operation && scopeOfKey(workspace.data, key) === 'read' && !READ_METHODS.has(operation.method)) {
+      throw new ApiError(403, 'FORBIDDEN', `This key is read-only: ${operation.operationId} (${operation.method} ${operation.path}) needs a full key or the control token.`, {
+        details: { scope: 'read', operationId: operation.operationId },
+      });
+    }
     return workspace;
   };
+}
+
+/** A workspace key asked for more than its workspace: 403, whatever exists there. */
+export function beyondWorkspace(what: string, instead?: string): ApiError {
+  return new ApiError(403, 'FORBIDDEN', `${what}: on this server that needs the control token (x-control-token); a workspace's key reaches only its own workspace.${instead === undefined ? '' : ` ${instead}`}`);
+}
+
+function byKey(registry: WorkspaceRegistry, key: string, req: Request): Workspace {
+  const workspace = registry.byApiKey(key);
+  if (!workspace) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: no workspace has this key.');
+  inUseUntilAnswered(registry, workspace, req);
+  return workspace;
 }
 
 /**

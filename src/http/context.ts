@@ -4,6 +4,13 @@ import type { RateLimitHeaders } from '../limits/request-budget.js';
 import type { Operation } from './operations.js';
 import type { WireFault } from './wire-faults.js';
 
+/**
+ * Who is calling the control plane: the server's owner (the control token, or anyone on a
+ * server started without one: the laptop), a workspace's own key, or nobody in particular
+ * (an `open` operation called with no credential on a server with a token).
+ */
+export type ControlCaller = 'owner' | 'workspace' | 'anonymous';
+
 /** What the pipeline learns about a request as it passes each step. */
 export interface RequestContext {
   /** Wall-clock start, for the journal's timing. */
@@ -11,6 +18,8 @@ export interface RequestContext {
   /** Virtual time at arrival, in the workspace's clock, once the workspace is known. */
   arrivedAt?: string;
   workspace?: Workspace;
+  /** Who calls the control plane (/__control only, once authenticated). */
+  caller?: ControlCaller;
   /** What the request's API key may do (/v1 only, once authenticated). */
   keyScope?: KeyScope;
   operation?: Operation;

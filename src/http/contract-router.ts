@@ -221,6 +221,7 @@ export function createContractRouter(options: ContractRouterOptions): RequestHan
       query: req.query as Record<string, unknown>,
       body: req.body as unknown,
       headers: req.headers,
+      caller: req.ctx.caller,
     });
     responder.send(req, res, reply);
   });

@@ -132,18 +132,20 @@ function isOwnOrigin(origin: string, host: string | undefined): boolean {
  * on any site may still POST to `http://127.0.0.1:4010/__control/reset` by its address, without
  * reading the answer (a "simple" request, sent without a CORS preflight). Browsers put `Origin`
  * on every such request, and clients that are not browsers (curl, SDKs, test suites) send none,
- * so a write whose Origin is neither this server's own nor one `--cors` allows is answered 403
- * before it runs. Reads stay open: without CORS the page cannot see their answers.
+ * so a write whose Origin is neither this server's own nor, on /v1, one `--cors` allows is
+ * answered 403 before it runs. Reads stay open: without CORS the page cannot see their answers.
  */
 function crossOriginWriteCheck(corsOrigins: readonly string[] = []): RequestHandler {
   const any = corsOrigins.includes('*');
   return (req, _res, next) => {
     const origin = req.headers.origin;
-    if (origin === undefined || SAFE_METHODS.has(req.method) || any || corsOrigins.includes(origin) || isOwnOrigin(origin, req.headers.host)) return next();
+    if (origin === undefined || SAFE_METHODS.has(req.method) || isOwnOrigin(origin, req.headers.host)) return next();
+    // --cors opens the API to a browser app, never the control plane: that app's page must not reset or read other tests' worlds.
+    if (isApiPath(req.path) && (any || corsOrigins.includes(origin))) return next();
     refuse(
       req,
       next,
-      new ApiError(403, 'FORBIDDEN', `This server does not take writes from pages of another origin ('${origin}'): a page of any site could otherwise change it. To let a browser app of that origin call it, start the server with --cors ${origin}.`, {
+      new ApiError(403, 'FORBIDDEN', `This server does not take writes from pages of another origin ('${origin}'): a page of any site could otherwise change it. ${isApiPath(req.path) ? `To let a browser app of that origin call the API, start the server with --cors ${origin}.` : '--cors opens only the API (/v1), never the control plane or the pages.'}`, {
         param: 'Origin',
         details: { origin },
       }),

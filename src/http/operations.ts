@@ -9,9 +9,18 @@ export interface Operation {
   path: string;
   tags: string[];
   summary: string;
+  /**
+   * Who may call it on a server with a control token (control.yaml's `x-access`; the API's
+   * operations have none): `open` needs no credential, `workspace` the token or a key of the
+   * workspace it acts on, `server` the token alone.
+   */
+  access?: ControlAccess;
   /** Media types of the declared request body (`application/json`); empty when it takes none, and a body sent anyway is not read. */
   bodyMediaTypes: readonly string[];
 }
+
+export const CONTROL_ACCESS = ['open', 'workspace', 'server'] as const;
+export type ControlAccess = (typeof CONTROL_ACCESS)[number];
 
 interface Template {
   pattern: RegExp;
@@ -66,11 +75,21 @@ export class OperationIndex {
         byMethod: new Map(),
       };
       for (const method of HTTP_METHODS) {
-        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: RequestBody } | undefined;
+        const op = item[method] as { operationId?: string; tags?: string[]; summary?: string; requestBody?: RequestBody; 'x-access'?: string } | undefined;
         if (!op) continue;
         if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
         const body = op.requestBody?.$ref ? (document.components?.requestBodies?.[op.requestBody.$ref.split('/').pop() ?? ''] as RequestBody | undefined) : op.requestBody;
-        const operation: Operation = { operationId: op.operationId, method: method.toUpperCase(), path, tags: op.tags ?? [], summary: op.summary ?? '', bodyMediaTypes: Object.keys(body?.content ?? {}) };
+        const access = op['x-access'];
+        if (access !== undefined && !(CONTROL_ACCESS as readonly string[]).includes(access)) throw new Error(`${op.operationId}: x-access '${access}' is not one of ${CONTROL_ACCESS.join(', ')}`);
+        const operation: Operation = {
+          operationId: op.operationId,
+          method: method.toUpperCase(),
+          path,
+          tags: op.tags ?? [],
+          summary: op.summary ?? '',
+          ...(access !== undefined && { access: access as ControlAccess }),
+          bodyMediaTypes: Object.keys(body?.content ?? {}),
+        };
         template.byMethod.set(operation.method, operation);
         this.operations.push(operation);
       }

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Workspace } from '../workspaces/workspace.js';
+import type { ControlCaller } from './context.js';
 import type { Operation } from './operations.js';
 
 /** What a handler is given: the workspace and the request's validated parts. */
@@ -10,6 +11,8 @@ export interface HandlerInput<Params = Record<string, string>, Query = Record<st
   query: Query;
   body: Body;
   headers: IncomingHttpHeaders;
+  /** Who calls, on the control plane (undefined on the API): handlers that reach past the workspace ask for the owner. */
+  caller: ControlCaller | undefined;
 }
 
 /** An open response a route keeps writing to (Server-Sent Events). */

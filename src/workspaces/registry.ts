@@ -480,6 +480,11 @@ export class WorkspaceRegistry {
     return ttl !== undefined && id !== DEFAULT_WORKSPACE_ID && !this.busy.has(id) && this.idleMs(id) > ttl;
   }
 
+  /** Whether --max-workspaces bounds how many workspaces this server holds. */
+  get bounded(): boolean {
+    return this.options.maxWorkspaces !== undefined;
+  }
+
   /**
    * Makes room for one more workspace under --max-workspaces: idle ones past their TTL go
    * first; then, at the limit, the longest idle is evicted (--on-max-workspaces evict) or

@@ -73,10 +73,12 @@ describe('the virtual clock', () => {
 });
 
 describe('with --control-token', () => {
-  it('requires x-control-token on every control call', async () => {
+  it('requires x-control-token (or a workspace key) on every control call but the health check', async () => {
     const guarded = await startMock({ controlToken: 'let-me-in' });
-    expectApiError(await guarded.control('get', '/__control/health'), 401, 'UNAUTHORIZED');
-    expectStatus(await guarded.control('get', '/__control/health').set('x-control-token', 'let-me-in'), 200);
+    expectApiError(await guarded.control('get', '/__control/clock'), 401, 'UNAUTHORIZED');
+    expectStatus(await guarded.control('get', '/__control/clock').set('x-control-token', 'let-me-in'), 200);
+    expectStatus(await guarded.control('get', '/__control/health'), 200);
+    expectApiError(await guarded.control('get', '/__control/health').set('x-control-token', 'let-me-out'), 401, 'UNAUTHORIZED');
     await guarded.close();
   });
 });

@@ -143,12 +143,13 @@ describe('a write from a page of another origin', () => {
     ['post', '/__control/clock/freeze'],
     ['post', '/v1/profiles'],
     ['delete', '/__control/rules/none'],
-  ] as const)('%s %s answers 403 FORBIDDEN naming the origin and --cors, and changes nothing', async (method, path) => {
+  ] as const)('%s %s answers 403 FORBIDDEN naming the origin and what --cors can open, and changes nothing', async (method, path) => {
     const before = (await mock.control('get', '/__control/journal')).body;
     const res = await mock.call(method, path).set('Origin', 'http://evil.example').send(path === '/v1/profiles' ? { name: 'Cross-site' } : {});
     expectApiError(res, 403, 'FORBIDDEN', 'Origin');
     expect(res.body.error.details).toEqual({ origin: 'http://evil.example' });
-    expect(res.body.error.message).toContain('--cors http://evil.example');
+    // --cors opens the API alone: for the control plane, the message says it cannot be opened.
+    expect(res.body.error.message).toContain(path.startsWith('/v1') ? '--cors http://evil.example' : '--cors opens only the API');
     expect((await mock.control('get', '/__control/journal')).body).toEqual(before);
   });
 
