@@ -6,6 +6,7 @@ import { createMockServer } from '../src/server.js';
 import { CONTROL_BODY_LIMIT_BYTES } from '../src/server.js';
 import { FUZZ_CLOCK, FuzzPlan, formatReport, runFuzz, type FuzzReport, type FuzzTarget } from '../test/fuzz/engine.js';
 import { ensureBuilt } from './lib/build.js';
+import { formatTenants, runTenants } from './lib/hostile-tenant.js';
 import { detectPinning, freePort, startProcess, waitForOk, type ServerProcess } from './lib/processes.js';
 
 /*
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: process.env.FUZZ_CONCURRENCY ?? '8' },
     server: { type: 'string', default: process.env.FUZZ_SERVER ?? 'dist' },
     'state-every': { type: 'string', default: '10' },
+    tenants: { type: 'string', default: process.env.FUZZ_TENANTS ?? 'on' },
     replay: { type: 'string' },
     help: { type: 'boolean' },
   },
@@ -50,6 +52,7 @@ if (values.help) {
       '  --server MODE      dist (node dist/src/bin.js in its own process; default), in-process, or proxy (in-process, /v1 through proxy --upstream) (FUZZ_SERVER)',
       '  --state-every N    in-process: check state on every N-th request (default 10; 0 never)',
       '  --replay I[,J]     send only request number I (and J…) of the seed, and print each with its answer',
+      '  --tenants on|off   beside the fuzz, a hostile tenant replays the attacks of issue 28 and an innocent one times its reads (default on; FUZZ_TENANTS)',
     ].join('\n'),
   );
   process.exit(0);
@@ -119,6 +122,9 @@ const plan = new FuzzPlan({ bodyLimitBytes: BODY_LIMIT_BYTES, controlBodyLimitBy
 const { target, stop, crashed, process: child } = await startTarget();
 console.log(`fuzz: ${only ? `replaying ${only.join(', ')} of` : `${requests} requests,`} seed ${seed}, concurrency ${concurrency}, server ${mode}, ${plan.operations.length} operations, ${plan.declaredConstraints} constraints declared`);
 let lastPrinted = 0;
+// Beside the fuzz: a hostile tenant and an innocent one whose waits are what the hostile one inflicts (bench/lib/hostile-tenant.ts).
+const tenantsStop = new AbortController();
+const tenants = values.tenants === 'on' && !only ? runTenants(target.baseUrl, tenantsStop.signal) : undefined;
 const report = await runFuzz(plan, target, {
   requests,
   seed,
@@ -132,6 +138,8 @@ const report = await runFuzz(plan, target, {
     console.log(progressLine(partial));
   },
 });
+tenantsStop.abort();
+const tenantReport = await tenants;
 const crash = crashed();
 const memory = child?.memory();
 const serverCpu = child?.cpuSeconds();
@@ -147,5 +155,6 @@ if (only) {
     console.log(`  request #${index}: ${op.operationId} [${request.mutations.join(' + ') || 'valid'}]`);
   }
 }
+if (tenantReport) console.log(formatTenants(tenantReport));
 if (crash) console.log(`  CRASH: ${crash}`);
-process.exitCode = report.failures.length > 0 || crash || report.requests < report.planned ? 1 : 0;
+process.exitCode = report.failures.length > 0 || crash || report.requests < report.planned || (tenantReport && (tenantReport.wrong.length > 0 || tenantReport.innocent.failed > 0)) ? 1 : 0;

@@ -225,3 +225,14 @@ describe('the control token', () => {
     expect(help.out.join('\n')).toContain('SOCIAL_GATEWAY_MOCK_CONTROL_TOKEN');
   });
 });
+
+describe("control.yaml's x-access", () => {
+  it('names who may call every operation, and the server reads it', async () => {
+    const { loadSpec } = await import('../../src/http/spec.js');
+    const { OperationIndex, CONTROL_ACCESS } = await import('../../src/http/operations.js');
+    const index = new OperationIndex(loadSpec('control.yaml').document);
+    const missing = index.operations.filter((operation) => operation.access === undefined || !CONTROL_ACCESS.includes(operation.access)).map((operation) => operation.operationId);
+    expect(missing).toEqual([]);
+    expect(index.operations.filter((operation) => operation.access === 'server').map((operation) => operation.operationId).sort()).toEqual(['createApiKey', 'listWorkspaces', 'putState']);
+  });
+});
