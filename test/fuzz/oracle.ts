@@ -6,6 +6,9 @@ import type { FuzzRequest } from './requests.js';
 import { resolvePointer, type Schema } from './schema-arbitraries.js';
 import type { WireRequest } from './wire.js';
 
+/** The server's nesting limit for JSON bodies (docs/security.md). */
+const MAX_JSON_DEPTH = 64;
+
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -124,6 +127,8 @@ export class ContractOracle {
     }
     // express.json is strict: only an object or an array at the top.
     if (typeof value !== 'object' || value === null) return { kind: 'reject', reason: 'a JSON body that is not an object or array' };
+    // Past the nesting limit, refused before the schema is read; near it, the server may count a level more or less than we do.
+    if (depthOf(value) > MAX_JSON_DEPTH + 8) return { kind: 'reject', reason: `a body nested deeper than ${MAX_JSON_DEPTH}`, statuses: [400] };
     return this.check(op.body.schema, value, false) ? { kind: 'accept' } : { kind: 'reject', reason: 'body breaks its schema' };
   }
 
@@ -182,6 +187,19 @@ export class ContractOracle {
     // Coercion rewrites the value in place; judge a copy.
     return validate(coerce ? structuredClone(value) : value);
   }
+}
+
+/** How deeply a JSON value nests (a scalar is 0), counted without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** Points local `$ref`s of a schema taken out of the document back into it. */

@@ -53,7 +53,22 @@ export const NASTY_STRINGS = [
   '__proto__',
   ' ',
   'null',
+  // Patterns a backtracking engine takes exponential time on, for the fields that are regular expressions (rule matchers).
+  '^(a+)+$',
+  '(a|aa)+$',
+  '(.*a){25}',
+  '(x+x+)+y',
 ];
+/** Nesting depths for body.deep: each far past the server's limit of 64 levels. */
+const DEEP_DEPTHS = [100, 500, 2000];
+
+/** `depth` levels of arrays (`[[…]]`) or objects (`{"a":{…}}`), built without recursion. */
+export function nestedValue(depth: number, arrays: boolean): unknown {
+  let value: unknown = 0;
+  for (let level = 0; level < depth; level++) value = arrays ? [value] : { a: value };
+  return value;
+}
+
 const TOP_LEVEL_BODIES: unknown[] = [null, 42, 'text', true, []];
 const CONTENT_TYPES: Array<string | undefined> = [
   'text/plain',
@@ -136,6 +151,7 @@ export const MUTATIONS = [
   'body.objectForArray',
   'body.boundary',
   'body.huge',
+  'body.deep',
   'body.unicode',
   'body.topLevel',
   'body.contentType',
@@ -294,6 +310,16 @@ export function applyMutation(request: FuzzRequest, spec: MutationSpec, op: Oper
           if (pick2 % 4 === 0) return isObject(value) ? setAt(value, ['padding'], 'p'.repeat(1_100_000)) : 'p'.repeat(1_100_000);
           const target = pickFrom(stringPaths(value), pick);
           return target ? setAt(value, target.path, (pick2 % 3 === 1 ? '😀' : 'h').repeat(100_000)) : value;
+        }),
+      );
+    case 'body.deep':
+      return labelled(
+        mutateJson(request, (value) => {
+          // Far past the server's nesting limit (64), in arrays or objects, at the top or in a field.
+          const depth = DEEP_DEPTHS[pick2 % DEEP_DEPTHS.length] as number;
+          const deep = nestedValue(depth, pick2 % 2 === 0);
+          const target = pickFrom(locate(value), pick);
+          return target ? setAt(value, target.path, deep) : deep;
         }),
       );
     case 'body.unicode':
