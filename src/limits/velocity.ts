@@ -13,15 +13,15 @@ const DEFAULT_DAILY_CAP = 50;
 
 /**
  * Posting velocity of one workspace. Only destinations that actually published
- * count; but a destination admitted and not yet published holds a place, so
- * parallel publishes to one account can never overshoot a cap.
+ * count; but a destination on its way out (its post is processing) holds a place,
+ * so parallel publishes to one account can never overshoot a cap.
  */
 export const velocityStore = defineStore('velocity', () => ({
   /** Set once the ledger has been filled from the posts that were already published. */
   initialized: false,
   /** Publish times (virtual ms) per account of destinations that published; older than two days is pruned. */
   published: {} as Record<string, number[]>,
-  /** Destinations admitted but not yet published or failed, per account. */
+  /** Destinations on their way out (admitted when their post started) and not yet published or failed, per account. */
   inFlight: {} as Record<string, string[]>,
 }));
 
@@ -94,10 +94,17 @@ export function velocityUsage(workspace: Workspace, accountId: string) {
   };
 }
 
-/** Whether `count` more destinations may publish on the account now; the refusal names the window. */
-export function velocityRefusal(workspace: Workspace, account: VelocityAccount, count: number): VelocityRefusal | undefined {
+/**
+ * Whether `count` more destinations may publish on the account now; the refusal names the window.
+ * `goingOut: false` counts only what went out, for a post that is merely accepted now (queued
+ * posts do not count, the reference says); by default the destinations on their way out count
+ * too, for one that leaves now, so parallel publishes cannot overshoot a cap.
+ */
+export function velocityRefusal(workspace: Workspace, account: VelocityAccount, count: number, { goingOut = true }: { goingOut?: boolean } = {}): VelocityRefusal | undefined {
   const now = workspace.now();
-  const { lastHour, today, inFlight } = velocityUsage(workspace, account.id);
+  const usage = velocityUsage(workspace, account.id);
+  const { lastHour, today } = usage;
+  const inFlight = goingOut ? usage.inFlight : 0;
   const cap = dailyCap(account.platform);
   if (today + inFlight + count > cap) {
     // The daily cap resets at the next UTC midnight.
@@ -128,10 +135,13 @@ export function velocityError(refusal: VelocityRefusal, param?: string): ApiErro
   });
 }
 
-/** Holds places for destinations about to publish; the caller has checked `velocityRefusal` first. */
-export function reserve(workspace: Workspace, accountId: string, destinationIds: string[]): void {
-  const store = ledger(workspace);
-  (store.inFlight[accountId] ??= []).push(...destinationIds);
+/**
+ * Holds a place for a destination about to publish; the caller has checked `velocityRefusal`
+ * first. Once: a data file from before decision 0003's revision holds places taken at creation.
+ */
+export function reserve(workspace: Workspace, accountId: string, destinationId: string): void {
+  const inFlight = (ledger(workspace).inFlight[accountId] ??= []);
+  if (!inFlight.includes(destinationId)) inFlight.push(destinationId);
 }
 
 /** A reserved destination published (counts from `atMs` on) or failed (frees its place). */

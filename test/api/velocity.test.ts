@@ -90,6 +90,8 @@ describe('POST /v1/posts and posting velocity', () => {
       clearOutages(workspace, 'bluesky');
       expectStatus(await w.post('bluesky'), 201);
       expectStatus(await w.post('bluesky'), 201);
+      // Queued, those two do not count yet; once they went out, the cap is reached.
+      await w.advance(10_000);
       expectApiError(await w.post('bluesky'), 429, 'VELOCITY_LIMITED');
     });
   });
@@ -114,14 +116,32 @@ describe('POST /v1/posts and posting velocity', () => {
   });
 
   describe('when 30 publishes to one account arrive at once', () => {
-    it('admits and publishes exactly 25', async () => {
+    it('accepts all 30 (queued posts do not count), publishes exactly 25, and fails the other 5 at send time with VELOCITY_LIMITED and its webhook event', async () => {
       const w = await world();
       const results = await Promise.all(Array.from({ length: 30 }, () => w.post('threads')));
-      expect(results.filter((r) => r.status === 201)).toHaveLength(25);
-      expect(results.filter((r) => r.status === 429).every((r) => r.body.error.code === 'VELOCITY_LIMITED')).toBe(true);
+      expect(results.map((r) => r.status)).toEqual(Array.from({ length: 30 }, () => 201));
       await w.advance(60_000 * 5);
-      const published = await mock.call('get', `/v1/posts?connectionId=${w.account('threads')}&status=published&since=2026-03-02T10:00:00Z&include=total`, w.key);
+      const threads = w.account('threads');
+      const published = await mock.call('get', `/v1/posts?connectionId=${threads}&status=published&since=2026-03-02T10:00:00Z&include=total`, w.key);
       expect(published.body.total).toBe(25);
+      const failed = await mock.call('get', `/v1/posts?connectionId=${threads}&status=failed&since=2026-03-02T10:00:00Z&include=total&limit=100`, w.key);
+      expect(failed.body.total).toBe(5);
+      for (const post of failed.body.data) expect(post.destinations[0]).toMatchObject({ status: 'failed', errorCode: 'VELOCITY_LIMITED', publishedAt: null });
+      const events = mock.server.registry.byApiKey(w.key)?.events.recent() ?? [];
+      const refused = events.filter((e) => e.event === 'post.platform.failed' && (e.data as { destination: { errorCode: string } }).destination.errorCode === 'VELOCITY_LIMITED');
+      expect(refused).toHaveLength(5);
+      // Now the cap is reached by posts that went out: the 31st is refused at once.
+      expectApiError(await w.post('threads'), 429, 'VELOCITY_LIMITED');
+    });
+  });
+
+  describe('when 25 posts are queued and none has gone out', () => {
+    it('accepts the 26th, as the reference says: only posts that went out count', async () => {
+      const w = await world();
+      for (let i = 0; i < 25; i++) expectStatus(await w.post('bluesky'), 201);
+      const limits = await mock.control('get', '/__control/limits', w.key);
+      expect(limits.body.velocity.find((entry: { accountId: string }) => entry.accountId === w.account('bluesky'))).toMatchObject({ hour: { count: 0 }, inFlight: 0 });
+      expectStatus(await w.post('bluesky'), 201);
     });
   });
 });

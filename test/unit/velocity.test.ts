@@ -23,7 +23,7 @@ describe('posting velocity', () => {
     const ws = await workspace('2026-03-02T10:00:00Z');
     for (let i = 0; i < 25; i++) {
       expect(velocityRefusal(ws, twitter, 1)).toBeUndefined();
-      reserve(ws, twitter.id, [`d${i}`]);
+      reserve(ws, twitter.id, `d${i}`);
       settle(ws, twitter.id, `d${i}`, true);
       await ws.scheduler.advanceTo(ws.now() + MIN);
     }
@@ -39,17 +39,29 @@ describe('posting velocity', () => {
     let admitted = 0;
     for (let i = 0; i < 30; i++) {
       if (velocityRefusal(ws, twitter, 1)) continue;
-      reserve(ws, twitter.id, [`d${i}`]);
+      reserve(ws, twitter.id, `d${i}`);
       admitted++;
     }
     expect(admitted).toBe(25);
     expect(velocityUsage(ws, twitter.id)).toMatchObject({ inFlight: 25, today: 0 });
   });
 
+  it('counts only what went out for a post merely accepted now, and what is on its way out for one that leaves', async () => {
+    const ws = await workspace('2026-03-02T10:00:00Z');
+    recordPublishes(ws, twitter.id, 20);
+    for (let i = 0; i < 5; i++) reserve(ws, twitter.id, `d${i}`);
+    // A destination reserved twice (a data file from before the revision) holds one place.
+    reserve(ws, twitter.id, 'd0');
+    expect(velocityUsage(ws, twitter.id).inFlight).toBe(5);
+    expect(velocityRefusal(ws, twitter, 1, { goingOut: false })).toBeUndefined();
+    expect(velocityRefusal(ws, twitter, 1)).toMatchObject({ window: 'hour' });
+    expect(velocityRefusal(ws, twitter, 6, { goingOut: false })).toMatchObject({ window: 'hour' });
+  });
+
   it('frees the place of a destination that failed: failures do not count', async () => {
     const ws = await workspace('2026-03-02T10:00:00Z');
     recordPublishes(ws, twitter.id, 24);
-    reserve(ws, twitter.id, ['a']);
+    reserve(ws, twitter.id, 'a');
     expect(velocityRefusal(ws, twitter, 1)).toBeDefined();
     settle(ws, twitter.id, 'a', false);
     expect(velocityRefusal(ws, twitter, 1)).toBeUndefined();

@@ -65,11 +65,10 @@ const startPost: JobHandler<Workspace> = (workspace, job) => {
   const post = findPost(workspace, job);
   // Cancelled, deleted or reset meanwhile: nothing left to start.
   if (!post || (post.status !== 'queued' && post.status !== 'scheduled')) return;
-  const fired = post.status === 'scheduled';
   post.status = 'processing';
   for (const destination of post.destinations) destination.status = 'queued';
   post.updatedAt = workspace.nowIso();
-  if (fired) admitAtFireTime(workspace, post);
+  admitOnTheWayOut(workspace, post);
   startNextDestination(workspace, post);
   workspace.changed();
 };
@@ -153,7 +152,8 @@ function refusalFor(workspace: Workspace, destination: DestinationRecord, accoun
 
 /**
  * Velocity admission for a post published now, before it is created: every
- * destination must fit its account's hourly pace and daily cap, counting several
+ * destination must fit its account's hourly pace and daily cap as the posts that
+ * went out fill them (queued ones do not count: decision 0003), counting several
  * destinations on one account once each. A refusal is the synchronous
  * 429 VELOCITY_LIMITED, and nothing of the request is published.
  */
@@ -165,24 +165,25 @@ export function admitNow(workspace: Workspace, accounts: VelocityAccount[]): voi
     else counts.set(account.id, { account, count: 1, index });
   });
   for (const { account, count, index } of counts.values()) {
-    const refusal = velocityRefusal(workspace, account, count);
+    const refusal = velocityRefusal(workspace, account, count, { goingOut: false });
     if (refusal) throw velocityError(refusal, `destinations[${index}].connectionId`);
   }
 }
 
 /**
- * Velocity admission for a scheduled post at its fire time. It cannot answer
- * anyone, so a destination past the cap fails terminally with VELOCITY_LIMITED
- * (and `post.platform.failed` carries the code); the others hold their places
- * until they publish or fail.
+ * Velocity admission when a post starts to go out: a queued one after its start
+ * delay, a scheduled one at its fire time. It cannot answer anyone any more, so a
+ * destination past the cap (counting the destinations on their way out) fails
+ * terminally with VELOCITY_LIMITED (and `post.platform.failed` carries the code);
+ * the others hold their places until they publish or fail.
  */
-function admitAtFireTime(workspace: Workspace, post: PostRecord): void {
+function admitOnTheWayOut(workspace: Workspace, post: PostRecord): void {
   for (const destination of post.destinations) {
     // A destination whose outcome was decided ends as decided, past the cap or not.
     const decided = decidedOutcome(workspace, post.id, destination.id) !== undefined;
     const refusal = decided ? undefined : velocityRefusal(workspace, { id: destination.connectionId, platform: destination.platform }, 1);
     if (!refusal) {
-      reserve(workspace, destination.connectionId, [destination.id]);
+      reserve(workspace, destination.connectionId, destination.id);
       continue;
     }
     destination.status = 'failed';

@@ -1,6 +1,5 @@
 import { ApiError, notFound, validationError } from '../../http/errors.js';
 import { indexedListPage, parseInclude, parseTimeRange, type Direction, type Following, type Page, type SortKey, type TimeRange } from '../../http/lists.js';
-import { reserve } from '../../limits/velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { basisMs, metricOf, postIndex, type IndexedPost, type PostIndex, type TimeField } from './list-index.js';
 import type { MetricName, NormalizedMetrics } from './metrics.js';
@@ -55,7 +54,6 @@ export function createPost(workspace: Workspace, body: CreatePostBody): PostReco
     scheduleStart(workspace, post, plan.schedule.atMs);
     workspace.events.emit('post.scheduled', { post: postView(workspace, post) });
   } else {
-    for (const destination of post.destinations) reserve(workspace, destination.connectionId, [destination.id]);
     scheduleStart(workspace, post, workspace.now() + START_DELAY_MS);
   }
   workspace.changed();
