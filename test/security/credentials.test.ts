@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { drawHex } from '../../src/lib/ids.js';
+import { webhooksStore } from '../../src/api/webhooks/store.js';
+import { drawHex, hexToUuid } from '../../src/lib/ids.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { connectionOf, paramsOf, pathOf, signInForm } from '../helpers/accounts.js';
 import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
@@ -150,6 +151,18 @@ describe('POST /v1/media/presign', () => {
     expectApiError(await a.call('put', pathOf(theirs.uploadUrl), null).set('Content-Type', 'image/jpeg').send(jpeg), 403, 'UPLOAD_URL_INVALID', 'token');
     expectStatus(await a.call('put', pathOf(mine.uploadUrl), null).set('Content-Type', 'image/jpeg').send(jpeg), 200);
   });
+
+  it('leaves the ids drawn after it as the seed gave them: the token keeps its place in the id stream', async () => {
+    const mock = await server();
+    const { data } = defaultWorkspace(mock);
+    const before = data.idCounter;
+    await presign(mock);
+    // A presign drew three values: the key, the record's id, the token.
+    expect(data.idCounter).toBe(before + 3);
+    const profile = await mock.call('post', '/v1/profiles').send({ name: 'After a presign' });
+    expectStatus(profile, 201);
+    expect(profile.body.id).toBe(hexToUuid(drawHex(data.seed, data.id, before + 3)));
+  });
 });
 
 describe('the sign-in session of an OAuth connect', () => {
@@ -186,8 +199,7 @@ describe('POST /v1/webhooks', () => {
     const res = await mock.call('post', '/v1/webhooks').send({ name: 'no secret', url: 'https://hooks.example/in', events: ['post.published'] });
     expectStatus(res, 201);
     expect(res.body.hasSecret).toBe(false);
-    const webhooks = (await mock.control('get', '/__control/state')).body.workspace.stores.webhooks.webhooks as Record<string, { secret: unknown }>;
-    expect(webhooks[res.body.id]?.secret).toBeNull();
+    expect(webhooksStore.read(defaultWorkspace(mock)).webhooks[res.body.id]?.secret).toBeNull();
   });
 });
 
