@@ -383,7 +383,7 @@ export class WorkspaceRegistry {
 
   /** Mints another key for the workspace; it shares the workspace's one budget. */
   addApiKey(workspace: Workspace, scope: KeyScope = 'full'): string {
-    // The key took a place in the server's count when it was drawn from the seed; it keeps it, so workspaces made after it keep their ids.
+    // A minted key keeps the place in the server's count it had when keys were drawn from the seed: workspaces made after it keep their ids.
     this.options.database.data.workspaceCounter++;
     const key = newApiKey();
     workspace.data.apiKeys.push(key);

@@ -120,7 +120,7 @@ export class Workspace implements HasWorkspaceData {
     return hexToUuid(this.draw());
   }
 
-  /** A lowercase hex token, for keys and network-native ids. */
+  /** A lowercase hex value from the seed, for media keys and network-native ids (a credential is `newCredential`). */
   newHex(length: number): string {
     return this.draw().slice(0, length);
   }
