@@ -2,6 +2,7 @@ import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceO
 import type { Journal } from '../journal/journal.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../http/errors.js';
+import { randomHex } from '../lib/credentials.js';
 import { drawHex } from '../lib/ids.js';
 import type { KeyScope } from './keys.js';
 import { takeSnapshot } from './snapshot.js';
@@ -17,6 +18,15 @@ export interface ScenarioChoice {
   start: Partial<WorkspaceBase>;
 }
 
+/**
+ * A key the server makes (a created or forked workspace's, a minted one): 128 random bits,
+ * never drawn from the seed, which anyone may know (decision 0025). Stored with the
+ * workspace, so it survives a restart with --data; the default workspace's is --api-key.
+ */
+function newApiKey(): string {
+  return `${API_KEY_PREFIX}test_${randomHex(32)}`;
+}
+
 /** A workspace's start without its scenario (older data files lack `base`: then the start itself). */
 export function baseOf(origin: WorkspaceOrigin): WorkspaceBase {
   const { plan, seed, clockStartMs, clockFrozen, fixtures } = origin.base ?? origin;
@@ -26,7 +36,7 @@ export function baseOf(origin: WorkspaceOrigin): WorkspaceBase {
 export interface RegistryOptions {
   database: Database;
   runtime: WorkspaceRuntime;
-  /** Server seed: decides the ids and keys of workspaces made from the control plane. */
+  /** Server seed: decides the ids (never the keys) of workspaces made from the control plane. */
   seed: number;
   defaultApiKey: string;
   /** How workspaces are made unless told otherwise (their seed comes from the server seed). */
@@ -373,8 +383,9 @@ export class WorkspaceRegistry {
 
   /** Mints another key for the workspace; it shares the workspace's one budget. */
   addApiKey(workspace: Workspace, scope: KeyScope = 'full'): string {
-    const n = ++this.options.database.data.workspaceCounter;
-    const key = `${API_KEY_PREFIX}test_${drawHex(this.options.seed, 'key', n).slice(0, 32)}`;
+    // A minted key keeps the place in the server's count it had when keys were drawn from the seed: workspaces made after it keep their ids.
+    this.options.database.data.workspaceCounter++;
+    const key = newApiKey();
     workspace.data.apiKeys.push(key);
     // Only the keys that are not full are listed, so data files from before scopes read as they were.
     if (scope !== 'full') workspace.data.keyScopes = { ...workspace.data.keyScopes, [key]: scope };
@@ -515,11 +526,10 @@ export class WorkspaceRegistry {
     return idlest;
   }
 
-  /** The id and first key of the next workspace made from the control plane, from the server seed. */
+  /** The id (from the server seed) and first key (random) of the next workspace made from the control plane. */
   private nextIdentity(): { n: number; id: string; key: string } {
     const n = ++this.options.database.data.workspaceCounter;
-    const hex = drawHex(this.options.seed, 'workspace', n);
-    return { n, id: `ws_${hex.slice(0, 12)}`, key: `${API_KEY_PREFIX}test_${hex.slice(12, 44)}` };
+    return { n, id: `ws_${drawHex(this.options.seed, 'workspace', n).slice(0, 12)}`, key: newApiKey() };
   }
 
   /** The start of a workspace: its base, the scenario's choices over it, and what was asked explicitly over those. */

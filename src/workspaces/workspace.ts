@@ -9,6 +9,7 @@ import type { HasWorkspaceData } from '../store/define-store.js';
 import { CursorCodec } from '../http/lists.js';
 import { Journal, type JournalEntry } from '../journal/journal.js';
 import type { LiveDetail } from '../journal/live-detail.js';
+import { randomHex } from '../lib/credentials.js';
 import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from './plans.js';
 
@@ -119,7 +120,7 @@ export class Workspace implements HasWorkspaceData {
     return hexToUuid(this.draw());
   }
 
-  /** A lowercase hex token, for keys and network-native ids. */
+  /** A lowercase hex value from the seed, for media keys and network-native ids (a credential is `newCredential`). */
   newHex(length: number): string {
     return this.draw().slice(0, length);
   }
@@ -127,6 +128,17 @@ export class Workspace implements HasWorkspaceData {
   /** A decimal token, for network-native ids that are numbers. */
   newDigits(length: number): string {
     return hexToDigits(this.draw(), length);
+  }
+
+  /**
+   * A lowercase hex credential (an upload token, a sign-in session's id) from crypto
+   * randomness, so knowing the seed does not tell it. It still takes the place in the id
+   * stream its seeded draw had, so every id drawn after it is the one the same requests
+   * always got, and two servers with the same seed keep answering the same data.
+   */
+  newCredential(length: number): string {
+    this.data.idCounter++;
+    return randomHex(length);
   }
 
   /** The server's webhook timeout: real time, since it bounds a real HTTP request. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionOf, eventsOf, newWorkspace, paramsOf, pathOf, startRedirectReceiver, type RedirectReceiver, type TestWorkspace } from '../helpers/accounts.js';
+import { connectionOf, eventsOf, newWorkspace, paramsOf, pathOf, signInForm, startRedirectReceiver, type RedirectReceiver, type TestWorkspace } from '../helpers/accounts.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
 
 let mock: TestMock;
@@ -172,12 +172,12 @@ describe('POST /v1/accounts/{id}/reconnect', () => {
       const html = await page.text();
       expect(html).toContain('reconnect');
       const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
-      const session = /name="session" value="([^"]+)"/.exec(html)?.[1];
+      const { session, token } = signInForm(html);
       expect(action).toBe('/__oauth/decide');
       const landed = await fetch(new URL(action ?? '', signInUrl), {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ session: session ?? '', decision: 'approve' }),
+        body: new URLSearchParams({ session, token, decision: 'approve' }),
       });
       expect(landed.status).toBe(200);
       expect(landed.redirected).toBe(true);
@@ -202,11 +202,10 @@ describe('POST /v1/accounts/{id}/reconnect', () => {
 
       const signInUrl = `${baseUrl}${pathOf(body.url)}`;
       const html = await (await fetch(signInUrl)).text();
-      const session = /name="session" value="([^"]+)"/.exec(html)?.[1] ?? '';
       const landed = await fetch(`${baseUrl}/__oauth/decide`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ session, decision: 'approve' }),
+        body: new URLSearchParams({ ...signInForm(html), decision: 'approve' }),
       });
       expect(landed.redirected).toBe(true);
       expect(paramsOf(landed.url)).toEqual({ state: 'xyz', platform: 'linkedin', accountId: linkedin.id, error: 'SESSION_EXPIRED' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOutage } from '../../src/platforms/outages.js';
-import { connectionOf, eventsOf, newWorkspace, paramsOf, pathOf, type TestWorkspace } from '../helpers/accounts.js';
+import { connectionOf, eventsOf, newWorkspace, paramsOf, pathOf, signInForm, type TestWorkspace } from '../helpers/accounts.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
 
 let mock: TestMock;
@@ -27,6 +27,13 @@ async function startConnect(ws: TestWorkspace, platform: string, body: Record<st
   const res = await mock.call('post', `/v1/connections/${platform}/connect`, ws.apiKey).send({ redirectUrl: REDIRECT, ...body });
   expectStatus(res, 200);
   return res.body as { url: string; expiresAt: string };
+}
+
+/** Opens the sign-in page and posts its form with a decision, as a click on its button does. */
+async function decideOnPage(url: string, decision: string) {
+  const page = await mock.call('get', pathOf(url), null);
+  expect(page.status, page.text).toBe(200);
+  return mock.call('post', '/__oauth/decide', null).type('form').send({ ...signInForm(page.text), decision });
 }
 
 /** Decides on the sign-in page with auto=…, answering the redirect's query parameters. */
@@ -228,7 +235,7 @@ describe('the sign-in page (/__oauth)', () => {
     const [count, before] = [await connectionCount(ws), await wallet(ws)];
     const { url } = await startConnect(ws, 'tiktok', { profileName: 'Video team', metadata: { crm: 'c-9' } });
     const session = new URL(url).searchParams.get('session') as string;
-    const page = await mock.call('post', '/__oauth/decide', null).type('form').send({ session, decision: 'approve' });
+    const page = await decideOnPage(url, 'approve');
     expect(page.status).toBe(303);
     const params = paramsOf(page.headers.location);
     expect(params).toEqual({ state: 'abc', platform: 'tiktok', accountId: expect.any(String), connectSession: session });
@@ -258,7 +265,7 @@ describe('the sign-in page (/__oauth)', () => {
       expect(page.status).toBe(200);
       expect(page.text).toContain('myapp://oauth');
       const session = new URL(res.body.url).searchParams.get('session') as string;
-      const done = await mock.call('post', '/__oauth/decide', null).type('form').send({ session, decision: 'approve' });
+      const done = await decideOnPage(res.body.url, 'approve');
       expect(done.status).toBe(303);
       const location = new URL(done.headers.location as string);
       expect(`${location.protocol}//${location.host}${location.pathname}`).toBe('myapp://oauth/done');
@@ -325,8 +332,7 @@ describe('the sign-in page (/__oauth)', () => {
   it('answers 400 for a decision that is neither approve nor deny', async () => {
     const { url } = await startConnect(ws, 'pinterest');
     expect((await mock.call('get', `${pathOf(url)}&auto=maybe`, null)).status).toBe(400);
-    const session = new URL(url).searchParams.get('session') as string;
-    expect((await mock.call('post', '/__oauth/decide', null).type('form').send({ session, decision: 'yes' })).status).toBe(400);
+    expect((await decideOnPage(url, 'yes')).status).toBe(400);
     // Still pending: a proper decision still works.
     expect((await signIn(url)).platform).toBe('pinterest');
   });

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS, requireChromium } from '../helpers/chromium.js';
-import { connectionOf, paramsOf, startRedirectReceiver, type RedirectReceiver } from '../helpers/accounts.js';
+import { connectionOf, newWorkspace, paramsOf, startRedirectReceiver, type RedirectReceiver } from '../helpers/accounts.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 /*
@@ -15,28 +17,48 @@ import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 let mock: TestMock;
 let baseUrl: string;
 let receiver: RedirectReceiver;
-let browser: BrowserContext;
+let browser: BrowserContext | undefined;
 let profileDir: string;
+/** A page of another site (http://localhost:…, while the mock is http://127.0.0.1:…), serving what a test puts here. */
+let attacker: Server;
+let attackerPage = '';
+let attackerUrl: string;
 
 beforeAll(async () => {
   mock = await startMock();
   baseUrl = await mock.server.listen(0);
   receiver = await startRedirectReceiver();
+  attacker = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(attackerPage);
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+  attackerUrl = `http://localhost:${(attacker.address() as AddressInfo).port}/`;
 });
+
+/**
+ * Chromium, started by the first test that needs it: checked inside a test, not in a hook,
+ * so a missing browser fails that test by name instead of skipping it.
+ */
+async function openBrowser(): Promise<BrowserContext> {
+  if (browser) return browser;
+  const executablePath = requireChromium();
+  profileDir = mkdtempSync(join(tmpdir(), 'sgw-chromium-'));
+  browser = await chromium.launchPersistentContext(profileDir, { executablePath, headless: true, args: CHROMIUM_FLAGS, timeout: 20_000 });
+  return browser;
+}
 
 afterAll(async () => {
   await browser?.close();
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   await receiver?.close();
+  await new Promise<void>((resolve) => (attacker ? attacker.close(() => resolve()) : resolve()));
   await mock?.close();
 });
 
 describe('the sign-in page in Chromium', () => {
   it('lands on the redirect URL with connectSession after a click on Approve', async () => {
-    // Checked here, not in a hook, so a missing browser fails this test by name instead of skipping it.
-    const executablePath = requireChromium();
-    profileDir = mkdtempSync(join(tmpdir(), 'sgw-chromium-'));
-    browser = await chromium.launchPersistentContext(profileDir, { executablePath, headless: true, args: CHROMIUM_FLAGS, timeout: 20_000 });
+    const browser = await openBrowser();
     const expired = await connectionOf(mock, 'sgw_test_default', 'linkedin');
     const res = await mock.call('post', `/v1/accounts/${expired.id}/reconnect`).set('Host', new URL(baseUrl).host).send({ redirectUrl: receiver.url });
     expectStatus(res, 200);
@@ -53,5 +75,36 @@ describe('the sign-in page in Chromium', () => {
     expect(receiver.hits).toContain(page.url());
     const account = await mock.call('get', `/v1/accounts/${expired.id}`);
     expect(account.body).toMatchObject({ status: 'active', authHealth: 'healthy' });
+  }, 40_000);
+
+  it('decides nothing when a page of another site links to the sign-in with auto=approve or posts its form', async () => {
+    const browser = await openBrowser();
+    const ws = await newWorkspace(mock);
+    const expired = await connectionOf(mock, ws.apiKey, 'linkedin');
+    const res = await mock.call('post', `/v1/accounts/${expired.id}/reconnect`, ws.apiKey).set('Host', new URL(baseUrl).host).send({ redirectUrl: receiver.url });
+    expectStatus(res, 200);
+    const signInUrl = res.body.url as string;
+    const session = new URL(signInUrl).searchParams.get('session') ?? '';
+    attackerPage = `<!doctype html><title>Win a prize</title>
+<a id="link" href="${signInUrl}&amp;auto=approve">Claim your prize</a>
+<form id="form" method="post" action="${baseUrl}/__oauth/decide"><input type="hidden" name="session" value="${session}"><button name="decision" value="approve">Claim by form</button></form>`;
+
+    const page = await browser.newPage();
+    await page.goto(attackerUrl);
+    const [byLink] = await Promise.all([page.waitForEvent('response', (response) => response.url().includes('/__oauth/authorize')), page.click('#link')]);
+    expect(byLink.status()).toBe(403);
+    expect(await page.title()).toBe('Sign-in refused');
+
+    await page.goto(attackerUrl);
+    const [byForm] = await Promise.all([page.waitForEvent('response', (response) => response.url().endsWith('/__oauth/decide')), page.click('#form button')]);
+    expect(byForm.status()).toBe(403);
+
+    expect(receiver.hits.some((hit) => hit.includes(expired.id))).toBe(false);
+    expect((await mock.call('get', `/v1/accounts/${expired.id}`, ws.apiKey)).body).toMatchObject({ status: 'expired' });
+    // The sign-in itself is untouched: its own page still decides it.
+    await page.goto(signInUrl);
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(receiver.url.split('?')[0] ?? ''), { timeout: 10_000 }), page.getByRole('button', { name: 'Approve' }).click()]);
+    expect(paramsOf(page.url())).toMatchObject({ accountId: expired.id, connectSession: session });
+    expect((await mock.call('get', `/v1/accounts/${expired.id}`, ws.apiKey)).body).toMatchObject({ status: 'active' });
   }, 40_000);
 });

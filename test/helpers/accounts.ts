@@ -55,6 +55,15 @@ export function paramsOf(location: string | undefined): Record<string, string> {
   return Object.fromEntries(new URL(location ?? '').searchParams);
 }
 
+/** The hidden fields of a sign-in page's form: what a click on Approve or Deny posts with the decision. */
+export function signInForm(html: string): { session: string; token: string } {
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1];
+  const [session, token] = [field('session'), field('token')];
+  expect(session, 'the form\'s session').toEqual(expect.any(String));
+  expect(token, 'the form\'s token').toMatch(/^[0-9a-f]{32}$/);
+  return { session: session ?? '', token: token ?? '' };
+}
+
 export interface RedirectReceiver {
   /** The redirect URL to hand the connect. */
   url: string;

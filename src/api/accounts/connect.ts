@@ -1,4 +1,5 @@
 import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { randomHex, sameCredential } from '../../lib/credentials.js';
 import { getOwn } from '../../lib/records.js';
 import { PLATFORM_IDS, platformFacts } from '../../platforms/catalog.js';
 import { activeOutage, assertNetworkUp } from '../../platforms/outages.js';
@@ -277,7 +278,7 @@ export function startSignIn(workspace: Workspace, request: SignInRequest, baseUr
   const createdMs = workspace.now();
   const session: ConnectSessionRecord = {
     // The workspace id is in the session id: the sign-in page is opened by a browser that sends no API key.
-    id: `os_${workspace.id}_${workspace.newHex(20)}`,
+    id: `os_${workspace.id}_${workspace.newCredential(20)}`,
     platform: request.platform,
     mode: request.account ? 'reconnect' : 'connect',
     accountId: request.account?.id ?? null,
@@ -292,6 +293,7 @@ export function startSignIn(workspace: Workspace, request: SignInRequest, baseUr
     finishedAt: null,
     tempToken: null,
     candidates: [],
+    formToken: randomHex(32),
   };
   store.sessions[session.id] = session;
   workspace.changed();
@@ -331,6 +333,24 @@ export class SignInPageError extends Error {
 }
 
 export type Decision = 'approve' | 'deny';
+
+/** What the sign-in page's form carries back; a session saved before forms carried one gets it now. */
+export function formTokenOf(workspace: Workspace, session: ConnectSessionRecord): string {
+  if (session.formToken === undefined) {
+    session.formToken = randomHex(32);
+    workspace.changed();
+  }
+  return session.formToken;
+}
+
+/**
+ * Refuses a decision posted without the form token of the session's own page (a form
+ * on another site, a copy of the page): 403, and nothing changes.
+ */
+export function checkFormToken(session: ConnectSessionRecord, sent: unknown): void {
+  if (typeof sent === 'string' && session.formToken !== undefined && sameCredential(sent, session.formToken)) return;
+  throw new SignInPageError(403, 'Sign-in refused', 'This decision was not sent by the sign-in page itself (its form token is missing or wrong), so nothing was changed. Open the sign-in URL and choose Approve or Deny there.');
+}
 
 /**
  * The owner decided on the sign-in page: answers where the browser goes next, the
@@ -387,7 +407,7 @@ export function finishSignIn(workspace: Workspace, sessionId: string, decision: 
     session.candidates = offerCandidates(workspace, session.platform, { headless: session.headless, loginMethod: session.loginMethod });
     const first = session.candidates[0];
     if (session.loginMethod === 'facebook_login') {
-      session.tempToken = `tmp_${workspace.newHex(24)}`;
+      session.tempToken = `tmp_${workspace.newCredential(24)}`;
       connectSessionsStore.get(workspace).tempTokens[session.tempToken] = session.id;
       target.searchParams.set('tempToken', session.tempToken);
     } else {

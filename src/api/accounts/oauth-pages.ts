@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import type { Workspace } from '../../workspaces/workspace.js';
-import { describeSession, findSession, finishSignIn, SignInPageError, workspaceIdOfSession, type Decision } from './connect.js';
+import { checkFormToken, describeSession, findSession, finishSignIn, formTokenOf, SignInPageError, workspaceIdOfSession, type Decision } from './connect.js';
 import type { ConnectSessionRecord } from './store.js';
 import { stampDate } from '../../http/date-header.js';
 import { escapeHtml } from '../../lib/html.js';
@@ -9,8 +9,9 @@ import { escapeHtml } from '../../lib/html.js';
 /*
  * The networks' sign-in pages, played by the mock: `/__oauth/authorize?session=…`
  * renders a plain HTML form (no JavaScript) with Approve and Deny, which posts to
- * `/__oauth/decide`; `&auto=approve|deny` skips the page for tests. Either way the
- * browser is sent (303) to the integrator's redirect URL with the result.
+ * `/__oauth/decide` with the session's form token; `&auto=approve|deny` skips the page
+ * for tests. Either way the browser is sent (303) to the integrator's redirect URL with
+ * the result. Neither way can be taken from a page of another site (decision 0025).
  *
  * These are pages for a person in a browser, not API operations: a bad link gets an
  * HTML page with a 4xx status saying what is wrong, never JSON or a stack trace.
@@ -102,6 +103,7 @@ ${rows.map(([term, value]) => `  <dt>${term}</dt><dd>${value}</dd>`).join('\n')}
 ${view.expired ? '<p class="warning">This sign-in has expired: finishing it returns to the app with error=SESSION_EXPIRED.</p>' : ''}
 <form method="post" action="/__oauth/decide">
   <input type="hidden" name="session" value="${escapeHtml(session.id)}">
+  <input type="hidden" name="token" value="${escapeHtml(formTokenOf(workspace, session))}">
   <div class="actions">
     <button type="submit" name="decision" value="approve">Approve</button>
     <button type="submit" name="decision" value="deny">Deny</button>
@@ -118,6 +120,22 @@ function locate(registry: WorkspaceRegistry, value: unknown): { workspace: Works
   const session = workspace ? findSession(workspace, value) : undefined;
   if (!workspace || !session) throw new SignInPageError(404, 'Unknown sign-in', 'This sign-in link is not known: it may be from another run of the mock, from a workspace that was reset, or older than a day.');
   return { workspace, session };
+}
+
+/** What `Sec-Fetch-Site` may say of a request that decides: the page itself, or no page at all. */
+const DECIDING_SITES = new Set(['same-origin', 'none']);
+
+/**
+ * Browsers say where a request comes from in `Sec-Fetch-Site`. A sign-in is decided only by
+ * its own page (`same-origin`) or by a request no page made (`none`: an address typed, a test's
+ * browser opening the URL; no header: a client that is not a browser). A link, redirect or form
+ * of another site, or of another port of this host (`same-site`), is refused before anything is
+ * looked up, so such a page learns nothing and changes nothing.
+ */
+function refuseOtherSites(req: Request, how: string): void {
+  const site = req.headers['sec-fetch-site'];
+  if (site === undefined || (typeof site === 'string' && DECIDING_SITES.has(site))) return;
+  throw new SignInPageError(403, 'Sign-in refused', `${how} came from another page than the sign-in page (Sec-Fetch-Site: ${String(site)}), so nothing was changed: a sign-in is decided on its own page. Open the sign-in URL and choose Approve or Deny there.`);
 }
 
 function readDecision(value: unknown, name: string): Decision {
@@ -137,6 +155,7 @@ export function oauthPages(registry: WorkspaceRegistry): Router {
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
 
   router.get('/authorize', (req: Request, res: Response) => {
+    if (req.query.auto !== undefined) refuseOtherSites(req, 'A link with auto= (for tests that call the URL themselves)');
     const { workspace, session } = locate(registry, req.query.session);
     // The page's Date header comes from this workspace's clock (an error's too, through the responder).
     req.ctx.workspace = workspace;
@@ -149,10 +168,12 @@ export function oauthPages(registry: WorkspaceRegistry): Router {
   });
 
   router.post('/decide', (req: Request, res: Response) => {
+    refuseOtherSites(req, 'This decision');
     const form = (req.body ?? {}) as Record<string, unknown>;
     const { workspace, session } = locate(registry, form.session);
     req.ctx.workspace = workspace;
     stampDate(res, workspace);
+    checkFormToken(session, form.token);
     decide(res, workspace, session.id, readDecision(form.decision, 'decision'));
   });
 

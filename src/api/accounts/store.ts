@@ -84,6 +84,12 @@ export interface ConnectSessionRecord {
   finishedAt: string | null;
   /** Handed to the redirect URL after a `facebook_login` sign-in. */
   tempToken: string | null;
+  /**
+   * Random; the sign-in page's form sends it back with the decision. Only a page the
+   * server rendered knows it, so a page of another site cannot post one (decision 0025).
+   * Sessions saved before it existed get one when their page is next shown.
+   */
+  formToken?: string;
   /** What the owner may connect, offered at sign-in. */
   candidates: CandidateRecord[];
 }

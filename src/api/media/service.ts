@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, validationError } from '../../http/errors.js';
 import { compareKeys, type SortKey } from '../../http/lists.js';
+import { sameCredential } from '../../lib/credentials.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { mediaBytes, mediaStore, type MediaRecord } from './store.js';
@@ -60,7 +60,7 @@ export function presignMedia(workspace: Workspace, origin: string, request: Pres
   const record: MediaRecord = {
     id: workspace.newId(),
     key,
-    uploadToken: workspace.newHex(32),
+    uploadToken: workspace.newCredential(32),
     filename: request.filename,
     contentType: request.contentType,
     expiresAtMs: workspace.now() + UPLOAD_URL_LIFETIME_S * 1000,
@@ -121,7 +121,7 @@ export interface UploadAttempt {
 export function checkUpload(registry: WorkspaceRegistry, attempt: UploadAttempt): { workspace: Workspace; record: MediaRecord } {
   const found = findByKey(registry, attempt.key);
   const { workspace, record } = found;
-  if (typeof attempt.token !== 'string' || !sameSecret(attempt.token, record.uploadToken)) {
+  if (typeof attempt.token !== 'string' || !sameCredential(attempt.token, record.uploadToken)) {
     throw new ApiError(403, 'UPLOAD_URL_INVALID', 'The upload URL is incomplete or altered: send the PUT to uploadUrl exactly as presign returned it.', { param: 'token' });
   }
   if (workspace.now() >= record.expiresAtMs) {
@@ -182,10 +182,4 @@ export function mediaAssetView(origin: string, record: MediaRecord) {
     contentType: record.contentType,
     ...(record.sizeBytes !== null && { sizeBytes: record.sizeBytes }),
   };
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
