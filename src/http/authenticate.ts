@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import { sameCredential } from '../lib/credentials.js';
 import { scopeOfKey } from '../workspaces/keys.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -50,12 +50,6 @@ export function keyScopeStep(): RequestHandler {
   };
 }
 
-/** Equal, in a time that says nothing of where two tokens differ or of the token's length. */
-export function tokenMatcher(token: string): (sent: string) => boolean {
-  const expected = createHash('sha256').update(token).digest();
-  return (sent) => timingSafeEqual(createHash('sha256').update(sent).digest(), expected);
-}
-
 /**
  * /__control. Without a control token every caller is the owner, as on a laptop: a key, when
  * sent, picks its workspace, else an `x-workspace-id` does (the default workspace otherwise).
@@ -65,7 +59,7 @@ export function tokenMatcher(token: string): (sent: string) => boolean {
  * `server` operation. A call with neither is refused unless the operation is `open`.
  */
 export function authenticateControl(registry: WorkspaceRegistry, controlToken: string | undefined): (req: Request) => Workspace {
-  const isToken = controlToken === undefined ? undefined : tokenMatcher(controlToken);
+  const isToken = controlToken === undefined ? undefined : (sent: string) => sameCredential(sent, controlToken);
   return (req) => {
     const sent = req.headers['x-control-token'];
     if (isToken && sent !== undefined && !(typeof sent === 'string' && isToken(sent))) {

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * `length` lowercase hex characters from the operating system's randomness: what every
@@ -10,9 +10,14 @@ export function randomHex(length: number): string {
   return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
 }
 
-/** Whether a credential sent matches the one kept, in time that does not tell how much of it matched. */
+/**
+ * Whether a credential sent matches the one kept, in time that tells neither how much of it
+ * matched nor how long the kept one is: both are hashed to the same length first.
+ */
 export function sameCredential(given: string, kept: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(kept);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return timingSafeEqual(digest(given), digest(kept));
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
 }

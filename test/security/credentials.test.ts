@@ -301,12 +301,15 @@ describe('the sign-in page (/__oauth)', () => {
   });
 
   describe('when a decision is posted without the page\'s form token', () => {
-    it('refuses it with a 403 page even from an origin --cors lets in, and nothing changes', async () => {
-      // --cors '*' lets every origin past the cross-origin write check: the form token still stands.
+    it('refuses it even from an origin --cors lets in, and nothing changes', async () => {
+      // --cors '*' opens the API alone (decision 0024): the cross-origin write check refuses the post before the page sees it.
       const mock = await server({ cors: ['*'] });
       const { url, accountId } = await expiredReconnect(mock);
       const posted = await mock.call('post', '/__oauth/decide', null).set('Origin', 'https://evil.example').type('form').send({ session: sessionOf(url), decision: 'approve' });
-      expectRefusalPage(posted);
+      expectApiError(posted, 403, 'FORBIDDEN', 'Origin');
+      await expectUndecided(mock, url, accountId);
+      // Without an Origin (a client that is no browser), the form token alone still stands in the way.
+      expectRefusalPage(await mock.call('post', '/__oauth/decide', null).type('form').send({ session: sessionOf(url), decision: 'approve' }));
       await expectUndecided(mock, url, accountId);
     });
 
