@@ -10,7 +10,7 @@ import { networkInterfaces } from 'node:os';
 /** The flags that fence deliveries, named in every refusal they cause. */
 export type FenceFlag = '--webhook-allow' | '--webhook-deny';
 
-/** A name or dotted/colon address, an optional `/prefix`; a leading dot covers a domain's names. */
+/** A host name; a leading dot stands for the name and every name under it. */
 const NAME_ENTRY = /^\.?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
 
 type Entry = { text: string; name: string; domain: boolean } | { text: string; range: BlockList };
@@ -82,10 +82,6 @@ export class HostList {
     return new HostList(entries.map(parseEntry).filter((entry): entry is Entry => typeof entry !== 'string'));
   }
 
-  get size(): number {
-    return this.entries.length;
-  }
-
   /** The entry that covers a request to `hostname` connecting to `address`, or undefined. */
   match(hostname: string, address: string): string | undefined {
     const name = normalizeName(bareAddress(hostname));
@@ -114,7 +110,7 @@ ALWAYS_LOCAL.addAddress('::1', 'ipv6');
 ALWAYS_LOCAL.addAddress('::', 'ipv6');
 
 /** An address of this machine: loopback, unspecified, or one of its interfaces' (read each time: they come and go). */
-export function isLocalAddress(address: string): boolean {
+function isLocalAddress(address: string): boolean {
   const bare = bareAddress(address);
   const family = familyOf(bare);
   if (family === undefined) return false;
