@@ -45,6 +45,7 @@ import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
 import { WorkspaceRegistry, type MaxWorkspacesPolicy, type ScenarioChoice } from './workspaces/registry.js';
 import { VERSION } from './version.js';
+import { HostFence } from './lib/host-fence.js';
 
 export interface MockServerOptions {
   /** Seed of every id and fake value (default 1). */
@@ -86,6 +87,13 @@ export interface MockServerOptions {
   realTime?: RealTime;
   /** How long a webhook receiver has to answer, in real milliseconds (default 10 000, as the real service). */
   webhookTimeoutMs?: number;
+  /**
+   * Webhooks go only to these hosts: names (`.example.com` for a domain and its subdomains),
+   * IP addresses and CIDR ranges, IPv4 or IPv6. Any host by default, the server itself never (decision 0029).
+   */
+  webhookAllow?: string[];
+  /** Webhooks never go to these hosts (the same forms as `webhookAllow`, and checked before it). */
+  webhookDeny?: string[];
   /**
    * A scenario for the default workspace: a file (a path, or a name ending in .yaml)
    * or the name of a ready-made one. A bad one throws a ScenarioError naming its line.
@@ -153,8 +161,13 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
   if (options.maxWorkspaces !== undefined && !(Number.isSafeInteger(options.maxWorkspaces) && options.maxWorkspaces > 0)) throw new Error(`maxWorkspaces: ${options.maxWorkspaces} is not a whole number above 0`);
   if (options.controlToken !== undefined && options.controlToken.trim() === '') throw new Error('controlToken: an empty token would protect nothing');
-  // Built now: a bad allowedHosts entry stops the start.
+  // Built now: a bad allowedHosts, webhookAllow or webhookDeny entry stops the start.
   const boundary = browserBoundary(options.allowedHosts ?? [], options.cors);
+  const webhookFence = new HostFence({
+    ...(options.webhookAllow !== undefined && { allow: options.webhookAllow }),
+    ...(options.webhookDeny !== undefined && { deny: options.webhookDeny }),
+    ownNames: options.allowedHosts === true ? [] : (options.allowedHosts ?? []),
+  });
 
   // Read before anything else starts: a bad scenario stops the start with its line and column.
   let defaultScenario: ScenarioChoice | undefined;
@@ -207,6 +220,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       // The dashboard's Requests view follows the journal on the event stream.
       onJournalRecord: (workspaceId, entry, detail) => eventStreams.publishControl(workspaceId, 'request.recorded', `journal_${entry.seq}`, entry.at, { entry, ...(detail && { detail }) }),
       webhookTimeoutMs,
+      webhookFence,
       onChange: () => database.markDirty(),
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
     },
@@ -383,6 +397,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         listening.listen(port, host, () => {
           server = listening;
           const address = listening.address() as AddressInfo;
+          webhookFence.listeningOn(address.port);
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolve(`http://${shownHost}:${address.port}`);
         });

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
 import { parseIsoDuration } from '../clock/duration.js';
+import { HostList } from '../lib/host-fence.js';
 import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
 import { parseRedactList } from '../proxy/redact.js';
 import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
@@ -43,6 +44,8 @@ export const FLAGS = {
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
   'body-limit': { type: 'string', help: 'Largest accepted JSON body (default 1mb).' },
   'webhook-timeout': { type: 'string', help: 'Milliseconds a webhook receiver has to answer (default 10000; raise it to debug a receiver).' },
+  'webhook-allow': { type: 'string', help: 'Send webhooks only to these hosts (comma-separated names, .example.com for a domain, IP addresses and CIDR ranges such as 10.0.0.0/8 or fd00::/8). Default: any host but the server itself.' },
+  'webhook-deny': { type: 'string', help: 'Never send webhooks to these hosts (the same forms as --webhook-allow, checked before it), e.g. 169.254.0.0/16 for cloud metadata.' },
   'workspace-ttl': { type: 'string', help: 'Evict workspaces idle longer than this (wall time; ISO 8601 like PT30M, or milliseconds); never the default one. Off by default; for shared servers.' },
   'max-workspaces': { type: 'string', help: 'Hold at most this many workspaces, the default one included; past it a new one is refused with 503 (see --on-max-workspaces).' },
   'on-max-workspaces': { type: 'string', help: `At --max-workspaces: ${MAX_WORKSPACES_POLICIES.join(' or ')} (evict the longest idle workspace; default refuse).` },
@@ -141,6 +144,16 @@ function allowedHosts(raw: string | undefined, host: string | undefined): Allowe
   return names.length > 0 ? names : undefined;
 }
 
+/** --webhook-allow and --webhook-deny: comma-separated host names, addresses and CIDR ranges, each checked. */
+function hostList(flag: 'webhook-allow' | 'webhook-deny', raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0) throw new UsageError(`--${flag} needs host names, addresses or CIDR ranges (comma-separated); got '${raw}'`);
+  const list = HostList.parse(entries);
+  if (typeof list === 'string') throw new UsageError(`--${flag}: ${list}`);
+  return entries;
+}
+
 /** Which operations the coverage gate counts: a list, a file of operationIds, or a client's own OpenAPI file. */
 export type CoverageScope = { kind: 'list'; operationIds: string[] } | { kind: 'file'; path: string } | { kind: 'openapi'; path: string };
 
@@ -218,6 +231,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
   const seed = integer('seed', value('seed'), 0, 2_147_483_647);
   const journalSize = integer('journal-size', value('journal-size'), 1, 1_000_000);
   const webhookTimeoutMs = integer('webhook-timeout', value('webhook-timeout'), 1, 3_600_000);
+  const webhookAllow = hostList('webhook-allow', text(value('webhook-allow')));
+  const webhookDeny = hostList('webhook-deny', text(value('webhook-deny')));
   const workspaceTtlMs = workspaceTtl(text(value('workspace-ttl')));
   const maxWorkspaces = integer('max-workspaces', value('max-workspaces'), 1, 10_000_000);
   const onMaxWorkspaces = text(value('on-max-workspaces'));
@@ -240,6 +255,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     ...(controlToken !== undefined && { controlToken }),
     ...(bodyLimit !== undefined && { bodyLimit }),
     ...(webhookTimeoutMs !== undefined && { webhookTimeoutMs }),
+    ...(webhookAllow !== undefined && { webhookAllow }),
+    ...(webhookDeny !== undefined && { webhookDeny }),
     ...(workspaceTtlMs !== undefined && { workspaceTtlMs }),
     ...(maxWorkspaces !== undefined && { maxWorkspaces }),
     ...(onMaxWorkspaces !== undefined && { onMaxWorkspaces: onMaxWorkspaces as MaxWorkspacesPolicy }),

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Router } from 'express';
+import { contentSecurityPolicy, inlineHash, setPageHeaders } from '../http/page-policy.js';
 import { packagePath } from '../lib/package-root.js';
 
 /*
@@ -81,6 +82,8 @@ button, select, input { font: inherit; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
+const IMPORT_MAP_TEXT = JSON.stringify(IMPORT_MAP);
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -89,7 +92,7 @@ const PAGE = `<!doctype html>
   <title>Dashboard · social-gateway-mock</title>
   <link rel="icon" href="data:,">
   <style>${STYLE}</style>
-  <script type="importmap">${JSON.stringify(IMPORT_MAP)}</script>
+  <script type="importmap">${IMPORT_MAP_TEXT}</script>
   <script type="module" src="/__dashboard/ui/main.js"></script>
 </head>
 <body>
@@ -97,6 +100,23 @@ const PAGE = `<!doctype html>
   <noscript>The dashboard needs JavaScript. Everything it shows is also behind <a href="/__control/health">/__control</a> (see <a href="/control.yaml">control.yaml</a>).</noscript>
 </body>
 </html>`;
+
+/**
+ * Scripts from the server only, the import map by its hash (a bundler-free page needs it inline).
+ * Styles may be inline: several views render their own `<style>`, and a style runs no code.
+ * Requests go to the server's own /__control only.
+ */
+export const DASHBOARD_POLICY = contentSecurityPolicy({
+  'default-src': ["'self'"],
+  'script-src': ["'self'", inlineHash(IMPORT_MAP_TEXT)],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  // The empty icon (`data:,`) keeps the browser from asking for /favicon.ico.
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+});
 
 /** A module of the dashboard's code: `main.js`, `requests-view.js`, … (no folders, no dots but the extension). */
 const UI_MODULE = /^[a-z][a-z0-9-]*\.js$/;
@@ -135,6 +155,7 @@ export function dashboardRouter(): Router {
   const preactDir = vendorDir ? null : installedPreact();
 
   router.get('/', (_req, res) => {
+    setPageHeaders(res, DASHBOARD_POLICY);
     res.type('html').set('Cache-Control', 'no-cache').send(PAGE);
   });
   router.get('/vendor/:file', (req, res, next) => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Router } from 'express';
+import { contentSecurityPolicy, setPageHeaders } from '../http/page-policy.js';
 import { packagePath } from '../lib/package-root.js';
 
 const require = createRequire(import.meta.url);
@@ -77,12 +78,28 @@ const pageWithoutAssets = `<!doctype html>
 const init = `window.ui = SwaggerUIBundle({ urls: [{ url: '/openapi.yaml', name: 'API' }, { url: '/control.yaml', name: 'Control plane' }], dom_id: '#docs', deepLinking: true, layout: 'BaseLayout' });`;
 
 /**
+ * Swagger UI's script and its start (init.js) are files of the server: no inline script. It
+ * styles its elements inline and draws its icons from `data:` URLs.
+ */
+export const DOCS_POLICY = contentSecurityPolicy({
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+});
+
+/**
  * The reference page: Swagger UI served from the package itself (no CDN: users may be offline).
  * `assets` is the folder to serve from; tests pass null to see the page a bare checkout gets.
  */
 export function docsRouter(assets: string | null = findDocsAssets()): Router {
   const router = express.Router();
   router.get('/', (_req, res) => {
+    setPageHeaders(res, DOCS_POLICY);
     res.type('html').send(assets ? page : pageWithoutAssets);
   });
   router.get('/init.js', (_req, res) => {

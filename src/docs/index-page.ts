@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { contentSecurityPolicy, setPageHeaders } from '../http/page-policy.js';
 import { escapeHtml } from '../lib/html.js';
 
 /** What `GET /` answers as JSON: where everything is, as absolute URLs on the host the client called. */
@@ -57,6 +58,9 @@ function indexHtml(index: IndexDocument): string {
 </html>`;
 }
 
+/** Links and text only: the page loads nothing at all. */
+const INDEX_POLICY = contentSecurityPolicy({ 'default-src': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"] });
+
 /**
  * `GET /`: a map of the server for whoever lands on it, JSON unless the client prefers HTML
  * (a browser). Not an API operation: it is outside both contracts and counts in no coverage.
@@ -65,7 +69,9 @@ export function indexPage(version: string) {
   return (req: Request, res: Response) => {
     const index = indexDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, version);
     res.vary('Accept');
-    if (req.accepts(['json', 'html']) === 'html') res.type('html').send(indexHtml(index));
-    else res.json(index);
+    if (req.accepts(['json', 'html']) === 'html') {
+      setPageHeaders(res, INDEX_POLICY);
+      res.type('html').send(indexHtml(index));
+    } else res.json(index);
   };
 }

@@ -10,6 +10,7 @@ import { CursorCodec } from '../http/lists.js';
 import { Journal, type JournalEntry } from '../journal/journal.js';
 import type { LiveDetail } from '../journal/live-detail.js';
 import { randomHex } from '../lib/credentials.js';
+import type { HostFence } from '../lib/host-fence.js';
 import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from './plans.js';
 
@@ -36,6 +37,8 @@ export interface WorkspaceRuntime {
   onJobError: (workspace: Workspace, jobKind: string, error: unknown) => void;
   /** How long a webhook receiver has to answer, in real milliseconds (default 10 000). */
   webhookTimeoutMs?: number;
+  /** Where webhooks may not go: the server itself, and what --webhook-allow / --webhook-deny fence off. */
+  webhookFence?: HostFence;
   /** A webhook receiver took a delivery of this event (contract coverage counts them). */
   onWebhookDelivered?: (workspace: Workspace, event: string) => void;
   /** The workspace's journal recorded a request (by workspace id: a journal outlives a reset or a restore of its workspace). */
@@ -144,6 +147,11 @@ export class Workspace implements HasWorkspaceData {
   /** The server's webhook timeout: real time, since it bounds a real HTTP request. */
   get webhookTimeoutMs(): number {
     return this.runtime.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  }
+
+  /** The server's fence of webhook targets (none for a workspace built without a server). */
+  get webhookFence(): HostFence | undefined {
+    return this.runtime.webhookFence;
   }
 
   /** Notes that the workspace's data changed (persists it with --data). */

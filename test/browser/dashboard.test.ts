@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { injectAxe } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { startMock, type TestMock } from '../helpers/mock.js';
 
@@ -10,8 +10,6 @@ import { startMock, type TestMock } from '../helpers/mock.js';
  * control token. One browser for the file; a fresh context (a fresh tab's sessionStorage) per test.
  */
 
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
 const VIEWS = ['Requests', 'Webhooks', 'Clock', 'Scenarios', 'Limits', 'State', 'Coverage'];
 
 let browser: Browser | undefined;
@@ -38,7 +36,7 @@ async function live(page: Page): Promise<void> {
 
 /** axe-core's serious and critical findings on the page as it stands. */
 async function seriousViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: number; first: string }>> {
-  await page.addScriptTag({ path: AXE });
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     // Run in the page, whose globals this (Node) program does not type.
     const { axe } = globalThis as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> } };

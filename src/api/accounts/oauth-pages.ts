@@ -4,6 +4,7 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { checkFormToken, describeSession, findSession, finishSignIn, formTokenOf, SignInPageError, workspaceIdOfSession, type Decision } from './connect.js';
 import type { ConnectSessionRecord } from './store.js';
 import { stampDate } from '../../http/date-header.js';
+import { contentSecurityPolicy, setPageHeaders } from '../../http/page-policy.js';
 import { escapeHtml } from '../../lib/html.js';
 
 /*
@@ -50,12 +51,15 @@ ${body}
 `;
 }
 
+/** A plain form: no script at all, its one style sheet inline. */
+const SIGN_IN_POLICY = contentSecurityPolicy({ 'default-src': ["'none'"], 'style-src': ["'unsafe-inline'"] });
+
 function send(res: Response, status: number, html: string): void {
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   // No form-action: browsers apply it to the redirect after the form, which goes to the integrator's host.
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+  setPageHeaders(res, SIGN_IN_POLICY);
   // The session's URL never leaves for the integrator's host; same-origin (not no-referrer, which
   // makes the form's POST say `Origin: null`) lets the cross-origin write check see the page's own origin.
   res.setHeader('Referrer-Policy', 'same-origin');

@@ -212,28 +212,33 @@ async function runAttempt(workspace: Workspace, webhookId: string, deliveryId: s
     ...(webhook.secret !== null && { 'X-Gateway-Signature': signWebhookBody(delivery.body, webhook.secret) }),
   };
   const forced = takeForcedFailure(webhook, workspace.webhookTimeoutMs);
+  const request = { url: webhook.url, body: delivery.body, headers, timeoutMs: workspace.webhookTimeoutMs, ...(workspace.webhookFence && { fence: workspace.webhookFence }) };
   let outcome: SendOutcome;
   if (forced !== null) {
     outcome = { ok: false, durationMs: 0, ...forced };
   } else {
-    outcome = await sendWebhookRequest({ url: webhook.url, body: delivery.body, headers, timeoutMs: workspace.webhookTimeoutMs });
+    outcome = await sendWebhookRequest(request);
   }
-  delivery.attempts.push({ attempt, at, responseStatus: outcome.responseStatus, durationMs: forced !== null ? null : outcome.durationMs, error: outcome.error });
+  const sent = forced === null && !outcome.refused;
+  delivery.attempts.push({ attempt, at, responseStatus: outcome.responseStatus, durationMs: sent ? outcome.durationMs : null, error: outcome.refused ? `${outcome.error ?? 'refused'} (not sent)` : outcome.error });
   delivery.lastAttemptAt = at;
-  if (forced === null && webhook.faults?.duplicate) {
+  if (sent && webhook.faults?.duplicate) {
     // At-least-once delivery: the same request again. Its answer is logged but decides nothing.
-    const again = await sendWebhookRequest({ url: webhook.url, body: delivery.body, headers, timeoutMs: workspace.webhookTimeoutMs });
+    const again = await sendWebhookRequest(request);
     delivery.attempts.push({ attempt, at, responseStatus: again.responseStatus, durationMs: again.durationMs, error: again.error ? `duplicate (delivery fault): ${again.error}` : 'duplicate (delivery fault)' });
   }
-  settle(workspace, webhook, delivery, outcome.ok, atMs, mode);
+  settle(workspace, webhook, delivery, outcome.ok ? 'succeeded' : outcome.refused ? 'refused' : 'failed', atMs, mode);
   workspace.changed();
 }
 
+/** How an attempt ended; `refused`: the fence kept it from being sent (src/lib/host-fence.ts). */
+type AttemptResult = 'succeeded' | 'failed' | 'refused';
+
 /** The attempt's consequences: the delivery's status, the next retry, the webhook's failure count. */
-function settle(workspace: Workspace, webhook: WebhookRecord, delivery: DeliveryRecord, ok: boolean, atMs: number, mode: AttemptMode): void {
+function settle(workspace: Workspace, webhook: WebhookRecord, delivery: DeliveryRecord, result: AttemptResult, atMs: number, mode: AttemptMode): void {
   // The webhook may have been deleted while the request was out.
   const current = webhooksStore.get(workspace).webhooks[webhook.id];
-  if (ok) {
+  if (result === 'succeeded') {
     workspace.webhookDelivered(delivery.event);
     delivery.status = 'succeeded';
     delivery.nextAttemptAt = null;
@@ -252,7 +257,9 @@ function settle(workspace: Workspace, webhook: WebhookRecord, delivery: Delivery
     endDelivery(delivery);
     return;
   }
-  const delay = RETRY_DELAYS_MS[delivery.retriesUsed];
+  // A refused target is refused again on every retry until the server restarts with other flags:
+  // the delivery ends now, a failed delivery like one whose retries all failed.
+  const delay = result === 'refused' ? undefined : RETRY_DELAYS_MS[delivery.retriesUsed];
   if (delivery.origin === 'event' && delay !== undefined) {
     delivery.retriesUsed++;
     const dueAt = atMs + delay;

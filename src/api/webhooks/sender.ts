@@ -1,6 +1,9 @@
+import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { HostFence, Refusal } from '../../lib/host-fence.js';
 import { VERSION } from '../../version.js';
 import { hostLookup } from './host-lookup.js';
 import { splitCredentials } from './url-credentials.js';
@@ -12,8 +15,10 @@ export interface SendOutcome {
   responseStatus: number | null;
   /** Real milliseconds from sending to the answer (or to giving up). */
   durationMs: number;
-  /** Why it failed when no status explains it (time-out, network error, redirect); null otherwise. */
+  /** Why it failed when no status explains it (time-out, network error, redirect, fence); null otherwise. */
   error: string | null;
+  /** The fence refused the target: nothing was sent, and nothing would be on a retry. */
+  refused?: true;
 }
 
 export interface SendRequest {
@@ -21,10 +26,44 @@ export interface SendRequest {
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Where the request may not go (the server itself, --webhook-allow, --webhook-deny). */
+  fence?: HostFence;
 }
 
 /** Names that do not exist are known not to for a while, whichever workspace's webhook asked. */
 const lookup = hostLookup();
+
+/** A lookup's answer the fence refused; it ends the request before any connection. */
+class FenceRefusal extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.reason);
+  }
+}
+
+/**
+ * The lookup, with the fence applied to what it answers: the request then connects only to an
+ * address the fence let through, so a name that resolves to the server itself (or into a denied
+ * range) is caught however it is spelt, and no second lookup can answer differently. Addresses
+ * refused are dropped (a name with a refused IPv6 and an allowed IPv4 address still goes by IPv4);
+ * when none is left, the request fails with the first refusal.
+ */
+function fencedLookup(fence: HostFence, hostname: string, port: number): LookupFunction {
+  return (name, options, callback) => {
+    lookup(name, { ...options, all: true }, (error, answer) => {
+      if (error) return callback(error, '', undefined);
+      const addresses = answer as unknown as LookupAddress[];
+      let refusal: Refusal | null = null;
+      const kept = addresses.filter((candidate) => {
+        const refused = fence.refusal(hostname, port, candidate.address);
+        refusal ??= refused;
+        return refused === null;
+      });
+      if (refusal !== null && kept.length === 0) return callback(new FenceRefusal(refusal), '', undefined);
+      if (options.all) return callback(null, kept as unknown as string);
+      callback(null, kept[0]?.address ?? '', kept[0]?.family);
+    });
+  };
+}
 
 /**
  * Sends one webhook request for real. User information in the URL goes as an
@@ -35,7 +74,7 @@ const lookup = hostLookup();
  * leaves nothing behind. The time-out is real time on purpose: it bounds real I/O,
  * which the virtual clock cannot.
  */
-export function sendWebhookRequest({ url: given, body, headers, timeoutMs }: SendRequest): Promise<SendOutcome> {
+export function sendWebhookRequest({ url: given, body, headers, timeoutMs, fence }: SendRequest): Promise<SendOutcome> {
   const { url, authorization } = splitCredentials(given);
   // Durations are measured, not read from a calendar: a monotonic timer is the honest tool.
   const startedAt = performance.now();
@@ -54,6 +93,14 @@ export function sendWebhookRequest({ url: given, body, headers, timeoutMs }: Sen
       return;
     }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+    // An address in the URL is connected to without a lookup: the fence looks at it here, and at a name before it is looked up.
+    const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    const refused = fence?.refusal(target.hostname, port, isIP(literal) !== 0 ? literal : undefined) ?? null;
+    if (refused) {
+      resolve({ ok: false, responseStatus: null, durationMs: 0, error: refused.reason, refused: true });
+      return;
+    }
     let settled = false;
     const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
       if (settled) return;
@@ -64,7 +111,7 @@ export function sendWebhookRequest({ url: given, body, headers, timeoutMs }: Sen
     const req = send(target, {
       method: 'POST',
       agent: false,
-      lookup,
+      lookup: fence ? fencedLookup(fence, target.hostname, port) : lookup,
       headers: {
         ...headers,
         ...(authorization !== null && { Authorization: authorization }),
@@ -87,7 +134,8 @@ export function sendWebhookRequest({ url: given, body, headers, timeoutMs }: Sen
       finish({ ok: status >= 200 && status < 300, responseStatus: status, error: redirect ? `redirect to ${res.headers.location ?? '(no Location)'} not followed` : null });
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ ok: false, responseStatus: null, error: describeNetworkError(error) });
+      if (error instanceof FenceRefusal) finish({ ok: false, responseStatus: null, error: error.refusal.reason, refused: true });
+      else finish({ ok: false, responseStatus: null, error: describeNetworkError(error) });
     });
     req.end(body);
   });
