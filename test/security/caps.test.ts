@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveOptions, UsageError } from '../../src/cli/options.js';
 import { EMITTED_DATA_MAX_BYTES, RECENT_EVENTS_MAX_BYTES } from '../../src/events/bus.js';
 import { SCENARIO_MAX_OBJECTS } from '../../src/scenarios/parse.js';
 import { addRuntimeRule, MAX_RUNTIME_RULES } from '../../src/scenarios/runtime-rules.js';
@@ -135,6 +136,24 @@ describe('emitted events', () => {
     expect(bytes).toBeLessThanOrEqual(RECENT_EVENTS_MAX_BYTES);
     // The newest are the ones kept.
     expect(kept.at(-1)?.id).toBeDefined();
+  });
+});
+
+describe('--media-quota and --media-quota-server', () => {
+  const server = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    const resolved = resolveOptions(argv, { env, cwd: '/nonexistent' });
+    if (resolved === 'help' || resolved === 'version') throw new Error(`unexpected ${resolved}`);
+    return resolved.server;
+  };
+
+  it('read sizes in units of 1024, from flags or the environment', () => {
+    expect(server(['--media-quota', '512kb', '--media-quota-server', '2GB'])).toMatchObject({ mediaQuotaBytes: 512 * 1024, mediaQuotaServerBytes: 2 * 1024 ** 3 });
+    expect(server([], { SOCIAL_GATEWAY_MOCK_MEDIA_QUOTA: '1mb' })).toMatchObject({ mediaQuotaBytes: 1024 * 1024 });
+  });
+
+  it.each(['lots', '1.5mb', '0x10mb', '10tb'])('refuse %s naming the flag', (value) => {
+    expect(() => server(['--media-quota', value])).toThrow(UsageError);
+    expect(() => server(['--media-quota', value])).toThrow(/--media-quota must be a size/);
   });
 });
 
