@@ -2,7 +2,7 @@ import type { DomainEvent, EventName } from './catalog.js';
 
 /**
  * Bytes of event data a workspace keeps for `?replay=true` and the control plane's reports,
- * besides the count: a thousand ordinary events take about 1.5 MB, and a few large ones
+ * besides the count: a thousand ordinary events take under 1 MB, and a few large ones
  * (an emitted event with big overrides) cannot make the list hold a gigabyte.
  */
 export const RECENT_EVENTS_MAX_BYTES = 4 * 1024 * 1024;
