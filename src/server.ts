@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { apiRoutes, eventSubscribers, jobHandlers, populateHooks, resumeHooks } from './api/index.js';
 import { oauthPages } from './api/accounts/oauth-pages.js';
+import { DEFAULT_MEDIA_QUOTA, MediaQuota } from './api/media/quota.js';
 import { mediaRouter } from './api/media/upload-router.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
 import { controlRoutes } from './control/routes.js';
@@ -114,6 +115,10 @@ export interface MockServerOptions {
    * openapi.yaml, instead of the mock's own implementation; the rest of the server is the same.
    */
   proxy?: ProxyOptions;
+  /** Bytes of uploaded media one workspace holds at most (--media-quota; default 256 MiB); an upload past it is 413. */
+  mediaQuotaBytes?: number;
+  /** Bytes of uploaded media all workspaces hold together at most (--media-quota-server; default 1 GiB). */
+  mediaQuotaServerBytes?: number;
   /** Names hidden besides the built-in secrets (headers, JSON fields, query parameters) in the journal, event stream, logs and recordings. */
   redact?: string[];
 }
@@ -161,6 +166,10 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
   if (options.maxWorkspaces !== undefined && !(Number.isSafeInteger(options.maxWorkspaces) && options.maxWorkspaces > 0)) throw new Error(`maxWorkspaces: ${options.maxWorkspaces} is not a whole number above 0`);
   if (options.controlToken !== undefined && options.controlToken.trim() === '') throw new Error('controlToken: an empty token would protect nothing');
+  for (const name of ['mediaQuotaBytes', 'mediaQuotaServerBytes'] as const) {
+    const bytes = options[name];
+    if (bytes !== undefined && !(Number.isSafeInteger(bytes) && bytes >= 0)) throw new Error(`${name}: ${bytes} is not a whole number of bytes`);
+  }
   // Built now: a bad allowedHosts, webhookAllow or webhookDeny entry stops the start.
   const boundary = browserBoundary(options.allowedHosts ?? [], options.cors);
   const webhookFence = new HostFence({
@@ -232,7 +241,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const apiIndex = new OperationIndex(api.document);
   const controlIndex = new OperationIndex(control.document);
   const violations: ContractViolation[] = [];
+  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
   const responder = new Responder({
+    maxStreamBufferBytes: httpLimits.maxStreamBufferBytes,
     checkers: { api: new ContractChecker(api.document, 'openapi'), control: new ContractChecker(control.document, 'control') },
     strictResponses: options.strictResponses ?? false,
     onViolation: (violation) => violations.push(violation),
@@ -240,7 +251,6 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     clockOf: (req) => (req.ctx.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace,
   });
   const bodyLimit = options.bodyLimit ?? '1mb';
-  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
   if (database.persistent) {
     // Flushed before the response: a write the client saw acknowledged is in the file
     // (renamed into place) and survives kill -9. Concurrent writes share one file write.
@@ -356,7 +366,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // Files only: the page reaches the world through /__control, and its token, like any client.
   app.use('/__dashboard', dashboardRouter());
   // Where presigned media URLs point: plain routes outside /v1 and its contract.
-  app.use(mediaRouter(registry));
+  const mediaQuota = new MediaQuota(
+    { workspaceBytes: options.mediaQuotaBytes ?? DEFAULT_MEDIA_QUOTA.workspaceBytes, serverBytes: options.mediaQuotaServerBytes ?? DEFAULT_MEDIA_QUOTA.serverBytes },
+    () => registry.used(),
+  );
+  app.use(mediaRouter(registry, mediaQuota));
   app.use('/__oauth', oauthPages(registry));
 
   app.use(

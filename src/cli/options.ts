@@ -43,6 +43,8 @@ export const FLAGS = {
   'allowed-hosts': { type: 'string', help: "Also answer requests whose Host is one of these names (comma-separated; .example.com for it and its subdomains), or 'all' to answer any Host. Default: localhost, *.localhost and loopback addresses only." },
   'log-level': { type: 'string', help: `${LOG_LEVELS.join(', ')} (default info; debug logs every request).` },
   'body-limit': { type: 'string', help: 'Largest accepted JSON body (default 1mb).' },
+  'media-quota': { type: 'string', help: 'Bytes of uploaded media one workspace holds at most, like 256mb or 1gb (default 256mb); an upload past it is refused with 413.' },
+  'media-quota-server': { type: 'string', help: 'Bytes of uploaded media all workspaces hold together at most (default 1gb).' },
   'webhook-timeout': { type: 'string', help: 'Milliseconds a webhook receiver has to answer (default 10000; raise it to debug a receiver).' },
   'webhook-allow': { type: 'string', help: 'Send webhooks only to these hosts (comma-separated names, .example.com for a domain, IP addresses and CIDR ranges such as 10.0.0.0/8 or fd00::/8). Default: any host but the server itself.' },
   'webhook-deny': { type: 'string', help: 'Never send webhooks to these hosts (the same forms as --webhook-allow, checked before it), e.g. 169.254.0.0/16 for cloud metadata.' },
@@ -123,6 +125,17 @@ function workspaceTtl(raw: string | undefined): number | undefined {
     throw new UsageError(`--workspace-ttl must be an ISO 8601 duration without years or months (PT30M, P1D) or milliseconds above 0; got '${raw}'`);
   }
   return ms;
+}
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** A size such as 512kb, 256mb or 1gb (units of 1024, as --body-limit), in bytes. */
+function byteSize(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^(\d+)(b|kb|mb|gb)$/i.exec(raw.trim());
+  const bytes = match ? Number(match[1]) * (BYTE_UNITS[(match[2] ?? '').toLowerCase()] ?? Number.NaN) : Number.NaN;
+  if (!Number.isSafeInteger(bytes)) throw new UsageError(`--${name} must be a size like 512kb, 256mb or 2gb; got '${raw}'`);
+  return bytes;
 }
 
 function text(raw: string | boolean | undefined): string | undefined {
@@ -234,6 +247,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
   const webhookAllow = hostList('webhook-allow', text(value('webhook-allow')));
   const webhookDeny = hostList('webhook-deny', text(value('webhook-deny')));
   const workspaceTtlMs = workspaceTtl(text(value('workspace-ttl')));
+  const mediaQuotaBytes = byteSize('media-quota', text(value('media-quota')));
+  const mediaQuotaServerBytes = byteSize('media-quota-server', text(value('media-quota-server')));
   const maxWorkspaces = integer('max-workspaces', value('max-workspaces'), 1, 10_000_000);
   const onMaxWorkspaces = text(value('on-max-workspaces'));
   if (onMaxWorkspaces !== undefined && !(MAX_WORKSPACES_POLICIES as readonly string[]).includes(onMaxWorkspaces)) {
@@ -260,6 +275,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     ...(workspaceTtlMs !== undefined && { workspaceTtlMs }),
     ...(maxWorkspaces !== undefined && { maxWorkspaces }),
     ...(onMaxWorkspaces !== undefined && { onMaxWorkspaces: onMaxWorkspaces as MaxWorkspacesPolicy }),
+    ...(mediaQuotaBytes !== undefined && { mediaQuotaBytes }),
+    ...(mediaQuotaServerBytes !== undefined && { mediaQuotaServerBytes }),
     ...(hosts !== undefined && { allowedHosts: hosts }),
     ...(redact.length > 0 && { redact }),
   };

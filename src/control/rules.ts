@@ -2,7 +2,7 @@ import type { CoverageTracker } from '../coverage/coverage.js';
 import { ApiError } from '../http/errors.js';
 import { created, ok, type Reply } from '../http/route.js';
 import { ScenarioError } from '../scenarios/parse.js';
-import { activeRules, addRuntimeRule, DuplicateRuleError, removeRule, RUNTIME_RULES_NAME, type ActiveRule } from '../scenarios/runtime-rules.js';
+import { activeRules, addRuntimeRule, DuplicateRuleError, removeRule, RuleLimitError, RUNTIME_RULES_NAME, type ActiveRule } from '../scenarios/runtime-rules.js';
 import { loadedScenario } from '../scenarios/store.js';
 import type { Workspace } from '../workspaces/workspace.js';
 
@@ -38,6 +38,7 @@ export function addRule(workspace: Workspace, body: Record<string, unknown>, cov
     active = addRuntimeRule(workspace, body);
   } catch (error) {
     if (error instanceof DuplicateRuleError) throw new ApiError(409, 'CONFLICT', error.message, { param: 'id' });
+    if (error instanceof RuleLimitError) throw new ApiError(409, 'CONFLICT', error.message, { details: { limit: error.limit } });
     // The field is the rule's own (`match.body[0].pointer`); the whole rule when empty.
     if (error instanceof ScenarioError) throw new ApiError(400, 'INVALID_SCENARIO', `${error.field || 'rule'}: ${error.reason}`, { param: error.field || 'body', details: { field: error.field, reason: error.reason } });
     throw error;

@@ -16,6 +16,7 @@ import { reviewsStore, type ReviewRecord } from '../api/reviews/store.js';
 import { createDelivery, startAttempt } from '../api/webhooks/dispatcher.js';
 import { deliveryView, forceDeliveryFailures, getWebhook, redeliver } from '../api/webhooks/service.js';
 import { webhooksStore, type WebhookRecord } from '../api/webhooks/store.js';
+import { EMITTED_DATA_MAX_BYTES } from '../events/bus.js';
 import type { DomainEvent, EventName } from '../events/catalog.js';
 import type { components } from '../generated/control.js';
 import { ApiError, validationError } from '../http/errors.js';
@@ -284,6 +285,10 @@ async function emitForObject(workspace: Workspace, body: EmitEventBody) {
   const event = body.event;
   const object = objectFor(workspace, event, body.objectId);
   const data = mergeOverrides(payloadOf(workspace, event, object), body.overrides ?? {}) as Record<string, unknown>;
+  const size = JSON.stringify(data).length;
+  if (size > EMITTED_DATA_MAX_BYTES) {
+    throw validationError('overrides', `The event's data would take ${size} bytes; an emitted event carries at most ${EMITTED_DATA_MAX_BYTES} (it is kept in every webhook's delivery log). Override fewer or smaller fields.`);
+  }
   const report = withEventReport(workspace, () => workspace.events.emit(event, data));
   const emitted = report.result;
   if (event === 'webhook.test') {

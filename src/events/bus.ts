@@ -1,5 +1,20 @@
 import type { DomainEvent, EventName } from './catalog.js';
 
+/**
+ * Bytes of event data a workspace keeps for `?replay=true` and the control plane's reports,
+ * besides the count: a thousand ordinary events take under 1 MB, and a few large ones
+ * (an emitted event with big overrides) cannot make the list hold a gigabyte.
+ */
+export const RECENT_EVENTS_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The most bytes (of JSON) of data an event made up outside the services may carry: a
+ * `POST /__control/events` payload with its overrides, a scenario's `emit` step. Each
+ * event is kept in every webhook's delivery log and sent to every stream, so one request
+ * must not be able to make it megabytes; the services' own events are far smaller.
+ */
+export const EMITTED_DATA_MAX_BYTES = 64 * 1024;
+
 /** Reacts to every event of every workspace: the webhook dispatcher, the automation runner, SSE. */
 export type EventSubscriber<W> = (workspace: W, event: DomainEvent) => void;
 
@@ -10,18 +25,21 @@ export type EventSubscriber<W> = (workspace: W, event: DomainEvent) => void;
  */
 export class EventBus<W> {
   private readonly recentEvents: DomainEvent[] = [];
+  /** The size of each kept event's data (its JSON's length), in step with recentEvents. */
+  private readonly recentSizes: number[] = [];
+  private recentBytes = 0;
 
   constructor(
     private readonly owner: W,
     private readonly subscribers: ReadonlyArray<EventSubscriber<W>>,
     private readonly describe: { workspaceId: string; newId: () => string; nowIso: () => string },
     private readonly keep = 1000,
+    private readonly keepBytes = RECENT_EVENTS_MAX_BYTES,
   ) {}
 
   emit(event: EventName, data: Record<string, unknown>): DomainEvent {
     const domainEvent: DomainEvent = { id: `evt_${this.describe.newId().replace(/-/g, '')}`, event, createdAt: this.describe.nowIso(), workspaceId: this.describe.workspaceId, data };
-    this.recentEvents.push(domainEvent);
-    if (this.recentEvents.length > this.keep) this.recentEvents.shift();
+    this.keepRecent(domainEvent);
     for (const subscriber of this.subscribers) {
       try {
         subscriber(this.owner, domainEvent);
@@ -33,8 +51,20 @@ export class EventBus<W> {
     return domainEvent;
   }
 
-  /** Events emitted since the workspace was loaded, oldest first (at most `keep`). */
+  /** Events emitted since the workspace was loaded, oldest first (at most `keep`, and `keepBytes` of data besides the newest). */
   recent(): readonly DomainEvent[] {
     return this.recentEvents;
+  }
+
+  /** Keeps the event, dropping the oldest past either bound; the newest is always kept, whatever its size. */
+  private keepRecent(event: DomainEvent): void {
+    const size = JSON.stringify(event.data).length;
+    this.recentEvents.push(event);
+    this.recentSizes.push(size);
+    this.recentBytes += size;
+    while (this.recentEvents.length > 1 && (this.recentEvents.length > this.keep || this.recentBytes > this.keepBytes)) {
+      this.recentEvents.shift();
+      this.recentBytes -= this.recentSizes.shift() ?? 0;
+    }
   }
 }

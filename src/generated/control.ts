@@ -50,7 +50,8 @@ export interface paths {
          *     sets up its world, rules and timeline; the body's own `plan`, `seed`, `fixtures`
          *     and `clock` win over the scenario's. A scenario that cannot be used answers
          *     `400 INVALID_SCENARIO` with `file:line:column` in the message and in `details`,
-         *     and no workspace is made. `from` (a workspace's id) forks that workspace instead:
+         *     and no workspace is made (so is one that would make more than 2,000 objects, as
+         *     `POST /__control/scenarios` says). `from` (a workspace's id) forks that workspace instead:
          *     a copy of its whole world, clock included, with its own id and key; an unknown
          *     id is `404`. Under `--max-workspaces` a server that holds as many as it may
          *     answers `503 WORKSPACE_LIMIT_REACHED` naming the limit (or, with
@@ -373,8 +374,9 @@ export interface paths {
          *     automation for `automation.*`, a webhook for `webhook.test` (sent to that
          *     webhook only, as `POST /v1/webhooks/{id}/test` sends it). An id of another
          *     kind of object is `400 VALIDATION_ERROR` (`param: objectId`); an unknown one
-         *     `404 NOT_FOUND` (`param: objectId`). Written to the journal under its
-         *     operationId.
+         *     `404 NOT_FOUND` (`param: objectId`). Data (payload and overrides) over 64 KiB
+         *     of JSON is `400 VALIDATION_ERROR` (`param: overrides`): each event is kept in
+         *     every webhook's delivery log. Written to the journal under its operationId.
          */
         post: operations["emitEvent"];
         delete?: never;
@@ -732,7 +734,9 @@ export interface paths {
          *     as its new start): its plan, seed, clock, fixtures, world, rules and timeline.
          *     A scenario that cannot be used answers `400 INVALID_SCENARIO` naming
          *     `file:line:column` and the reason (also in `details`); the workspace is then left
-         *     exactly as it was.
+         *     exactly as it was. One that would make more than 2,000 objects (its world's posts ×
+         *     destinations, and the posts, comments, messages and reviews of its timeline) is
+         *     refused so, at the entry that passes the cap, before anything is built.
          */
         post: operations["loadScenario"];
         delete?: never;
@@ -1953,7 +1957,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Another active rule of the workspace has this id (`CONFLICT`). */
+        /** @description Another active rule of the workspace has this id, or the workspace already holds 1,000 rules added at run time, the cap (`CONFLICT`; `details.limit`). */
         RuleConflict: {
             headers: {
                 [name: string]: unknown;

@@ -5,6 +5,7 @@ import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
 import { stringifyJson } from './json-memo.js';
 import type { Reply, ResponseStream } from './route.js';
+import { DEFAULT_HTTP_LIMITS } from './transport.js';
 import { writeWithFault } from './wire-faults.js';
 
 /** Adds headers every response carries (the rate-limit headers, for one). */
@@ -23,6 +24,8 @@ export interface ResponderOptions {
   onViolation: (violation: ContractViolation) => void;
   /** The workspace whose clock dates an answer (date-header.ts): the request's, or the default one. Without it Node dates answers. */
   clockOf?: (req: Request) => Workspace;
+  /** Bytes a stream may have waiting for its client before it is cut (default: DEFAULT_HTTP_LIMITS'). */
+  maxStreamBufferBytes?: number;
 }
 
 /**
@@ -77,7 +80,7 @@ export class Responder {
     if (this.options.clockOf) stampDate(res, this.options.clockOf(req));
     res.statusCode = reply.status;
     if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
-    else if (reply.stream) openStream(res, reply.stream);
+    else if (reply.stream) openStream(res, reply.stream, this.options.maxStreamBufferBytes ?? DEFAULT_HTTP_LIMITS.maxStreamBufferBytes);
     else if (reply.body === undefined) res.end();
     // A recorded type goes out as the service sent it; any other text is UTF-8 and says so, as Express's `res.type(…).send(text)` did.
     else if (reply.contentType !== undefined) sendText(res, reply.recorded ? reply.contentType : textType(reply.contentType), String(reply.body));
@@ -143,8 +146,12 @@ function replyBytes(res: Response, reply: Reply): Buffer {
   return Buffer.from(stringifyJson(reply.body));
 }
 
-/** Sends the headers now and hands the open response to the route. */
-function openStream(res: Response, write: NonNullable<Reply['stream']>): void {
+/**
+ * Sends the headers now and hands the open response to the route. A client that stops
+ * reading would make Node buffer every later write; past `maxBufferedBytes` the
+ * connection is cut instead (an EventSource reconnects, and `replay=true` catches up).
+ */
+function openStream(res: Response, write: NonNullable<Reply['stream']>, maxBufferedBytes: number): void {
   res.flushHeaders();
   const listeners: Array<() => void> = [];
   let closed = false;
@@ -156,7 +163,11 @@ function openStream(res: Response, write: NonNullable<Reply['stream']>): void {
   res.on('close', close);
   const stream: ResponseStream = {
     write(chunk) {
-      if (!closed) res.write(chunk);
+      if (closed) return;
+      res.write(chunk);
+      if (res.writableLength <= maxBufferedBytes) return;
+      res.destroy();
+      close();
     },
     end() {
       if (closed) return;

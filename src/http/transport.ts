@@ -23,6 +23,12 @@ export interface HttpLimits {
   maxUrlBytes: number;
   /** On close, how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * What an open stream (the event stream) may hold for a client that does not read, beyond
+   * what the kernel's socket buffers took; past it the connection is cut. A client that keeps
+   * up never comes near it: a clock advance that publishes thousands of posts writes a few MB.
+   */
+  maxStreamBufferBytes: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -32,6 +38,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxHeaderBytes: 16 * 1024,
   maxUrlBytes: 8 * 1024,
   shutdownGraceMs: 2_000,
+  maxStreamBufferBytes: 8 * 1024 * 1024,
 };
 
 /** Options for `http.createServer`: header size, and timeouts checked often enough to matter. */

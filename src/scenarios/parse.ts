@@ -288,6 +288,20 @@ function list<T>(value: OneOrMany<T> | undefined): T[] | undefined {
   return Array.isArray(value) ? value : [value];
 }
 
+/**
+ * The most objects one scenario makes: its world's posts × destinations, plus what its
+ * timeline makes (a network.post step's `count`, one per inbound step). Building 2,000
+ * takes about 30 ms (docs/security/caps.md), so a load cannot hold the server long; the
+ * schema bounds the lists themselves (100 post entries, 500 timeline steps).
+ */
+export const SCENARIO_MAX_OBJECTS = 2000;
+
+/** The objects a timeline step makes when it runs. */
+function stepObjects(step: StepSpec): number {
+  if (step.do === 'network.post') return typeof step.params['count'] === 'number' ? step.params['count'] : 1;
+  return step.do.startsWith('inbound.') ? 1 : 0;
+}
+
 /** Statuses HTTP sends without a body (RFC 9110 15.3.5, 15.3.6, 15.4.5). */
 export const BODYLESS_STATUSES: readonly number[] = [204, 205, 304];
 
@@ -331,10 +345,31 @@ class Checker {
     scenario.rules.forEach((rule, i) => {
       if (scenario.rules.findIndex((other) => other.id === rule.id) !== i) this.map.fail([...rule.at, 'id'], `duplicate rule id "${rule.id}"`);
     });
+    this.checkObjectCap(scenario);
     if (scenario.accounts.length + scenario.posts.length + scenario.rules.length + scenario.timeline.length === 0 && raw.plan === undefined && raw.clock === undefined && raw.seed === undefined) {
       this.map.fail([], 'the scenario does nothing; give it accounts, posts, rules, a timeline, or a plan, clock or seed');
     }
     return scenario;
+  }
+
+  /**
+   * The schema bounds each list, not their product: 100 post entries × count 500 × 100
+   * destinations is five million records from a few kilobytes. The objects are counted
+   * here, before anything is built, and the entry that crosses the cap is named.
+   */
+  private checkObjectCap(scenario: Scenario): void {
+    let objects = 0;
+    const crossed = (at: FieldPath, what: string) =>
+      this.map.fail(at, `the scenario makes ${objects} objects by here (${what}); one scenario makes at most ${SCENARIO_MAX_OBJECTS} (world posts × destinations, and the posts, comments, messages and reviews of its timeline)`);
+    for (const post of scenario.posts) {
+      objects += post.count * post.to.length;
+      if (objects > SCENARIO_MAX_OBJECTS) crossed([...post.at, post.count > 1 ? 'count' : 'to'], `${post.count} post${post.count === 1 ? '' : 's'} × ${post.to.length} destination${post.to.length === 1 ? '' : 's'}`);
+    }
+    for (const step of scenario.timeline) {
+      const made = stepObjects(step);
+      objects += made;
+      if (objects > SCENARIO_MAX_OBJECTS) crossed(step.do === 'network.post' ? [...step.at, 'count'] : step.at, `${made} by ${step.do}`);
+    }
   }
 
   private moment(text: string, at: FieldPath): Moment {

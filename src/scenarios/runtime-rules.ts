@@ -48,6 +48,23 @@ export function activeRules(workspace: Workspace): ActiveRule[] {
   ];
 }
 
+/**
+ * The most rules one workspace adds at run time. Every request of the workspace is tried
+ * against each active rule, so the list cannot grow with every call; a suite that adds a
+ * rule per test and never removes one still has room for a thousand tests between resets.
+ * (A scenario brings at most 200 of its own: the schema's bound.)
+ */
+export const MAX_RUNTIME_RULES = 1000;
+
+/** The workspace holds MAX_RUNTIME_RULES run-time rules already. */
+export class RuleLimitError extends Error {
+  override name = 'RuleLimitError';
+
+  constructor(readonly limit: number) {
+    super(`This workspace holds ${limit} rules added at run time, the cap of run-time rules per workspace; remove some (DELETE /__control/rules/{id}) or reset the workspace before adding another.`);
+  }
+}
+
 /** A rule id already in use, scenario's or run-time. */
 export class DuplicateRuleError extends Error {
   override name = 'DuplicateRuleError';
@@ -60,10 +77,11 @@ export class DuplicateRuleError extends Error {
 /**
  * Checks a rule as a scenario file's would be checked (the loaded scenario's states are
  * the ones it may name), then adds it, armed, after the other run-time rules. Throws a
- * ScenarioError or a DuplicateRuleError and changes nothing when it cannot.
+ * ScenarioError, a DuplicateRuleError or a RuleLimitError and changes nothing when it cannot.
  */
 export function addRuntimeRule(workspace: Workspace, body: Record<string, unknown>): ActiveRule {
   const store = runtimeRulesStore.read(workspace);
+  if (store.rules.length >= MAX_RUNTIME_RULES) throw new RuleLimitError(MAX_RUNTIME_RULES);
   const taken = new Set(activeRules(workspace).map((active) => active.rule.id));
   let nextId = store.nextId;
   let id = typeof body['id'] === 'string' ? body['id'] : undefined;

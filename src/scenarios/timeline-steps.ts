@@ -5,6 +5,7 @@ import { checkNetworkPost, postOnNetwork } from '../api/sync/service.js';
 import { allWebhooks, deliveryFaults, setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import type { JobData, JobHandler } from '../clock/scheduler.js';
+import { EMITTED_DATA_MAX_BYTES } from '../events/bus.js';
 import type { EventName } from '../events/catalog.js';
 import { accountsStore } from '../api/accounts/store.js';
 import { ApiError } from '../http/errors.js';
@@ -120,7 +121,12 @@ export const timelineSteps = new Map<string, TimelineStepKind>([
   [
     'emit',
     {
-      prepare: (params) => ({ event: String(params['event']), data: (params['data'] as Record<string, unknown> | undefined) ?? {} }),
+      prepare(params, { fail }) {
+        const data = (params['data'] as Record<string, unknown> | undefined) ?? {};
+        const size = JSON.stringify(data).length;
+        if (size > EMITTED_DATA_MAX_BYTES) fail('data', `the event's data takes ${size} bytes; an emitted event carries at most ${EMITTED_DATA_MAX_BYTES}`);
+        return { event: String(params['event']), data };
+      },
       run(workspace, data) {
         workspace.events.emit(data['event'] as EventName, structuredClone(data['data'] as Record<string, unknown>));
       },

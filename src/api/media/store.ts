@@ -55,3 +55,10 @@ export function mediaBytes(workspace: Workspace): Map<string, Buffer> {
   }
   return bytes;
 }
+
+/** Bytes the workspace's uploaded files take. Reads only: a workspace whose bytes were never asked for holds none. */
+export function storedMediaBytes(workspace: Workspace): number {
+  let total = 0;
+  for (const file of bytesByWorkspace.get(workspace.data)?.values() ?? []) total += file.length;
+  return total;
+}

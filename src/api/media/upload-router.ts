@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import { stampDate } from '../../http/date-header.js';
+import { quotaExceeded, type MediaQuota } from './quota.js';
 import { MEDIA_MAX_BYTES, PUBLIC_PATH, UPLOAD_PATH, checkUpload, payloadTooLarge, readMedia, storeUpload } from './service.js';
 
 /**
@@ -9,9 +10,8 @@ import { MEDIA_MAX_BYTES, PUBLIC_PATH, UPLOAD_PATH, checkUpload, payloadTooLarge
  * the file, `GET /__media/:key` serves it with its type. No API key: the URL is the
  * credential, as with a presigned storage URL. Errors use the API's envelope.
  */
-export function mediaRouter(registry: WorkspaceRegistry): Router {
+export function mediaRouter(registry: WorkspaceRegistry, quota: MediaQuota): Router {
   const router = express.Router();
-  const readBody = express.raw({ type: () => true, limit: MEDIA_MAX_BYTES });
 
   router.put(`${UPLOAD_PATH}/:key`, (req, res, next) => {
     // Everything that can be refused is refused before a byte of the body is read.
@@ -24,9 +24,18 @@ export function mediaRouter(registry: WorkspaceRegistry): Router {
     // The answer's Date header comes from this workspace's clock (an error's too, through the responder).
     req.ctx.workspace = workspace;
     stampDate(res, workspace);
-    readBody(req, res, (error?: unknown) => {
+    const room = quota.room(workspace, record.key);
+    const announced = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+    if (announced !== null && announced > room.bytes) throw quotaExceeded(room, announced);
+    // The body is read only as far as the quota goes: a chunked upload without a length is counted as it streams.
+    const limit = Math.min(MEDIA_MAX_BYTES, room.bytes);
+    const release = quota.reserve(workspace, announced ?? limit);
+    res.once('close', release);
+    express.raw({ type: () => true, limit })(req, res, (error?: unknown) => {
+      release();
       if (error) {
-        next((error as { type?: string }).type === 'entity.too.large' ? payloadTooLarge() : error);
+        const tooLarge = (error as { type?: string }).type === 'entity.too.large';
+        next(tooLarge ? (limit < MEDIA_MAX_BYTES ? quotaExceeded(room, null) : payloadTooLarge()) : error);
         return;
       }
       try {
