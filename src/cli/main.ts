@@ -1,6 +1,6 @@
 import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
-import { CONFIG_FILE, ENV_PREFIX, flagHelp, resolveOptions, UsageError, type CliIo } from './options.js';
+import { CONFIG_FILE, ENV_PREFIX, flagHelp, InputError, resolveOptions, UsageError, type CliIo } from './options.js';
 import { startServer, type RunningServer } from './serve.js';
 
 export { resolveOptions, type CliIo } from './options.js';
@@ -33,7 +33,7 @@ export function helpText(): string {
 function usageFailure(error: unknown, io: CliIo): { exitCode: number } {
   if (!(error instanceof UsageError)) throw error;
   io.err(`social-gateway-mock: ${error.message}`);
-  io.err('Run with --help to see the options.');
+  if (!(error instanceof InputError)) io.err('Run with --help to see the options.');
   return { exitCode: 2 };
 }
 

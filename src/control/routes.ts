@@ -4,6 +4,7 @@ import { receiveReview, reviewView, type InboundReviewInput } from '../api/revie
 import { updateWallet, walletView } from '../api/accounts/billing.js';
 import { accountView, allAccounts, getAccount, setAccountStatus, type StatusChange } from '../api/accounts/service.js';
 import { parseIsoDuration } from '../clock/duration.js';
+import { MAX_STORED_DEPTH } from '../lib/nesting.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
 import { sseMessage, type EventStreams } from '../events/streams.js';
@@ -27,6 +28,15 @@ import { triggerRoutes } from './triggers.js';
 import { addRule, deleteRule, listRules } from './rules.js';
 import { keyRoutes } from './keys.js';
 import { forkWorkspace, workspaceRoutes } from './workspaces.js';
+
+/**
+ * A snapshot to restore (PUT /__control/state) holds a whole world: the one control body far
+ * larger than --body-limit, and nested deeper (bodies kept inside the world's own structure).
+ */
+export const STATE_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** A scenario's YAML (1,000,000 characters at most, by the contract) fits whatever escaping JSON gives it (six bytes for `\uXXXX`). */
+export const SCENARIO_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export interface ControlDependencies {
   registry: WorkspaceRegistry;
@@ -177,27 +187,30 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
   return [
     route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.size })),
 
-    route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body }) => {
-      if (body?.from !== undefined) {
-        // Validation fills in `fixtures: true`, the contract's default: only `false` was asked for.
-        const asked = Object.keys(body).filter((name) => name !== 'fixtures' || body.fixtures === false);
-        return createdWorkspace(forkWorkspace(registry, body.from, asked));
-      }
-      const explicit: Partial<WorkspaceBase> = {
-        ...(body?.plan && { plan: body.plan }),
-        ...(body?.seed !== undefined && { seed: body.seed }),
-        ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
-        ...(body?.clock?.start !== undefined && { clockStartMs: Date.parse(body.clock.start) }),
-        ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
-      };
-      let scenario: ScenarioChoice | undefined;
-      if (body?.scenario !== undefined) {
-        // A bare name is a ready-made scenario; anything else (it has a colon or a line break) is YAML.
-        const source = SCENARIO_NAME.test(body.scenario) ? namedScenario(body.scenario, 'scenario') : inlineScenario(body.scenario);
-        scenario = choose(source, 'scenario');
-      }
-      return createdWorkspace(withScenario('scenario', () => registry.create(explicit, scenario)));
-    }),
+    {
+      ...route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body }) => {
+        if (body?.from !== undefined) {
+          // Validation fills in `fixtures: true`, the contract's default: only `false` was asked for.
+          const asked = Object.keys(body).filter((name) => name !== 'fixtures' || body.fixtures === false);
+          return createdWorkspace(forkWorkspace(registry, body.from, asked));
+        }
+        const explicit: Partial<WorkspaceBase> = {
+          ...(body?.plan && { plan: body.plan }),
+          ...(body?.seed !== undefined && { seed: body.seed }),
+          ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
+          ...(body?.clock?.start !== undefined && { clockStartMs: Date.parse(body.clock.start) }),
+          ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
+        };
+        let scenario: ScenarioChoice | undefined;
+        if (body?.scenario !== undefined) {
+          // A bare name is a ready-made scenario; anything else (it has a colon or a line break) is YAML.
+          const source = SCENARIO_NAME.test(body.scenario) ? namedScenario(body.scenario, 'scenario') : inlineScenario(body.scenario);
+          scenario = choose(source, 'scenario');
+        }
+        return createdWorkspace(withScenario('scenario', () => registry.create(explicit, scenario)));
+      }),
+      bodyLimitBytes: SCENARIO_BODY_LIMIT_BYTES,
+    },
 
     ...workspaceRoutes(registry, eventStreams),
 
@@ -205,23 +218,30 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
 
     route('getState', ({ workspace }) => ok(takeSnapshot(workspace))),
 
-    route<never, never, WorkspaceSnapshot>('putState', ({ workspace, body }) => {
-      const data = checkSnapshot(registry, body);
-      return ok(summary(registry.restore(workspace, data)));
-    }),
+    {
+      ...route<never, never, WorkspaceSnapshot>('putState', ({ workspace, body }) => {
+        const data = checkSnapshot(registry, body);
+        return ok(summary(registry.restore(workspace, data)));
+      }),
+      bodyLimitBytes: STATE_BODY_LIMIT_BYTES,
+      bodyDepth: MAX_STORED_DEPTH,
+    },
 
     route('listScenarios', ({ workspace }) => {
       const loaded = scenarioView(workspace);
       return ok({ available: availableScenarios(), ...(loaded && { loaded }) });
     }),
 
-    route<never, never, { name?: string; yaml?: string }>('loadScenario', ({ workspace, body }) => {
-      const param = body.name !== undefined ? 'name' : 'yaml';
-      const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
-      const choice = choose(source, param);
-      const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
-      return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
-    }),
+    {
+      ...route<never, never, { name?: string; yaml?: string }>('loadScenario', ({ workspace, body }) => {
+        const param = body.name !== undefined ? 'name' : 'yaml';
+        const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
+        const choice = choose(source, param);
+        const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
+        return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
+      }),
+      bodyLimitBytes: SCENARIO_BODY_LIMIT_BYTES,
+    },
 
     route('listRules', ({ workspace }) => listRules(workspace)),
     route<never, never, Record<string, unknown>>('addRule', ({ workspace, body }) => addRule(workspace, body, coverage)),
