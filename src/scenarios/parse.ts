@@ -234,6 +234,8 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
   const map = new SourceMap(source.file, document, lines);
   const raw = toPlainData(document, source.file, lines);
   if (raw === null || raw === undefined) throw new ScenarioError(source.file, 1, 1, '', 'the scenario is empty; it needs at least one of accounts, posts, rules or timeline');
+  // Not quoted back: a file that is no scenario at all (a binary, a key, a dump) may be anything.
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError(source.file, 1, 1, '', `a scenario is a mapping (name, accounts, posts, rules, timeline…); this holds ${Array.isArray(raw) ? 'a list' : `a ${typeof raw}`}`);
   const validate = schemaValidator();
   if (!validate(raw)) {
     const error = bestError(validate.errors ?? []);
