@@ -142,3 +142,15 @@ describe.each(ENTRIES)('$name', (entry) => {
     expect(line).not.toMatch(/\bat .+:\d+:\d+\)?$/m);
   });
 });
+
+describe('URLs with credentials', () => {
+  it.each([
+    ['a URL that is not http', 'ftp://ci-user:hunter2-secret@upstream.example.com'],
+    ['a URL that does not parse', 'https://ci-user:hunter2-secret@upstream.example.com:99999'],
+  ])('prints %s given to --upstream masked', async (_kind, upstream) => {
+    const { exitCode, err } = await run(['proxy', '--upstream', upstream, '--port', '0']);
+    expect(exitCode).toBe(2);
+    expect(err.join('\n')).toContain('://***@upstream.example.com');
+    expect(err.join('\n')).not.toContain('hunter2-secret');
+  });
+});
