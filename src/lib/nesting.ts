@@ -52,6 +52,7 @@ export function nestedDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolea
  * make is checked with nestedDeeperThan once built.
  */
 export function yamlNestedDeeperThan(source: string, limit = MAX_JSON_DEPTH): boolean {
+  if (flowBracketsDeeperThan(source, limit)) return true;
   const pending: CST.Token[] = [];
   const depths: number[] = [];
   for (const token of new Parser().parse(source)) {
@@ -78,6 +79,49 @@ export function yamlNestedDeeperThan(source: string, limit = MAX_JSON_DEPTH): bo
         depths.push(depth + 1);
       }
     }
+  }
+  return false;
+}
+
+/** Characters after which a quote opens a quoted scalar rather than sitting inside a plain one. */
+const BEFORE_SCALAR = new Set(['', '[', '{', ',', ':', '-', '?', '\n']);
+
+/**
+ * A first look at the text, in one pass: flow brackets (`[`, `{`) open deeper than `limit`
+ * outside quotes and comments. The yaml package's own parser takes seconds on a megabyte of
+ * `[[[[` (5 s measured), so that shape is refused here in milliseconds; a bracket inside a plain
+ * scalar counts too, which could only refuse a text holding dozens of unmatched ones.
+ */
+function flowBracketsDeeperThan(source: string, limit: number): boolean {
+  let depth = 0;
+  let previous = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === ' ' || c === '\t' || c === '\r') continue;
+    if (c === '#' && (i === 0 || /\s/.test(source[i - 1] as string))) {
+      const end = source.indexOf('\n', i);
+      if (end === -1) break;
+      i = end - 1;
+      continue;
+    }
+    if ((c === '"' || c === "'") && BEFORE_SCALAR.has(previous)) {
+      // A quoted scalar: '' escapes a single quote, a backslash anything in double quotes.
+      let j = i + 1;
+      while (j < source.length) {
+        const d = source[j];
+        if (c === '"' && d === '\\') j += 2;
+        else if (d === c && c === "'" && source[j + 1] === "'") j += 2;
+        else if (d === c) break;
+        else j++;
+      }
+      i = j;
+      previous = c;
+      continue;
+    }
+    if (c === '[' || c === '{') {
+      if (++depth > limit) return true;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+    previous = c;
   }
   return false;
 }

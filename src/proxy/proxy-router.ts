@@ -3,7 +3,6 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { OperationIndex } from '../http/operations.js';
 import { sendJson } from '../http/respond.js';
 import { decodeContentEncoding } from '../lib/content-encoding.js';
-import { nestedDeeperThan } from '../lib/nesting.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ContractComparer, Finding } from './compare.js';
 import { endToEndHeaders, forward, UpstreamError, type UpstreamAgents, type UpstreamAnswer } from './forward.js';
@@ -133,9 +132,7 @@ export function recordedMessage(body: Buffer, headers: Record<string, string>): 
   const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
     try {
-      const json = JSON.parse(text) as unknown;
-      // Nested past the limit, it is kept as text: what reads a recording refuses such JSON (decision 0026).
-      if (!nestedDeeperThan(json)) return { headers, json };
+      return { headers, json: JSON.parse(text) as unknown };
     } catch {
       // Recorded as it came: drift reports a body that is not JSON.
     }
