@@ -3,7 +3,6 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMockServer } from '../src/server.js';
-import { CONTROL_BODY_LIMIT_BYTES } from '../src/server.js';
 import { FUZZ_CLOCK, FuzzPlan, formatReport, runFuzz, type FuzzReport, type FuzzTarget } from '../test/fuzz/engine.js';
 import { ensureBuilt } from './lib/build.js';
 import { formatTenants, runTenants } from './lib/hostile-tenant.js';
@@ -118,7 +117,7 @@ function progressLine(report: FuzzReport): string {
   return `fuzz: ${report.requests}/${report.planned} (${((100 * report.requests) / report.planned).toFixed(1)} %), ${Math.round(report.requests / Math.max(seconds, 0.001))} req/s, ${errors} 5xx, ${report.failures.length} failures, load ${loadavg()[0]?.toFixed(2)}`;
 }
 
-const plan = new FuzzPlan({ bodyLimitBytes: BODY_LIMIT_BYTES, controlBodyLimitBytes: CONTROL_BODY_LIMIT_BYTES });
+const plan = new FuzzPlan({ bodyLimitBytes: BODY_LIMIT_BYTES });
 const { target, stop, crashed, process: child } = await startTarget();
 console.log(`fuzz: ${only ? `replaying ${only.join(', ')} of` : `${requests} requests,`} seed ${seed}, concurrency ${concurrency}, server ${mode}, ${plan.operations.length} operations, ${plan.declaredConstraints} constraints declared`);
 let lastPrinted = 0;

@@ -138,9 +138,6 @@ export interface MockServer {
 
 export const DEFAULT_API_KEY = 'sgw_test_default';
 
-/** Control bodies carry whole snapshots: far larger than any API body. */
-export const CONTROL_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
-
 /** Routes by operation id; throws when a route names an operation the contract lacks. */
 function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: string): Map<string, RouteDefinition> {
   const table = new Map<string, RouteDefinition>();
@@ -381,7 +378,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: controlIndex,
       routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
-      bodyLimit: CONTROL_BODY_LIMIT_BYTES,
+      // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/routes.ts).
+      bodyLimit,
       responder,
     }),
   );

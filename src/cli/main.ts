@@ -1,6 +1,7 @@
+import { maskUserInfo } from '../lib/uri.js';
 import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
-import { CONFIG_FILE, ENV_PREFIX, flagHelp, resolveOptions, UsageError, type CliIo } from './options.js';
+import { CONFIG_FILE, ENV_PREFIX, flagHelp, InputError, resolveOptions, UsageError, type CliIo } from './options.js';
 import { startServer, type RunningServer } from './serve.js';
 
 export { resolveOptions, type CliIo } from './options.js';
@@ -33,7 +34,7 @@ export function helpText(): string {
 function usageFailure(error: unknown, io: CliIo): { exitCode: number } {
   if (!(error instanceof UsageError)) throw error;
   io.err(`social-gateway-mock: ${error.message}`);
-  io.err('Run with --help to see the options.');
+  if (!(error instanceof InputError)) io.err('Run with --help to see the options.');
   return { exitCode: 2 };
 }
 
@@ -42,7 +43,9 @@ function usageFailure(error: unknown, io: CliIo): { exitCode: number } {
  * `serve`, the running server, whose `stop` the caller calls at the shutdown it chooses.
  * `shutdown` tells `run` (and `proxy -- <command>`) when to stop its command early.
  */
-export async function main(argv: string[], io: CliIo, shutdown: ShutdownSource = NEVER): Promise<CliResult> {
+export async function main(argv: string[], given: CliIo, shutdown: ShutdownSource = NEVER): Promise<CliResult> {
+  // A URL given with its credentials (--upstream, a webhook, an error quoting a flag) is never printed with them.
+  const io: CliIo = { ...given, out: (line) => given.out(maskUserInfo(line)), err: (line) => given.err(maskUserInfo(line)) };
   const [first, ...rest] = argv;
   try {
     if (first === 'run') {

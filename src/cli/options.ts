@@ -1,17 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse as parseYaml } from 'yaml';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import { HostList } from '../lib/host-fence.js';
 import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
+import { InputFileError, parseInputYaml, readInputText } from '../lib/input-file.js';
 import { parseRedactList } from '../proxy/redact.js';
 import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
 import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
 
 export const CONFIG_FILE = 'social-gateway-mock.config.yaml';
+/** A config file holds a few dozen options: far less than this. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 export const ENV_PREFIX = 'SOCIAL_GATEWAY_MOCK_';
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -74,6 +76,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** A file the command was given that cannot be used: said in one line naming it, with no --help hint (the flags were right). */
+export class InputError extends UsageError {
+  override name = 'InputError';
+}
+
 /** The flags' help lines, from the table that parses them. */
 export function flagHelp(table: FlagTable = FLAGS): string[] {
   return Object.entries(table).map(([name, flag]) => `  --${name}${flag.type === 'string' ? ' <value>' : ''}`.padEnd(30) + flag.help);
@@ -82,12 +89,13 @@ export function flagHelp(table: FlagTable = FLAGS): string[] {
 function readConfigFile(path: string, extra: FlagTable): FlagValues {
   let parsed: unknown;
   try {
-    parsed = parseYaml(readFileSync(path, 'utf8'));
+    parsed = parseInputYaml(readInputText(path, MAX_CONFIG_FILE_BYTES), path);
   } catch (error) {
-    throw new UsageError(`cannot read config file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof InputFileError)) throw error;
+    throw new InputError(`cannot read config file ${error.message}`);
   }
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`config file ${path} must be a mapping of option names to values`);
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new InputError(`config file ${path} must be a mapping of option names to values`);
   const values: FlagValues = {};
   for (const [key, value] of Object.entries(parsed)) {
     if ((!Object.hasOwn(FLAGS, key) && !Object.hasOwn(extra, key)) || key === 'config' || key === 'help' || key === 'version') {

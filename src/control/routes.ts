@@ -4,6 +4,7 @@ import { receiveReview, reviewView, type InboundReviewInput } from '../api/revie
 import { updateWallet, walletView } from '../api/accounts/billing.js';
 import { accountView, allAccounts, getAccount, setAccountStatus, type StatusChange } from '../api/accounts/service.js';
 import { parseIsoDuration } from '../clock/duration.js';
+import { MAX_STORED_DEPTH } from '../lib/nesting.js';
 import type { RanJob } from '../clock/scheduler.js';
 import { setDeliveryFaults, type DeliveryFaultsInput } from '../api/webhooks/service.js';
 import { sseMessage, type EventStreams } from '../events/streams.js';
@@ -30,6 +31,25 @@ import { triggerRoutes } from './triggers.js';
 import { addRule, deleteRule, listRules } from './rules.js';
 import { keyRoutes } from './keys.js';
 import { forkWorkspace, workspaceRoutes } from './workspaces.js';
+
+/**
+ * A snapshot to restore (PUT /__control/state) holds a whole world: the one control body far
+ * larger than --body-limit, and nested deeper (bodies kept inside the world's own structure).
+ */
+export const STATE_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** A scenario's YAML (1,000,000 characters at most, by the contract) fits whatever escaping JSON gives it (six bytes for `\uXXXX`). */
+export const SCENARIO_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The control operations whose bodies may be larger than --body-limit or deeper than
+ * MAX_JSON_DEPTH: read by their routes below, and by the fuzz's oracle, which must expect what they take.
+ */
+export const CONTROL_BODY_LIMITS = {
+  createWorkspace: { bodyLimitBytes: SCENARIO_BODY_LIMIT_BYTES },
+  loadScenario: { bodyLimitBytes: SCENARIO_BODY_LIMIT_BYTES },
+  putState: { bodyLimitBytes: STATE_BODY_LIMIT_BYTES, bodyDepth: MAX_STORED_DEPTH },
+} satisfies Record<string, Pick<RouteDefinition, 'bodyLimitBytes' | 'bodyDepth'>>;
 
 export interface ControlDependencies {
   registry: WorkspaceRegistry;
@@ -188,35 +208,38 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
   return [
     route('getHealth', () => ok({ status: 'ok', version, workspaces: registry.size })),
 
-    route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body, caller, workspace }) => {
-      // On a shared server (decision 0024) anyone may make a workspace while --max-workspaces
-      // bounds how many; a key may fork only its own.
-      if (caller !== 'owner' && !registry.bounded) {
-        throw beyondWorkspace('Creating a workspace', 'A server that lets clients make their own sets --max-workspaces.');
-      }
-      if (caller !== 'owner' && body?.from !== undefined && (caller !== 'workspace' || body.from !== workspace.id)) {
-        throw beyondWorkspace("Forking another workspace than the key's own");
-      }
-      if (body?.from !== undefined) {
-        // Validation fills in `fixtures: true`, the contract's default: only `false` was asked for.
-        const asked = Object.keys(body).filter((name) => name !== 'fixtures' || body.fixtures === false);
-        return createdWorkspace(forkWorkspace(registry, body.from, asked));
-      }
-      const explicit: Partial<WorkspaceBase> = {
-        ...(body?.plan && { plan: body.plan }),
-        ...(body?.seed !== undefined && { seed: body.seed }),
-        ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
-        ...(body?.clock?.start !== undefined && { clockStartMs: Date.parse(body.clock.start) }),
-        ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
-      };
-      let scenario: ScenarioChoice | undefined;
-      if (body?.scenario !== undefined) {
-        // A bare name is a ready-made scenario; anything else (it has a colon or a line break) is YAML.
-        const source = SCENARIO_NAME.test(body.scenario) ? namedScenario(body.scenario, 'scenario') : inlineScenario(body.scenario);
-        scenario = choose(source, 'scenario');
-      }
-      return createdWorkspace(withScenario('scenario', () => registry.create(explicit, scenario)));
-    }),
+    {
+      ...route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body, caller, workspace }) => {
+        // On a shared server (decision 0024) anyone may make a workspace while --max-workspaces
+        // bounds how many; a key may fork only its own.
+        if (caller !== 'owner' && !registry.bounded) {
+          throw beyondWorkspace('Creating a workspace', 'A server that lets clients make their own sets --max-workspaces.');
+        }
+        if (caller !== 'owner' && body?.from !== undefined && (caller !== 'workspace' || body.from !== workspace.id)) {
+          throw beyondWorkspace("Forking another workspace than the key's own");
+        }
+        if (body?.from !== undefined) {
+          // Validation fills in `fixtures: true`, the contract's default: only `false` was asked for.
+          const asked = Object.keys(body).filter((name) => name !== 'fixtures' || body.fixtures === false);
+          return createdWorkspace(forkWorkspace(registry, body.from, asked));
+        }
+        const explicit: Partial<WorkspaceBase> = {
+          ...(body?.plan && { plan: body.plan }),
+          ...(body?.seed !== undefined && { seed: body.seed }),
+          ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
+          ...(body?.clock?.start !== undefined && { clockStartMs: Date.parse(body.clock.start) }),
+          ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
+        };
+        let scenario: ScenarioChoice | undefined;
+        if (body?.scenario !== undefined) {
+          // A bare name is a ready-made scenario; anything else (it has a colon or a line break) is YAML.
+          const source = SCENARIO_NAME.test(body.scenario) ? namedScenario(body.scenario, 'scenario') : inlineScenario(body.scenario);
+          scenario = choose(source, 'scenario');
+        }
+        return createdWorkspace(withScenario('scenario', () => registry.create(explicit, scenario)));
+      }),
+      ...CONTROL_BODY_LIMITS.createWorkspace,
+    },
 
     ...workspaceRoutes(registry, eventStreams),
 
@@ -225,23 +248,29 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
     // Keys and webhook secrets are the owner's to see: a workspace's key holder gets them masked.
     route('getState', ({ workspace, caller }) => ok(caller === 'owner' ? takeSnapshot(workspace) : withoutSecrets(takeSnapshot(workspace)))),
 
-    route<never, never, WorkspaceSnapshot>('putState', ({ workspace, body }) => {
-      const data = checkSnapshot(registry, body);
-      return ok(summary(registry.restore(workspace, data)));
-    }),
+    {
+      ...route<never, never, WorkspaceSnapshot>('putState', ({ workspace, body }) => {
+        const data = checkSnapshot(registry, body);
+        return ok(summary(registry.restore(workspace, data)));
+      }),
+      ...CONTROL_BODY_LIMITS.putState,
+    },
 
     route('listScenarios', ({ workspace }) => {
       const loaded = scenarioView(workspace);
       return ok({ available: availableScenarios(), ...(loaded && { loaded }) });
     }),
 
-    route<never, never, { name?: string; yaml?: string }>('loadScenario', ({ workspace, body }) => {
-      const param = body.name !== undefined ? 'name' : 'yaml';
-      const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
-      const choice = choose(source, param);
-      const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
-      return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
-    }),
+    {
+      ...route<never, never, { name?: string; yaml?: string }>('loadScenario', ({ workspace, body }) => {
+        const param = body.name !== undefined ? 'name' : 'yaml';
+        const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
+        const choice = choose(source, param);
+        const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
+        return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
+      }),
+      ...CONTROL_BODY_LIMITS.loadScenario,
+    },
 
     route('listRules', ({ workspace }) => listRules(workspace)),
     route<never, never, Record<string, unknown>>('addRule', ({ workspace, body }) => addRule(workspace, body, coverage)),

@@ -1,7 +1,8 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Workspace } from '../workspaces/workspace.js';
 import { ApiError, noRoute, requestPath } from './errors.js';
 import type { OperationIndex } from './operations.js';
+import { jsonBody } from './json-body.js';
 import { pipeline } from './pipeline.js';
 import type { RouteDefinition } from './route.js';
 import { RequestValidator } from './request-validator.js';
@@ -82,7 +83,7 @@ export interface ContractRouterOptions {
   guards?: RequestHandler[];
   /** Steps between validation and the handler: idempotency. */
   beforeHandler?: RequestHandler[];
-  /** Largest JSON body read: bytes, or a size such as '1mb'. */
+  /** Largest JSON body read: bytes, or a size such as '1mb'; a route may set its own (RouteDefinition.bodyLimitBytes). */
   bodyLimit: string | number;
   responder: Responder;
 }
@@ -120,11 +121,17 @@ export function nonFinitePath(value: unknown, path = ''): string | undefined {
  * client varying it (`; v=1`, `; v=2`…) once grew express-openapi-validator's cache
  * without bound.
  */
-export function bodySteps(bodyLimit: string | number): RequestHandler[] {
-  const json = express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] });
+export function bodySteps(bodyLimit: string | number, routes: ReadonlyMap<string, RouteDefinition> = new Map()): RequestHandler[] {
+  const json = jsonBody(bodyLimit);
+  // The few operations with limits of their own (a world to restore) get parsers of their own.
+  const own = new Map<string, RequestHandler>();
+  for (const [operationId, definition] of routes) {
+    if (definition.bodyLimitBytes !== undefined || definition.bodyDepth !== undefined) own.set(operationId, jsonBody(definition.bodyLimitBytes ?? bodyLimit, definition.bodyDepth));
+  }
   const parse: RequestHandler = (req, res, next) => {
-    if (!req.ctx.operation?.bodyMediaTypes.length) return next();
-    json(req, res, (error?: unknown) => {
+    const operation = req.ctx.operation;
+    if (!operation?.bodyMediaTypes.length) return next();
+    (own.get(operation.operationId) ?? json)(req, res, (error?: unknown) => {
       // A JSON request with no body at all (neither Content-Length nor Transfer-Encoding, as a bare
       // DELETE sends) reads as an empty one, as `Content-Length: 0` does: a handler never meets an
       // absent body (the validator lets one through where the body schema requires no field).
@@ -192,7 +199,7 @@ export function createContractRouter(options: ContractRouterOptions): RequestHan
     throw noRoute(req.method, req.originalUrl);
   });
 
-  steps.push(...bodySteps(options.bodyLimit));
+  steps.push(...bodySteps(options.bodyLimit, options.routes));
 
   const validator = new RequestValidator(requestContract(options.spec.document));
   steps.push((req, _res, next) => {

@@ -13,6 +13,8 @@ interface HttpLikeError {
   message?: string;
   errors?: ValidatorErrorItem[];
   headers?: Record<string, string>;
+  /** The body parser's limit, in bytes, on its 413. */
+  limit?: number;
 }
 
 /**
@@ -86,7 +88,8 @@ export function toApiError(error: unknown, input?: RequestInput): ApiError {
     return new ApiError(400, 'VALIDATION_ERROR', `The request body is not valid JSON: ${e.message ?? 'parse error'}`, { param: 'body' });
   }
   if (e.type === 'entity.too.large' || status === 413) {
-    return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the server accepts.');
+    // Limits differ by operation (a snapshot to restore takes more), so the answer names the one that applied.
+    return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the server accepts${typeof e.limit === 'number' ? ` (${e.limit} bytes on this operation)` : ''}.`);
   }
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
     return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding.');

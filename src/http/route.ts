@@ -57,6 +57,10 @@ export interface RouteDefinition {
   operationId: string;
   handle: Handler;
   notes?: string;
+  /** A body larger than the contract's limit (--body-limit) that this operation reads: a world to restore. */
+  bodyLimitBytes?: number;
+  /** A body nested deeper than MAX_JSON_DEPTH that this operation reads: a world holds bodies inside its own structure. */
+  bodyDepth?: number;
 }
 
 /** Declares a route, typing the handler's input from the caller's own types. */

@@ -1,5 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { InputFileError, parseInputJson, readInputText } from '../lib/input-file.js';
+import { MAX_STORED_DEPTH } from '../lib/nesting.js';
 
 /*
  * A recording is a folder of exchanges, one JSON file each, written by `proxy --record DIR` and
@@ -58,6 +60,9 @@ export interface RecordedExchange {
   upstreamError?: { code: string; message: string };
 }
 
+/** The largest exchange file read: the proxy holds up to 64 MiB each way, and a file shows both, indented. */
+export const MAX_EXCHANGE_FILE_BYTES = 256 * 1024 * 1024;
+
 export class RecordingError extends Error {
   override name = 'RecordingError';
 }
@@ -106,9 +111,10 @@ export function readRecording(dir: string): RecordedExchange[] {
     const path = join(dir, name);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(path, 'utf8'));
+      parsed = parseInputJson(readInputText(path, MAX_EXCHANGE_FILE_BYTES), path, MAX_STORED_DEPTH);
     } catch (error) {
-      throw new RecordingError(`${path}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+      if (!(error instanceof InputFileError)) throw error;
+      throw new RecordingError(error.message);
     }
     if (!isExchange(parsed)) throw new RecordingError(`${path}: not an exchange of format ${RECORDING_FORMAT}`);
     exchanges.push(parsed);

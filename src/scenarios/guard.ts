@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError, RateLimitedError } from '../http/errors.js';
 import { declaredOperations, errorCodeOf } from '../http/declared-responses.js';
+import { jsonBody } from '../http/json-body.js';
 import type { Operation } from '../http/operations.js';
 import type { Responder, ResponseDecorator } from '../http/respond.js';
 import type { Reply } from '../http/route.js';
@@ -40,7 +41,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 60;
  * of the account's network answers 502 PLATFORM_ERROR.
  */
 export function scenarioGuard(options: ScenarioGuardOptions): RequestHandler {
-  const parseBody = express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] });
+  const parseBody = jsonBody(options.bodyLimit);
   const declared = declaredOperations(options.document);
   const rewriter = new OpenValueRewriter(options.document);
 

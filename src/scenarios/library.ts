@@ -1,9 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { InputFileError, readInputText } from '../lib/input-file.js';
 import { packagePath } from '../lib/package-root.js';
 import type { ScenarioSource } from '../store/database.js';
 import { ScenarioError } from './parse.js';
+
+/** A scenario file read from disk: the contract's 1,000,000 characters of YAML, four bytes each at most in UTF-8. */
+export const MAX_SCENARIO_FILE_BYTES = 4 * 1024 * 1024;
 
 /** A name of a ready-made scenario: a file `scenarios/<name>.yaml`. */
 export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -39,9 +43,10 @@ export function availableScenarios(): ScenarioListing[] {
 export function scenarioFromFile(path: string, shownAs = path): ScenarioSource {
   let yaml: string;
   try {
-    yaml = readFileSync(path, 'utf8');
+    yaml = readInputText(path, MAX_SCENARIO_FILE_BYTES);
   } catch (error) {
-    throw new ScenarioError(shownAs, null, null, '', `cannot read the scenario file: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof InputFileError)) throw error;
+    throw new ScenarioError(shownAs, null, null, '', `cannot read the scenario file: ${error.problem}`);
   }
   return { name: basename(path, extname(path)), file: shownAs, yaml };
 }

@@ -4,6 +4,7 @@ import { LineCounter, isMap, isNode, isScalar, parseDocument, visit, type Docume
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
+import { nestedDeeperThan, tooDeepReason, yamlNestedDeeperThan } from '../lib/nesting.js';
 import { packagePath } from '../lib/package-root.js';
 import { PLATFORM_IDS } from '../platforms/catalog.js';
 import type { ScenarioSource } from '../store/database.js';
@@ -205,16 +206,22 @@ function toPlainData(document: Document, file: string, lines: LineCounter): unkn
   } catch (error) {
     return refuse(error instanceof Error ? error.message : String(error));
   }
-  try {
-    JSON.stringify(raw);
-  } catch {
-    return refuse('an alias refers to the node that holds it');
+  // Aliases can nest what each anchor holds inside another's, deeper than the text itself.
+  if (nestedDeeperThan(raw)) {
+    try {
+      JSON.stringify(raw);
+    } catch (error) {
+      if (error instanceof TypeError) return refuse('an alias refers to the node that holds it');
+    }
+    throw new ScenarioError(file, null, null, '', tooDeepReason('the scenario (with its aliases)'));
   }
   return raw;
 }
 
 /** Reads a scenario: YAML, then the JSON Schema, then the checks a schema cannot make. */
 export function parseScenario(source: ScenarioSource): ParsedScenario {
+  // Checked on the parser's tokens, before building the document recurses once per level.
+  if (yamlNestedDeeperThan(source.yaml)) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the scenario'));
   const lines = new LineCounter();
   const document = parseDocument(source.yaml, { lineCounter: lines, uniqueKeys: true });
   const yamlError = document.errors[0];
@@ -227,6 +234,8 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
   const map = new SourceMap(source.file, document, lines);
   const raw = toPlainData(document, source.file, lines);
   if (raw === null || raw === undefined) throw new ScenarioError(source.file, 1, 1, '', 'the scenario is empty; it needs at least one of accounts, posts, rules or timeline');
+  // Not quoted back: a file that is no scenario at all (a binary, a key, a dump) may be anything.
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError(source.file, 1, 1, '', `a scenario is a mapping (name, accounts, posts, rules, timeline…); this holds ${Array.isArray(raw) ? 'a list' : `a ${typeof raw}`}`);
   const validate = schemaValidator();
   if (!validate(raw)) {
     const error = bestError(validate.errors ?? []);

@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { Low, Memory } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { collectGarbage } from '../lib/collect-garbage.js';
+import { InputFileError, parseInputJson, readInputText } from '../lib/input-file.js';
+import { MAX_STORED_DEPTH } from '../lib/nesting.js';
 import type { ClockState } from '../clock/virtual-clock.js';
 import type { JobRecord } from '../clock/scheduler.js';
 import type { KeyScope } from '../workspaces/keys.js';
@@ -81,6 +83,12 @@ export interface DatabaseShape {
  */
 const COLLECT_AFTER_LOADING_BYTES = 32 * 1024 * 1024;
 
+/** The largest data file read: about the longest string Node makes (2^29 characters), which JSON.parse needs whole. */
+export const MAX_DATA_FILE_BYTES = 512 * 1024 * 1024;
+
+/** A workspace sits one level deeper in the file (`workspaces.<id>`) than in a snapshot to restore (`workspace`, MAX_STORED_DEPTH). */
+const DATA_FILE_DEPTH = MAX_STORED_DEPTH + 1;
+
 export class DataFileError extends Error {
   override name = 'DataFileError';
 }
@@ -114,11 +122,15 @@ export class Database {
 
   static async open(file?: string): Promise<Database> {
     const low = new Low<DatabaseShape>(file ? new JSONFile<DatabaseShape>(file) : new Memory<DatabaseShape>(), emptyData());
-    try {
-      await low.read();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new DataFileError(`Cannot read data file ${file}: ${reason}. The file was left untouched; fix or remove it.`);
+    // Read here rather than by lowdb: a file too large, not UTF-8 or nested too deep is refused
+    // before it is parsed or written back, and JSON.parse's message (which quotes the file) is not shown.
+    if (file !== undefined && statSync(file, { throwIfNoEntry: false }) !== undefined) {
+      try {
+        low.data = parseInputJson(readInputText(file, MAX_DATA_FILE_BYTES), file, DATA_FILE_DEPTH) as DatabaseShape;
+      } catch (error) {
+        const reason = error instanceof InputFileError ? error.problem : error instanceof Error ? error.message : String(error);
+        throw new DataFileError(`Cannot read data file ${file}: ${reason}. The file was left untouched; fix or remove it.`);
+      }
     }
     const data = low.data as Partial<DatabaseShape> | null;
     if (!data || typeof data !== 'object' || data.format !== DATA_FORMAT) {

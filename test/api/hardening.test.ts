@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseFixture } from '../../src/fixtures/fixture-file.js';
-import { CONTROL_BODY_LIMIT_BYTES } from '../../src/server.js';
+import { STATE_BODY_LIMIT_BYTES } from '../../src/control/routes.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
 import { rawExchange } from '../helpers/raw-http.js';
 
@@ -37,14 +37,19 @@ describe('request bodies', () => {
       expectApiError(res, 413, 'PAYLOAD_TOO_LARGE');
     });
 
-    it('reads control bodies up to 64 MiB (a snapshot to restore is large): 1 MiB is validated, not refused', async () => {
-      const res = await mock.control('post', '/__control/clock/advance').set('Content-Type', 'application/json').send(JSON.stringify({ by: 'PT1H', pad: 'x'.repeat(1024 * 1024) }));
+    it('reads a snapshot to restore up to 64 MiB: 1 MiB on PUT /__control/state is validated, not refused', async () => {
+      const res = await mock.control('put', '/__control/state').set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }));
       expectApiError(res, 400, 'VALIDATION_ERROR');
     });
 
-    it('answers 413 on the control plane over its 64 MiB limit', async () => {
-      const body = JSON.stringify({ by: 'PT1H', pad: 'x'.repeat(CONTROL_BODY_LIMIT_BYTES) });
-      const res = await mock.control('post', '/__control/clock/advance').set('Content-Type', 'application/json').send(body);
+    it('answers 413 on PUT /__control/state over its 64 MiB limit', async () => {
+      const body = JSON.stringify({ pad: 'x'.repeat(STATE_BODY_LIMIT_BYTES) });
+      const res = await mock.control('put', '/__control/state').set('Content-Type', 'application/json').send(body);
+      expectApiError(res, 413, 'PAYLOAD_TOO_LARGE');
+    });
+
+    it('answers 413 on any other control operation over --body-limit, as on /v1', async () => {
+      const res = await mock.control('post', '/__control/clock/advance').set('Content-Type', 'application/json').send(JSON.stringify({ by: 'PT1H', pad: 'x'.repeat(1024 * 1024) }));
       expectApiError(res, 413, 'PAYLOAD_TOO_LARGE');
     });
   });

@@ -22,7 +22,6 @@ import { OperationIndex } from '../../src/http/operations.js';
 import { pipeline } from '../../src/http/pipeline.js';
 import { RequestValidator } from '../../src/http/request-validator.js';
 import { loadSpec, type OpenApiDocument } from '../../src/http/spec.js';
-import { CONTROL_BODY_LIMIT_BYTES } from '../../src/server.js';
 import { FuzzPlan } from '../fuzz/engine.js';
 import { operationModels, type OperationModel } from '../fuzz/operations.js';
 import { validRequest } from '../fuzz/requests.js';
@@ -35,7 +34,7 @@ const ROUNDS = 30;
 const API_BODY_LIMIT = '1mb';
 const CONTRACTS = [
   { file: 'openapi.yaml', mount: '/v1', contract: 'api', bodyLimit: API_BODY_LIMIT },
-  { file: 'control.yaml', mount: '/__control', contract: 'control', bodyLimit: CONTROL_BODY_LIMIT_BYTES },
+  { file: 'control.yaml', mount: '/__control', contract: 'control', bodyLimit: API_BODY_LIMIT },
 ] as const;
 
 /** EOV as src/http/contract-router.ts configured it until decision 0020. */
@@ -156,7 +155,7 @@ function edgeCases(operations: OperationModel[]): WireRequest[] {
 }
 
 function requests(): WireRequest[] {
-  const plan = new FuzzPlan({ bodyLimitBytes: 1024 * 1024, controlBodyLimitBytes: CONTROL_BODY_LIMIT_BYTES });
+  const plan = new FuzzPlan({ bodyLimitBytes: 1024 * 1024 });
   const wires: WireRequest[] = [];
   for (let i = 0; i < plan.operations.length * ROUNDS; i++) {
     const { op, request } = plan.generate(SEED, i);

@@ -1,5 +1,6 @@
 import { Agent } from 'node:http';
 import fc from 'fast-check';
+import { CONTROL_BODY_LIMITS } from '../../src/control/routes.js';
 import { DEFAULT_HTTP_LIMITS } from '../../src/http/transport.js';
 import { loadSpec } from '../../src/http/spec.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
@@ -72,10 +73,6 @@ export interface FuzzTarget {
   workspace?(id: string): Workspace | undefined;
   /** In-process only: how many responses broke the contract so far (strict responses). */
   violations?(): number;
-  /** Bodies past this many bytes are refused with 413 (the server's --body-limit). */
-  bodyLimitBytes?: number;
-  /** Control bodies past this many bytes are refused with 413. */
-  controlBodyLimitBytes?: number;
 }
 
 export interface FuzzOptions {
@@ -152,7 +149,8 @@ export class FuzzPlan {
   private readonly fuzzArbitraries = new Map<OperationModel, fc.Arbitrary<FuzzRequest>>();
   private readonly caseArbitraries = new Map<Constraint, fc.Arbitrary<ConstraintCase>>();
 
-  constructor(limits: { bodyLimitBytes: number; controlBodyLimitBytes: number }) {
+  /** `bodyLimitBytes`: the server's --body-limit; the control operations that take more say so themselves (CONTROL_BODY_LIMITS). */
+  constructor(limits: { bodyLimitBytes: number }) {
     // Dates within 60 days of the clock the fuzz's servers start at: a valid `clock/set` to 2099
     // runs every job of 73 virtual years (219,268 token renewals for ten years: 2 s, a 41 MB answer).
     const dateRange = [Date.parse(FUZZ_CLOCK) - 60 * DAY_MS, Date.parse(FUZZ_CLOCK) + 60 * DAY_MS] as const;
@@ -164,7 +162,7 @@ export class FuzzPlan {
     this.generators = { api: new SchemaArbitraries({ document: api.document, dateRange }), control: new SchemaArbitraries({ document: control.document, dateRange, overrides }) };
     this.oracles = {
       api: new ContractOracle(api.document, { maxUrlBytes: DEFAULT_HTTP_LIMITS.maxUrlBytes, bodyLimitBytes: limits.bodyLimitBytes }),
-      control: new ContractOracle(control.document, { maxUrlBytes: DEFAULT_HTTP_LIMITS.maxUrlBytes, bodyLimitBytes: limits.controlBodyLimitBytes }),
+      control: new ContractOracle(control.document, { maxUrlBytes: DEFAULT_HTTP_LIMITS.maxUrlBytes, bodyLimitBytes: limits.bodyLimitBytes, byOperation: CONTROL_BODY_LIMITS }),
     };
     // The control plane answers its own codes and, through the API's services it runs, the API's.
     const apiCodes = knownErrorCodes(api.document);

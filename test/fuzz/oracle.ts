@@ -1,13 +1,11 @@
 import { parse as parseQuery } from 'node:querystring';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { MAX_JSON_DEPTH } from '../../src/lib/nesting.js';
 import type { OperationModel } from './operations.js';
 import type { FuzzRequest } from './requests.js';
 import { resolvePointer, type Schema } from './schema-arbitraries.js';
 import type { WireRequest } from './wire.js';
-
-/** The server's nesting limit for JSON bodies (docs/security.md). */
-const MAX_JSON_DEPTH = 64;
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -27,6 +25,8 @@ export type Verdict =
 export interface OracleLimits {
   maxUrlBytes: number;
   bodyLimitBytes: number;
+  /** Operations that take larger or deeper bodies than the defaults (a state to restore). */
+  byOperation?: Partial<Record<string, { bodyLimitBytes?: number; bodyDepth?: number }>>;
 }
 
 /** The JSON types express.json reads (anything else is not parsed, so never too large). */
@@ -70,7 +70,8 @@ export class ContractOracle {
 
     const contentType = wire.headers['Content-Type'];
     const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-    if (op.body && wire.body && mediaType !== undefined && parsedAsJson(mediaType) && wire.body.length > this.limits.bodyLimitBytes) {
+    const bodyLimitBytes = this.limits.byOperation?.[op.operationId]?.bodyLimitBytes ?? this.limits.bodyLimitBytes;
+    if (op.body && wire.body && mediaType !== undefined && parsedAsJson(mediaType) && wire.body.length > bodyLimitBytes) {
       // A charset the body parser does not read is refused before the body is read, so before its size.
       const charset = /charset=([^;]+)/i.exec(contentType ?? '')?.[1]?.trim().toLowerCase();
       return { kind: 'reject', reason: 'body over the limit', statuses: charset === undefined || charset === 'utf-8' ? [413] : [413, 415] };
@@ -128,7 +129,8 @@ export class ContractOracle {
     // express.json is strict: only an object or an array at the top.
     if (typeof value !== 'object' || value === null) return { kind: 'reject', reason: 'a JSON body that is not an object or array' };
     // Past the nesting limit, refused before the schema is read; near it, the server may count a level more or less than we do.
-    if (depthOf(value) > MAX_JSON_DEPTH + 8) return { kind: 'reject', reason: `a body nested deeper than ${MAX_JSON_DEPTH}`, statuses: [400] };
+    const maxDepth = this.limits.byOperation?.[op.operationId]?.bodyDepth ?? MAX_JSON_DEPTH;
+    if (depthOf(value) > maxDepth + 8) return { kind: 'reject', reason: `a body nested deeper than ${maxDepth}`, statuses: [400] };
     return this.check(op.body.schema, value, false) ? { kind: 'accept' } : { kind: 'reject', reason: 'body breaks its schema' };
   }
 

@@ -8,7 +8,7 @@ import { loadSpec } from '../../src/http/spec.js';
 
 // The fuzz's constraint cases aim; the oracle decides. Each declared constraint must be
 // broken alone (valid part accepted, broken request refused) often enough to be tested.
-const plan = new FuzzPlan({ bodyLimitBytes: 1024 * 1024, controlBodyLimitBytes: 64 * 1024 * 1024 });
+const plan = new FuzzPlan({ bodyLimitBytes: 1024 * 1024 });
 const generators = { api: new SchemaArbitraries({ document: loadSpec('openapi.yaml').document }), control: new SchemaArbitraries({ document: loadSpec('control.yaml').document }) };
 const pools = { own: ['3f1c2a9e-8b7d-4c6e-9a5f-1d2e3b4c5a6f'], foreign: ['0f8e7d6c-5b4a-4392-8a1b-2c3d4e5f6a7b'] };
 
