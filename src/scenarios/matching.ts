@@ -13,8 +13,14 @@ import { RE2JS } from 're2js';
  * only a bounded amount of matching work (see MatchBudget).
  */
 
-/** The longest `matches` expression or rule `path` a rule may give, in characters. */
-export const MAX_PATTERN_LENGTH = 1_000;
+/**
+ * The longest `matches` expression or rule `path`, in characters, and the most one
+ * scenario (or one run-time rule) may hold in all. Compiling is the one cost of a
+ * pattern paid before its size is known (up to 35 µs a character measured, for a
+ * pattern RE2 expands and then refuses as too costly), so loading is bounded by length.
+ */
+export const MAX_PATTERN_LENGTH = 256;
+export const MAX_PATTERNS_LENGTH = 1_024;
 
 /**
  * The largest RE2 program a pattern may compile to (RE2's own measure of its cost,
@@ -29,7 +35,7 @@ export const MAX_PROGRAM_SIZE = 500;
  * loop (under 50 ms on the machines bench/pathological.ts measured, see
  * docs/security/matching.md).
  */
-export const MATCH_BUDGET_UNITS = 1_000_000;
+export const MATCH_BUDGET_UNITS = 250_000;
 
 /**
  * The matching work left to one request. Each pattern is charged its program size
@@ -52,11 +58,11 @@ type Compiled = { program: RE2JS } | { problem: string };
 
 /**
  * Compiled patterns by source, the least recently used dropped first: a compiled
- * pattern keeps a lazily built automaton (up to a few megabytes for a hostile one),
- * so the cache is bounded rather than growing with every rule ever added.
+ * pattern keeps the automaton it builds as it runs (3.6 MB measured for a hostile
+ * one), so the cache is bounded rather than growing with every rule ever added.
  */
 const compiled = new Map<string, Compiled>();
-const MAX_COMPILED = 256;
+const MAX_COMPILED = 64;
 
 function remember(key: string, make: () => Compiled): Compiled {
   let entry = compiled.get(key);
@@ -76,28 +82,35 @@ function syntaxProblem(error: unknown): string {
   return `${message} (RE2 syntax: no backreferences or lookaround)`;
 }
 
-function compileSource(source: string, translate: boolean, simpler: string): Compiled {
-  if (source.length > MAX_PATTERN_LENGTH) return { problem: `${source.length} characters, over the limit of ${MAX_PATTERN_LENGTH}` };
+interface CompileLimits {
+  /** Take JavaScript spellings RE2 lacks (\u0041, (?<name>…), [^]) to RE2's first. */
+  translate: boolean;
+  maxLength: number;
+  /** What to do when the program is too big. */
+  simpler: string;
+}
+
+function compileSource(source: string, limits: CompileLimits): Compiled {
+  if (source.length > limits.maxLength) return { problem: `${source.length} characters, over the limit of ${limits.maxLength}` };
   let program: RE2JS;
   try {
-    // translateRegExp takes the JavaScript spellings RE2 lacks (\u0041, (?<name>…), [^]) to RE2's.
-    program = RE2JS.compile(translate ? RE2JS.translateRegExp(source) : source);
+    program = RE2JS.compile(limits.translate ? RE2JS.translateRegExp(source) : source);
   } catch (error) {
     return { problem: syntaxProblem(error) };
   }
   const size = program.programSize();
-  if (size > MAX_PROGRAM_SIZE) return { problem: `too costly to match: RE2 compiles it to ${size} instructions, over the limit of ${MAX_PROGRAM_SIZE} (${simpler})` };
+  if (size > MAX_PROGRAM_SIZE) return { problem: `too costly to match: RE2 compiles it to ${size} instructions, over the limit of ${MAX_PROGRAM_SIZE} (${limits.simpler})` };
   return { program };
 }
 
 /** A rule's `matches` expression (JavaScript syntax, run by RE2), compiled once. */
 function expression(source: string): Compiled {
-  return remember(`re:${source}`, () => compileSource(source, true, 'lower its repeat counts such as {1000}'));
+  return remember(`re:${source}`, () => compileSource(source, { translate: true, maxLength: MAX_PATTERN_LENGTH, simpler: 'lower its repeat counts such as {1000}' }));
 }
 
-/** A rule's path pattern (from pathPattern: already RE2 syntax), compiled once. */
+/** A rule's path pattern (from pathPattern: already RE2 syntax, at most 5 characters for each of the path's), compiled once. */
 function pathProgram(pattern: string): Compiled {
-  return remember(`path:${pattern}`, () => compileSource(pattern, false, 'use fewer * and **'));
+  return remember(`path:${pattern}`, () => compileSource(pattern, { translate: false, maxLength: 5 * MAX_PATTERN_LENGTH + 8, simpler: 'use fewer * and **' }));
 }
 
 /**
