@@ -92,6 +92,8 @@ interface Request {
 interface Attack {
   name: string;
   rules: Array<Record<string, unknown>>;
+  /** The mock refuses the rules (400): only loading them is measured. */
+  refused?: boolean;
   /** The attacker's n-th request. */
   request(n: number): Request;
 }
@@ -141,6 +143,17 @@ const attacks: Attack[] = [
     request: (n) => headerRequest(`${abText(HEADER_CHARS, n + 17)}c`),
   },
   {
+    name: 'one rule, 4 header matchers of 252 characters each (1,008: near the 1,024 a rule may hold), slow to compile',
+    rules: [{ match: { operationId: 'listConnections', headers: Array.from({ length: 4 }, (_, i) => ({ name: 'x-bench', matches: `${'(?:a|b)'.repeat(35)}${'abcdefg'[i]}` })) }, then: SCRIPTED }],
+    request: (n) => headerRequest(`${abText(HEADER_CHARS, n + 23)}c`),
+  },
+  {
+    name: 'one rule whose 252-character pattern RE2 expands past the limit (`.{1,20}` × 36): refused',
+    rules: [headerRule('.{1,20}'.repeat(36))],
+    refused: true,
+    request: () => headerRequest('a'),
+  },
+  {
     name: 'path glob with 120 `*` in one segment, an 8 KiB path',
     rules: [{ match: { path: `/v1/accounts/${'*a'.repeat(120)}*c` }, then: SCRIPTED }],
     request: () => ({ path: `/v1/accounts/${'a'.repeat(PATH_CHARS - 20)}b` }),
@@ -181,9 +194,9 @@ async function drive(): Promise<void> {
     await res.arrayBuffer();
     return res.status;
   };
-  const addRule = async (key: string, rule: Record<string, unknown>) => {
+  const addRule = async (key: string, rule: Record<string, unknown>, refused = false) => {
     const res = await fetch(`${base}/__control/rules`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(rule) });
-    if (res.status !== 201) throw new Error(`the rule was refused: ${res.status} ${await res.text()}`);
+    if (res.status !== (refused ? 400 : 201)) throw new Error(`POST /__control/rules answered ${res.status}: ${await res.text()}`);
   };
   const newWorkspace = async (): Promise<string> => {
     const res = await fetch(`${base}/__control/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': DEFAULT_API_KEY }, body: '{}' });
@@ -203,8 +216,12 @@ async function drive(): Promise<void> {
       const attacker = await newWorkspace();
       const requests = Array.from({ length: REQUESTS }, (_, n) => attack.request(n));
       await watch();
-      for (const rule of attack.rules) await addRule(attacker, rule);
+      for (const rule of attack.rules) await addRule(attacker, rule, attack.refused);
       const loadStallMs = await stall();
+      if (attack.refused) {
+        rows.push({ attack: attack.name, loadStallMs, stallMs: Number.NaN, innocentMaxMs: Number.NaN, attackerMaxMs: Number.NaN, answers: '400 at load' });
+        continue;
+      }
 
       await watch();
       let attacking = true;
@@ -235,13 +252,14 @@ async function drive(): Promise<void> {
     child.disconnect();
   }
 
-  const ms = (value: number) => value.toFixed(1);
+  const ms = (value: number) => (Number.isNaN(value) ? '–' : value.toFixed(1));
   console.log(`\nNode ${process.version}, ${REQUESTS} attacker requests per attack; patterns of at most ${MAX_PROGRAM_SIZE} RE2 instructions, ${MATCH_BUDGET_UNITS.toLocaleString('en')} units of matching per request.\n`);
   console.log('| Attack | Longest stall while the rules load (ms) | Longest stall under the requests (ms) | Innocent workspace, slowest answer (ms) | Attacker, slowest request (ms) | Attacker answered |');
   console.log('|---|---:|---:|---:|---:|---|');
   for (const row of rows) console.log(`| ${row.attack} | ${ms(row.loadStallMs)} | ${ms(row.stallMs)} | ${ms(row.innocentMaxMs)} | ${ms(row.attackerMaxMs)} | ${row.answers} |`);
-  const worst = rows.reduce((a, b) => (Math.max(b.stallMs, b.loadStallMs) > Math.max(a.stallMs, a.loadStallMs) ? b : a));
-  console.log(`\nWorst stall: ${ms(Math.max(worst.stallMs, worst.loadStallMs))} ms (${worst.attack}).`);
+  const worstOf = (row: Row) => Math.max(Number.isNaN(row.stallMs) ? 0 : row.stallMs, row.loadStallMs);
+  const worst = rows.reduce((a, b) => (worstOf(b) > worstOf(a) ? b : a));
+  console.log(`\nWorst stall: ${ms(worstOf(worst))} ms (${worst.attack}).`);
 }
 
 if (process.argv[2] === 'serve') await serve();
