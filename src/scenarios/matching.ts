@@ -32,7 +32,7 @@ export const MAX_PROGRAM_SIZE = 500;
  * How much matching one request may cost, in RE2 program instructions times
  * characters of text: the most RE2 can do per character of text is step every
  * instruction once, so this bounds the time a request's matching holds the event
- * loop (under 50 ms on the machines bench/pathological.ts measured, see
+ * loop: under 20 ms at the worst rate measured, 75 ns a unit (bench/pathological.ts,
  * docs/security/matching.md).
  */
 export const MATCH_BUDGET_UNITS = 250_000;
@@ -177,9 +177,9 @@ export function valueMatches(value: unknown, test: { equals?: unknown; matches?:
 }
 
 /**
- * Whether a glob segment (`*` any run of characters) fits a text, in time linear in
- * their product: on a mismatch only the last `*` takes one more character, never
- * an earlier one, which is enough because any later fit it would find is found from there.
+ * Whether a glob segment (`*` any run of characters) fits a text, in at most
+ * glob × text steps: on a mismatch only the last `*` seen takes one more character,
+ * never an earlier one, since whatever an earlier `*` could take the last one can too.
  */
 function segmentFits(glob: string, text: string): boolean {
   let g = 0;
