@@ -12,7 +12,7 @@ import type { Workspace } from '../workspaces/workspace.js';
 import type { ScenarioObserver } from './load.js';
 import { faultReply, wireFaultOf } from './fault-answers.js';
 import { resolvePointer } from '../lib/json-pointer.js';
-import { countSelects, drawUnit, pathMatches, valueMatches } from './matching.js';
+import { countSelects, drawUnit, MatchBudget, pathMatches, valueMatches } from './matching.js';
 import { OpenValueRewriter } from './open-values.js';
 import { requestAccounts, type RequestAccounts } from './request-facts.js';
 import { initialRuleState, nextRuleState, nextScenarioState, type RuleState } from './rule-state.js';
@@ -123,17 +123,17 @@ function headerValue(req: Request, name: string): string | undefined {
 }
 
 /** The matchers that read only the request line, its headers and the clock (no body, no accounts). */
-function plainMatchersHold(match: LoadedMatch, req: Request, operation: Operation, now: number, scenarioState: string | null): boolean {
+function plainMatchersHold(match: LoadedMatch, req: Request, operation: Operation, now: number, scenarioState: string | null, budget: MatchBudget): boolean {
   if (match.state !== undefined && scenarioState !== match.state) return false;
   if (match.operationIds && !match.operationIds.includes(operation.operationId)) return false;
   if (match.methods && !match.methods.includes(operation.method)) return false;
-  if (match.pathPattern !== undefined && !pathMatches(match.pathPattern, `${req.baseUrl}${req.path}`)) return false;
+  if (match.pathPattern !== undefined && !pathMatches(match.pathPattern, `${req.baseUrl}${req.path}`, budget)) return false;
   if (match.fromMs !== undefined && now < match.fromMs) return false;
   if (match.untilMs !== undefined && now >= match.untilMs) return false;
   if (match.params && !Object.entries(match.params).every(([name, values]) => req.ctx.params[name] !== undefined && values.includes(req.ctx.params[name]))) return false;
   if (match.headers && !match.headers.every((header) => {
     const value = headerValue(req, header.name);
-    return value !== undefined && valueMatches(value, header);
+    return value !== undefined && valueMatches(value, header, budget);
   })) return false;
   return true;
 }
@@ -141,11 +141,13 @@ function plainMatchersHold(match: LoadedMatch, req: Request, operation: Operatio
 /** Offers the request to each rule in turn; moves the counters of those that match; answers the first that fires. */
 async function firingRule(workspace: Workspace, sets: RuleSet[], req: Request, operation: Operation, read: RequestReaders): Promise<{ rule: LoadedRule; set: RuleSet } | undefined> {
   const scenario = loadedScenario(workspace);
+  // One budget for every pattern the request meets, however many rules hold them.
+  const budget = new MatchBudget();
   for (const set of sets) {
     for (const rule of set.rules) {
       const match = rule.match;
       if ((set.ruleStates[rule.id] ?? initialRuleState()).phase === 'exhausted') continue;
-      if (!plainMatchersHold(match, req, operation, workspace.now(), scenario?.state ?? null)) continue;
+      if (!plainMatchersHold(match, req, operation, workspace.now(), scenario?.state ?? null, budget)) continue;
       if (match.accountIds || match.platforms) {
         const { accountIds, platforms } = await read.accountsOf();
         if (match.accountIds && !match.accountIds.some((id) => accountIds.includes(id))) continue;
@@ -155,7 +157,7 @@ async function firingRule(workspace: Workspace, sets: RuleSet[], req: Request, o
         const body = await read.bodyOf();
         if (!match.body.every((field) => {
           const found = resolvePointer(body, field.pointer);
-          return found.found && valueMatches(found.value, field);
+          return found.found && valueMatches(found.value, field, budget);
         })) continue;
       }
       // Read after any await: another request may have moved the counters meanwhile.

@@ -1,19 +1,152 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { RE2JS } from 're2js';
 
 /*
  * The pure parts of matching a request against a scenario rule: paths, the nth and
  * every-nth counters and the seeded probability draw. No workspace, no request: these
  * are table-tested in test/unit/scenario-matching.test.ts.
+ *
+ * Patterns come from users (a scenario, POST /__control/rules) and run on a server
+ * other workspaces share, so they never reach the backtracking RegExp engine: they
+ * run on RE2 (re2js), whose time is linear in the text, and each request may spend
+ * only a bounded amount of matching work (see MatchBudget).
  */
+
+/**
+ * The longest `matches` expression or rule `path`, in characters, and the most one
+ * scenario (or one run-time rule) may hold in all. Compiling is the one cost of a
+ * pattern paid before its size is known (up to 35 µs a character measured, for a
+ * pattern RE2 expands and then refuses as too costly), so loading is bounded by length.
+ */
+export const MAX_PATTERN_LENGTH = 256;
+export const MAX_PATTERNS_LENGTH = 1_024;
+
+/**
+ * The largest RE2 program a pattern may compile to (RE2's own measure of its cost,
+ * about one instruction per character and per repeated copy: `[a-z]{600}` is 602).
+ */
+export const MAX_PROGRAM_SIZE = 500;
+
+/**
+ * How much matching one request may cost, in RE2 program instructions times
+ * characters of text: the most RE2 can do per character of text is step every
+ * instruction once, so this bounds the time a request's matching holds the event
+ * loop: under 20 ms at the worst rate measured, 75 ns a unit (bench/pathological.ts,
+ * docs/security/matching.md).
+ */
+export const MATCH_BUDGET_UNITS = 250_000;
+
+/**
+ * The matching work left to one request. Each pattern is charged its program size
+ * times the length of the text before it runs; a pattern the rest of the budget
+ * cannot pay for does not run and counts as not matching.
+ */
+export class MatchBudget {
+  constructor(private remaining: number = MATCH_BUDGET_UNITS) {}
+
+  /** Whether `units` more work fits, spending them when they do. */
+  spend(units: number): boolean {
+    if (units > this.remaining) return false;
+    this.remaining -= units;
+    return true;
+  }
+}
+
+/** A compiled pattern, or why RE2 cannot run it. */
+type Compiled = { program: RE2JS } | { problem: string };
+
+/**
+ * Compiled patterns by source, the least recently used dropped first: a compiled
+ * pattern keeps the automaton it builds as it runs (3.6 MB measured for a hostile
+ * one), so the cache is bounded rather than growing with every rule ever added.
+ */
+const compiled = new Map<string, Compiled>();
+const MAX_COMPILED = 64;
+
+function remember(key: string, make: () => Compiled): Compiled {
+  let entry = compiled.get(key);
+  if (entry) {
+    compiled.delete(key);
+  } else {
+    entry = make();
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+  }
+  compiled.set(key, entry);
+  return entry;
+}
+
+/** What RE2 says of a pattern, said for a reader who wrote JavaScript. */
+function syntaxProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
+  return `${message} (RE2 syntax: no backreferences or lookaround)`;
+}
+
+interface CompileLimits {
+  /** Take JavaScript spellings RE2 lacks (\u0041, (?<name>…), [^]) to RE2's first. */
+  translate: boolean;
+  maxLength: number;
+  /** What to do when the program is too big. */
+  simpler: string;
+}
+
+function compileSource(source: string, limits: CompileLimits): Compiled {
+  if (source.length > limits.maxLength) return { problem: `${source.length} characters, over the limit of ${limits.maxLength}` };
+  let program: RE2JS;
+  try {
+    program = RE2JS.compile(limits.translate ? RE2JS.translateRegExp(source) : source);
+  } catch (error) {
+    return { problem: syntaxProblem(error) };
+  }
+  const size = program.programSize();
+  if (size > MAX_PROGRAM_SIZE) return { problem: `too costly to match: RE2 compiles it to ${size} instructions, over the limit of ${MAX_PROGRAM_SIZE} (${limits.simpler})` };
+  return { program };
+}
+
+/** A rule's `matches` expression (JavaScript syntax, run by RE2), compiled once. */
+function expression(source: string): Compiled {
+  return remember(`re:${source}`, () => compileSource(source, { translate: true, maxLength: MAX_PATTERN_LENGTH, simpler: 'lower its repeat counts such as {1000}' }));
+}
+
+/** A rule's path pattern (from pathPattern: already RE2 syntax, at most 5 characters for each of the path's), compiled once. */
+function pathProgram(pattern: string): Compiled {
+  return remember(`path:${pattern}`, () => compileSource(pattern, { translate: false, maxLength: 5 * MAX_PATTERN_LENGTH + 8, simpler: 'use fewer * and **' }));
+}
+
+/**
+ * Why a `matches` expression cannot be a matcher, or undefined when it can: RE2
+ * cannot compile it (backreferences, lookaround), or it is too long or too costly.
+ * Checked at load, so a rule is refused at its line rather than never matching.
+ */
+export function expressionProblem(source: string): string | undefined {
+  const entry = expression(source);
+  return 'problem' in entry ? entry.problem : undefined;
+}
+
+/** Why a rule's `path` cannot be matched, or undefined when it can. */
+export function pathProblem(path: string): string | undefined {
+  if (path.length > MAX_PATTERN_LENGTH) return `${path.length} characters, over the limit of ${MAX_PATTERN_LENGTH}`;
+  const entry = pathProgram(pathPattern(path));
+  return 'problem' in entry ? entry.problem : undefined;
+}
+
+/**
+ * Runs a compiled pattern over a text if the budget pays for it. A pattern that does
+ * not compile (one a restored state kept from before RE2) matches nothing.
+ */
+function runs(entry: Compiled, text: string, budget: MatchBudget): boolean {
+  if ('problem' in entry) return false;
+  if (!budget.spend(entry.program.programSize() * (text.length + 1))) return false;
+  return entry.program.test(text);
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * A rule's `path` as a regular expression over request paths: `{name}` and `*` are
- * one segment, `**` any number of segments (none included).
+ * A rule's `path` as a regular expression (RE2 syntax) over request paths: `{name}`
+ * and `*` are one segment, `**` any number of segments (none included).
  */
 export function pathPattern(path: string): string {
   let pattern = '';
@@ -26,57 +159,76 @@ export function pathPattern(path: string): string {
   return `^${pattern}/?$`;
 }
 
-const compiled = new Map<string, RegExp>();
-
-/** A rule's regular expression, compiled once per process (rules are checked at load, so it compiles). */
-function regexOf(source: string): RegExp {
-  let regex = compiled.get(source);
-  if (!regex) {
-    regex = new RegExp(source);
-    compiled.set(source, regex);
-  }
-  return regex;
+/** Whether a request path matches a rule's path pattern, within the request's matching budget. */
+export function pathMatches(pattern: string, requestPath: string, budget = new MatchBudget()): boolean {
+  return runs(pathProgram(pattern), requestPath, budget);
 }
-
-export function pathMatches(pattern: string, requestPath: string): boolean {
-  return regexOf(pattern).test(requestPath);
-}
-
 
 /**
  * Whether a value passes an `equals` or `matches` test: equals compares JSON values
  * whole; matches tests a string, number or boolean, as text, against the expression.
  */
-export function valueMatches(value: unknown, test: { equals?: unknown; matches?: string }): boolean {
+export function valueMatches(value: unknown, test: { equals?: unknown; matches?: string }, budget = new MatchBudget()): boolean {
   if (test.matches !== undefined) {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
-    return regexOf(test.matches).test(String(value));
+    return runs(expression(test.matches), String(value), budget);
   }
   return isDeepStrictEqual(value, test.equals);
 }
 
 /**
+ * Whether a glob segment (`*` any run of characters) fits a text, in at most
+ * glob × text steps: on a mismatch only the last `*` seen takes one more character,
+ * never an earlier one, since whatever an earlier `*` could take the last one can too.
+ */
+function segmentFits(glob: string, text: string): boolean {
+  let g = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (g < glob.length && glob[g] !== '*' && glob[g] === text[t]) {
+      g++;
+      t++;
+    } else if (g < glob.length && glob[g] === '*') {
+      star = g++;
+      resume = t;
+    } else if (star !== -1) {
+      g = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (glob[g] === '*') g++;
+  return g === glob.length;
+}
+
+/**
  * Whether a rule's path can match some request of an OpenAPI path template, segment
  * by segment: a template `{id}` accepts any literal, a rule `*` or `{x}` any segment.
- * Used at load to find the operations a rule can reach.
+ * Used at load to find the operations a rule can reach; each pair of positions is
+ * judged once, so many `**` cost no more than a table of rule by template segments.
  */
 export function pathCanReach(rulePath: string, template: string): boolean {
   const rule = rulePath.split('/');
   const target = template.split('/');
-  const segmentFits = (r: string, t: string): boolean => {
-    if (/^\{[^}]+\}$/.test(t) || /^\{[^}]+\}$/.test(r)) return true;
-    if (!r.includes('*')) return r === t;
-    return new RegExp(`^${r.split('*').map(escapeRegExp).join('.*')}$`).test(t);
-  };
-  const fits = (i: number, j: number): boolean => {
-    if (i === rule.length) return j === target.length;
-    if (rule[i] === '**') {
-      for (let k = j; k <= target.length; k++) if (fits(i + 1, k)) return true;
-      return false;
+  const fits = (r: string, t: string): boolean => /^\{[^}]+\}$/.test(t) || /^\{[^}]+\}$/.test(r) || segmentFits(r, t);
+  // reach[j]: the template's first j segments can be matched by the rule segments seen so far.
+  let reach = target.map((_, j) => j === 0).concat(false);
+  for (const segment of rule) {
+    const next = reach.map(() => false);
+    for (let j = 0; j <= target.length; j++) {
+      if (!reach[j]) continue;
+      if (segment === '**') {
+        for (let k = j; k <= target.length; k++) next[k] = true;
+        break;
+      }
+      if (j < target.length && fits(segment, target[j] as string)) next[j + 1] = true;
     }
-    return j < target.length && segmentFits(rule[i] as string, target[j] as string) && fits(i + 1, j + 1);
-  };
-  return fits(0, 0);
+    reach = next;
+  }
+  return reach[target.length] === true;
 }
 
 /** Whether the `seen`-th matching request is one the counters select. */

@@ -11,7 +11,7 @@ import type { ScenarioSource } from '../store/database.js';
 import { AUTOMATION_KINDS } from '../api/automations/store.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import type { PlanName } from '../workspaces/plans.js';
-import { pathCanReach } from './matching.js';
+import { expressionProblem, MAX_PATTERNS_LENGTH, pathCanReach, pathProblem } from './matching.js';
 import { parseDateTime, parseMoment, type Moment } from './moments.js';
 import { accountSourcesOf, canNameAccount, type AccountSources } from './request-facts.js';
 import type { FaultBody, FaultEffect, FieldPath, MatchSpec, RespondEffect, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
@@ -324,6 +324,9 @@ export const DEFAULT_DRIP = { chunkBytes: 16, intervalMs: 100 } as const;
 export const DEFAULT_MALFORMED_BODY = '{"data": [{"id": "';
 
 class Checker {
+  /** Characters of paths and regular expressions checked so far: compiling them is paid for by length. */
+  private patternsLength = 0;
+
   constructor(
     private readonly map: SourceMap,
     private readonly raw: RawScenario,
@@ -430,7 +433,7 @@ class Checker {
     const match: MatchSpec = {
       ...(rawMatch.operationId !== undefined && { operationIds: list(rawMatch.operationId) }),
       ...(rawMatch.method !== undefined && { methods: list(rawMatch.method) }),
-      ...(rawMatch.path !== undefined && { path: rawMatch.path }),
+      ...(rawMatch.path !== undefined && { path: this.path(rawMatch.path, [...matchAt, 'path']) }),
       ...(rawMatch.account !== undefined && { accounts: list(rawMatch.account) }),
       ...(rawMatch.platform !== undefined && { platforms: list(rawMatch.platform) }),
       ...(rawMatch.params !== undefined && { params: Object.fromEntries(Object.entries(rawMatch.params).map(([name, values]) => [name, list(values) ?? []])) }),
@@ -455,14 +458,28 @@ class Checker {
     return { at, id: entry.id, ...(entry.description !== undefined && { description: entry.description }), match, then, times: entry.times ?? null, operations };
   }
 
-  /** A regular expression a matcher gives, checked now so a bad one fails at its line. */
+  /** A regular expression a matcher gives, checked now so one RE2 cannot run fails at its line. */
   private regex(source: string, at: FieldPath): string {
-    try {
-      new RegExp(source);
-    } catch (error) {
-      this.map.fail(at, `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    this.countPattern(source, at);
+    const problem = expressionProblem(source);
+    if (problem !== undefined) this.map.fail(at, `not a regular expression the mock can run: ${problem}`);
     return source;
+  }
+
+  /** A rule's path, checked now so one too long or too costly to match fails at its line. */
+  private path(path: string, at: FieldPath): string {
+    this.countPattern(path, at);
+    const problem = pathProblem(path);
+    if (problem !== undefined) this.map.fail(at, `not a path the mock can match: ${problem}`);
+    return path;
+  }
+
+  /** Fails, before compiling, at the pattern that takes the scenario's patterns past the length they may have together. */
+  private countPattern(pattern: string, at: FieldPath): void {
+    this.patternsLength += pattern.length;
+    if (this.patternsLength > MAX_PATTERNS_LENGTH) {
+      this.map.fail(at, `the paths and regular expressions come to ${this.patternsLength} characters with this one, over the ${MAX_PATTERNS_LENGTH} one scenario or rule may hold in all`);
+    }
   }
 
   /** The operations a rule's operationId, method, path, account, platform, params and body matchers let through. */

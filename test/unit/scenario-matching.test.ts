@@ -35,6 +35,11 @@ describe('rule paths', () => {
     ['/v1/connections/*/stats', '/v1/connections/{id}/media', false],
     ['/v1/post*', '/v1/posts/{id}', false],
     ['/v1/post*/**', '/v1/posts/{id}/cancel', true],
+    ['/v1/p*s*', '/v1/posts', true],
+    ['/v1/*o*t*', '/v1/posts', true],
+    ['/v1/*o*x', '/v1/posts', false],
+    ['/v1/**/**/stats', '/v1/connections/{id}/stats', true],
+    ['/v1/**/cancel', '/v1/posts/{id}/analytics/timeline', false],
   ])('%s can reach the template %s: %s', (rule, template, expected) => {
     expect(pathCanReach(rule, template)).toBe(expected);
   });
