@@ -15,7 +15,8 @@ if (!Number.isFinite(seconds) || seconds <= 0) {
   process.exit(2);
 }
 const token = 'hostile-bench-token-0123456789';
-const server = await createMockServer({ seed: 1, clock: '2026-03-02T09:00:00Z', clockFrozen: true, controlToken: token, maxWorkspaces: 1000, webhookTimeoutMs: 1000 });
+// No rate limit: the innocent tenant reads as fast as it can, and a 429 would be no measure of a stall.
+const server = await createMockServer({ seed: 1, clock: '2026-03-02T09:00:00Z', clockFrozen: true, controlToken: token, maxWorkspaces: 1000, webhookTimeoutMs: 1000, rateLimit: false });
 const baseUrl = await server.listen(0);
 const stop = new AbortController();
 const timer = setTimeout(() => stop.abort(), seconds * 1000);

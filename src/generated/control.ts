@@ -981,8 +981,17 @@ export interface components {
             from: string;
             /** Format: date-time */
             now: string;
-            /** @description The jobs that ran, in the order they ran. */
+            /**
+             * @description The jobs that ran, in the order they ran: the first 1,000 of them. A move of years
+             *     runs hundreds of thousands (token renewals), and listing them all made a 40 MB answer
+             *     whose writing held the server for half a second; `ranTotal` counts them all.
+             */
             ran: components["schemas"]["RanJob"][];
+            /**
+             * @description How many jobs ran, listed in `ran` or not.
+             * @example 3
+             */
+            ranTotal: number;
             clock: components["schemas"]["Clock"];
         };
         JournalEntry: {

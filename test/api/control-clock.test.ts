@@ -34,6 +34,16 @@ describe('the virtual clock', () => {
     expect(byMs.body.now).toBe(at(2 * 3600_000 + 1500));
   });
 
+  it('lists the first 1,000 jobs of a long move and counts them all', async () => {
+    const created = await mock.control('post', '/__control/workspaces').send({ clock: { frozen: true } });
+    const moved = await mock.control('post', '/__control/clock/advance', created.body.apiKey).send({ by: 'P200D' });
+    expectStatus(moved, 200);
+    expect(moved.body.ran).toHaveLength(1000);
+    expect(moved.body.ranTotal).toBeGreaterThan(1000);
+    const short = await mock.control('post', '/__control/clock/advance', created.body.apiKey).send({ by: 'PT1M' });
+    expect(short.body.ranTotal).toBe(short.body.ran.length);
+  });
+
   it('sets forward and refuses to go back', async () => {
     const target = '2026-03-05T00:00:00.000Z';
     const res = await mock.control('post', '/__control/clock/set').send({ to: target });

@@ -271,13 +271,15 @@ function DueJobs({ jobs, now }: { jobs: PendingJobList; now: number }) {
 
 /** What the last Advance or Set ran, its first jobs only: a long advance can run thousands. */
 function RanJobs({ move }: { move: ClockMove }) {
-  const { shown, more } = firstOf(move.ran);
+  // The answer lists the first 1,000 jobs and counts them all (ranTotal).
+  const { shown } = firstOf(move.ran);
+  const more = move.ranTotal - shown.length;
   const rows = shown.map((job) => ({ id: job.id, dueAt: job.dueAt, cells: [job.kind, job.label, job.ok ? 'ok' : `failed: ${job.error ?? 'no reason given'}`] }));
   return (
     <section aria-labelledby="ran-heading">
       <h3 id="ran-heading">What ran</h3>
       <p>
-        From {formatInstant(Date.parse(move.from))} to {formatInstant(Date.parse(move.now))}: {move.ran.length === 0 ? 'nothing fell due.' : `${move.ran.length} job${move.ran.length === 1 ? '' : 's'} ran.`}
+        From {formatInstant(Date.parse(move.from))} to {formatInstant(Date.parse(move.now))}: {move.ranTotal === 0 ? 'nothing fell due.' : `${move.ranTotal} job${move.ranTotal === 1 ? '' : 's'} ran.`}
       </p>
       {rows.length > 0 && <JobTable caption="Jobs the last move ran, in the order they ran" columns={['Kind', 'Job', 'Result']} rows={rows} />}
       {more > 0 && <p>And {more} more, not shown.</p>}
