@@ -123,7 +123,7 @@ export class Workspace implements HasWorkspaceData {
     return hexToUuid(this.draw());
   }
 
-  /** A lowercase hex value from the seed, for media keys and network-native ids (a credential is `newCredential`). */
+  /** A lowercase hex value from the seed, for network-native ids (a credential, or a media key, which is one, is `newCredential`). */
   newHex(length: number): string {
     return this.draw().slice(0, length);
   }

@@ -134,8 +134,9 @@ describe('POST /__control/keys', () => {
 });
 
 describe('POST /v1/media/presign', () => {
-  it('hands out an upload token the twin server cannot know, and the same key, id and URLs otherwise', async () => {
+  it('hands out an upload token and a media key the twin server cannot know, and the same id otherwise', async () => {
     const [a, b] = await twins();
+    const seededKey = nextSeededHex(a, 0).slice(0, 32);
     const seeded = nextSeededHex(a, 2).slice(0, 32);
     const [mine, theirs] = [await presign(a), await presign(b)];
     const tokenOf = (url: string) => new URL(url).searchParams.get('token');
@@ -143,12 +144,18 @@ describe('POST /v1/media/presign', () => {
     expect(tokenOf(mine.uploadUrl)).not.toBe(tokenOf(theirs.uploadUrl));
     // The token was the third draw of a presign (key, id, token).
     expect(tokenOf(mine.uploadUrl)).not.toBe(seeded);
-    const withoutToken = (body: typeof mine) => JSON.stringify({ ...body, uploadUrl: body.uploadUrl.replace(/token=[0-9a-f]+/, 'token=') });
-    expect(withoutToken(mine)).toBe(withoutToken(theirs));
+    // The key names the file's public URL, which reads it without a key: another tenant must not guess it.
+    expect(mine.key).toMatch(/^[0-9a-f]{32}/);
+    expect(mine.key).not.toBe(theirs.key);
+    expect(mine.key.slice(0, 32)).not.toBe(seededKey);
+    const withoutCredentials = (body: typeof mine) => JSON.stringify({ ...body, uploadUrl: '', publicUrl: '', key: '' });
+    expect(withoutCredentials(mine)).toBe(withoutCredentials(theirs));
 
-    // The twin's upload URL, sent here, is refused; this server's own is taken.
+    // The twin's upload URL names no file here, and its token does not open this server's; this server's own is taken.
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
-    expectApiError(await a.call('put', pathOf(theirs.uploadUrl), null).set('Content-Type', 'image/jpeg').send(jpeg), 403, 'UPLOAD_URL_INVALID', 'token');
+    expectApiError(await a.call('put', pathOf(theirs.uploadUrl), null).set('Content-Type', 'image/jpeg').send(jpeg), 404, 'NOT_FOUND');
+    const theirToken = pathOf(mine.uploadUrl).replace(/token=[0-9a-f]+/, `token=${tokenOf(theirs.uploadUrl) ?? ''}`);
+    expectApiError(await a.call('put', theirToken, null).set('Content-Type', 'image/jpeg').send(jpeg), 403, 'UPLOAD_URL_INVALID', 'token');
     expectStatus(await a.call('put', pathOf(mine.uploadUrl), null).set('Content-Type', 'image/jpeg').send(jpeg), 200);
   });
 
@@ -212,7 +219,10 @@ describe('two servers with the same seed', () => {
       const created = await createWorkspace(mock);
       own.push(created.apiKey);
       own.push((await mock.control('post', '/__control/keys').send({})).body.apiKey);
-      own.push(new URL((await presign(mock)).uploadUrl).searchParams.get('token') ?? '');
+      const upload = await presign(mock);
+      own.push(new URL(upload.uploadUrl).searchParams.get('token') ?? '');
+      // The media key is a credential too: its public URL is all it takes to read the file.
+      own.push(upload.key);
       own.push(sessionOf(await startSignIn(mock)));
       // An id drawn after the credentials.
       expectStatus(await mock.call('post', '/v1/profiles').send({ name: 'After the credentials' }), 201);

@@ -56,7 +56,7 @@ export interface PresignRequest {
 export function presignMedia(workspace: Workspace, origin: string, request: PresignRequest) {
   const { media } = mediaStore.get(workspace);
   pruneExpiredPresigns(workspace, media);
-  const key = `${workspace.newHex(32)}${EXTENSIONS[mediaTypeEssence(request.contentType)] ?? ''}`;
+  const key = `${workspace.newCredential(32)}${EXTENSIONS[mediaTypeEssence(request.contentType)] ?? ''}`;
   const record: MediaRecord = {
     id: workspace.newId(),
     key,
@@ -86,7 +86,7 @@ function pruneExpiredPresigns(workspace: Workspace, media: Record<string, MediaR
   }
 }
 
-/** The workspace and record a key belongs to; keys are unique across workspaces (drawn from each one's own stream). */
+/** The workspace and record a key belongs to; keys are unique across workspaces (random, 128 bits). */
 function findByKey(registry: WorkspaceRegistry, key: string): { workspace: Workspace; record: MediaRecord } {
   if (!KEY_PATTERN.test(key)) {
     throw validationError('key', 'This is not a media key: keys are 32 hex characters and an optional extension, never a path.');
