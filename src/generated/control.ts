@@ -1779,6 +1779,36 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description Only with `--data`: the change was made but the data file could not be written (the disk is
+         *     full, the directory is gone or not writable, or the data cannot be serialised), so it is not
+         *     acknowledged (`DATA_FILE_UNWRITABLE`; `details` names the file and the reason). A success is
+         *     answered only once the change is in the file (synced and renamed into place). The change stays
+         *     in memory and is saved by the next write that succeeds, or lost if the server stops first; each
+         *     write tries again, and until one succeeds every write answers 503 while reads still answer. The
+         *     real service has no such answer, so contract coverage and scenario rules leave it out
+         *     (`x-mock-only`).
+         */
+        DataFileUnwritable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "DATA_FILE_UNWRITABLE",
+                 *         "message": "The change is not acknowledged: the data file /srv/mock/state.json cannot be written (ENOSPC: no space left on device, write). It stays in memory and is saved by the next write that succeeds, or lost if the server stops first; until then every write answers 503.",
+                 *         "details": {
+                 *           "file": "/srv/mock/state.json",
+                 *           "reason": "ENOSPC: no space left on device, write"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The request is invalid (a bad field, a query parameter the operation does not take, malformed JSON). */
         BadRequest: {
             headers: {
@@ -1917,25 +1947,14 @@ export interface components {
         /**
          * @description The server holds as many workspaces as `--max-workspaces` allows (`WORKSPACE_LIMIT_REACHED`),
          *     the default one included; `details` names the limit. Delete one first, or start the server
-         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead.
+         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead. With `--data`,
+         *     also `DATA_FILE_UNWRITABLE` when the data file cannot be written (see `DataFileUnwritable`).
          */
         WorkspaceLimitReached: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "WORKSPACE_LIMIT_REACHED",
-                 *         "message": "This server holds at most 50 workspaces (--max-workspaces 50, the default one included); delete one (DELETE /__control/workspaces/{id}) before creating another.",
-                 *         "details": {
-                 *           "maxWorkspaces": 50,
-                 *           "workspaces": 50
-                 *         }
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -2143,6 +2162,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["WorkspaceConflict"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getClock: {
@@ -2224,6 +2244,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setClock: {
@@ -2254,6 +2275,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     freezeClock: {
@@ -2278,6 +2300,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     resumeClock: {
@@ -2302,6 +2325,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getJournal: {
@@ -2377,6 +2401,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     revokeApiKey: {
@@ -2406,6 +2431,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["KeyConflict"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getLimits: {
@@ -2461,6 +2487,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     streamEvents: {
@@ -2528,6 +2555,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setWebhookFaults: {
@@ -2558,6 +2586,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     failWebhookDeliveries: {
@@ -2592,6 +2621,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     redeliverDelivery: {
@@ -2622,6 +2652,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setPostOutcome: {
@@ -2657,6 +2688,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundComment: {
@@ -2688,6 +2720,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundMessage: {
@@ -2719,6 +2752,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundStoryReply: {
@@ -2750,6 +2784,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundReview: {
@@ -2781,6 +2816,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setAccountStatus: {
@@ -2815,6 +2851,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getWallet: {
@@ -2869,6 +2906,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     resetWorkspace: {
@@ -2893,6 +2931,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getState: {
@@ -2947,6 +2986,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listScenarios: {
@@ -3001,6 +3041,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listRules: {
@@ -3056,6 +3097,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     removeRule: {
@@ -3084,6 +3126,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getCoverage: {
