@@ -170,3 +170,143 @@ describe('Database with a file', () => {
     });
   });
 });
+
+const CLOCK = ['--clock', '2026-03-02T09:00:00Z', '--clock-frozen', '--rate-limit', 'off'];
+const DEFAULT_KEY = 'sgw_test_default';
+
+function headers(apiKey: string): Record<string, string> {
+  return { 'x-api-key': apiKey, 'content-type': 'application/json' };
+}
+
+/** Every profile id a workspace lists, page by page. */
+async function listedIds(mock: MockProcess, apiKey: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let cursor: string | null = null;
+  do {
+    const res = await fetch(`${mock.url}/v1/profiles?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: headers(apiKey) });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { data: Array<{ id: string }>; nextCursor: string | null };
+    for (const profile of page.data) ids.add(profile.id);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
+/**
+ * Writers that never stop on their own: two per innocent tenant creating profiles, and a
+ * pathological tenant that keeps adding whole fixture worlds (about 100 KB each), so each
+ * file write is large and slow. Counted in answers, never in time: `until` resolves once
+ * a condition over the counts holds.
+ */
+class Load {
+  /** Ids answered 201, by tenant key: every one of them must survive any kill. */
+  readonly acknowledged = new Map<string, string[]>();
+  /** Answers to writes sent while the file could not be written, by status. */
+  readonly whileUnwritable: number[] = [];
+  unwritable = false;
+  private stopped = false;
+  private readonly waiters: Array<{ ready: () => boolean; resolve: () => void }> = [];
+  private readonly writers: Array<Promise<void>>;
+
+  constructor(
+    private readonly mock: MockProcess,
+    tenants: string[],
+  ) {
+    for (const key of tenants) this.acknowledged.set(key, []);
+    this.writers = [...tenants.flatMap((key) => [this.profiles(key, 'a'), this.profiles(key, 'b')]), this.pathological()];
+  }
+
+  get acks(): number {
+    return [...this.acknowledged.values()].reduce((sum, ids) => sum + ids.length, 0);
+  }
+
+  until(ready: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      if (ready()) resolve();
+      else this.waiters.push({ ready, resolve });
+    });
+  }
+
+  /** Kills the server in the middle of the load, then lets the writers end on their cut connections. */
+  async kill(): Promise<void> {
+    const { signal } = await this.mock.kill('SIGKILL');
+    this.stopped = true;
+    expect(signal).toBe('SIGKILL');
+    await Promise.all(this.writers);
+  }
+
+  private answered(): void {
+    for (const waiter of [...this.waiters]) {
+      if (!waiter.ready()) continue;
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  }
+
+  private async profiles(key: string, writer: string): Promise<void> {
+    for (let i = 0; !this.stopped; i++) {
+      const sentWhileUnwritable = this.unwritable;
+      try {
+        const res = await fetch(`${this.mock.url}/v1/profiles`, { method: 'POST', headers: headers(key), body: JSON.stringify({ name: `${writer}${i}` }) });
+        const body = (await res.json()) as { id?: string };
+        if (res.status === 201 && body.id) this.acknowledged.get(key)?.push(body.id);
+        if (sentWhileUnwritable && this.unwritable) this.whileUnwritable.push(res.status);
+      } catch {
+        return; // the kill cut the connection
+      }
+      this.answered();
+    }
+  }
+
+  private async pathological(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const res = await fetch(`${this.mock.url}/__control/workspaces`, { method: 'POST', headers: headers(DEFAULT_KEY), body: '{}' });
+        await res.arrayBuffer();
+      } catch {
+        return;
+      }
+    }
+  }
+}
+
+describe('the real CLI with --data under a concurrent load, killed with SIGKILL', () => {
+  it('loses no acknowledged write: none is acknowledged while the file cannot be written, and none is lost mid-load after it can again', { timeout: 300_000 }, async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    const first = await spawnMock(['--data', file, ...CLOCK]);
+    const tenants = [DEFAULT_KEY];
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${first.url}/__control/workspaces`, { method: 'POST', headers: headers(DEFAULT_KEY), body: JSON.stringify({ fixtures: false }) });
+      expect(res.status).toBe(201);
+      tenants.push(((await res.json()) as { apiKey: string }).apiKey);
+    }
+
+    // 1. Load, then the file's directory goes away under it; killed while it is away.
+    const load = new Load(first, tenants);
+    await load.until(() => load.acks >= 30);
+    renameSync(dir, `${dir}-away`);
+    load.unwritable = true;
+    await load.until(() => load.whileUnwritable.length >= 20);
+    await load.kill();
+    renameSync(`${dir}-away`, dir);
+
+    // 2. Every acknowledged id is back (none was acknowledged while the directory was away:
+    // every write sent then was refused); load again, killed mid-load.
+    const second = await spawnMock(['--data', file, ...CLOCK]);
+    for (const [key, ids] of load.acknowledged) expect([...(await listedIds(second, key))]).toEqual(expect.arrayContaining(ids));
+    expect(load.whileUnwritable.filter((status) => status !== 503)).toEqual([]);
+    expect(first.stderr()).toContain('Writes answer 503 until one succeeds.');
+    const again = new Load(second, tenants);
+    await again.until(() => again.acks >= 40);
+    await again.kill();
+
+    // 3. And again: both loads' acknowledged ids, all of them.
+    const third = await spawnMock(['--data', file, ...CLOCK]);
+    for (const key of tenants) {
+      const listed = await listedIds(third, key);
+      expect([...listed]).toEqual(expect.arrayContaining([...(load.acknowledged.get(key) ?? []), ...(again.acknowledged.get(key) ?? [])]));
+    }
+    await third.kill('SIGTERM');
+  });
+});
