@@ -74,7 +74,7 @@ export class Responder {
     );
   }
 
-  /** The gate's error in place of a success, without the success's own headers (a Location, a replay mark). */
+  /** The gate's error in place of a success, without the success's own headers (a replay mark). */
   private refuse(req: Request, res: Response, success: Reply, refusal: ApiError): Reply {
     for (const name of Object.keys(success.headers ?? {})) res.removeHeader(name);
     for (const [name, value] of Object.entries(refusal.extra.headers ?? {})) res.setHeader(name, value);
