@@ -100,9 +100,9 @@ function emptyData(): DatabaseShape {
 /**
  * lowdb behind its adapter: Memory by default (a fresh, known world every start),
  * a durable JSON file with --data (durable-file.ts: a temporary file, fsync, rename,
- * so a crash leaves the old file or the new one, never half of one). Writes are grouped: every change made before a write starts goes out in it,
- * and while a write is running at most one more waits behind it, taking every change
- * made meanwhile. (Each write serialises the whole file: with 100k posts that is
+ * so a crash leaves the old file or the new one, never half of one). Writes are
+ * grouped: every change made before a write starts goes out in it, and while a write
+ * is running at most one more waits behind it, taking every change made meanwhile. (Each write serialises the whole file: with 100k posts that is
  * about a second, so a queue of one write per change would grow without end under load.)
  */
 export class Database {
@@ -113,8 +113,8 @@ export class Database {
   private running: Promise<void> | undefined;
   private waiting: Promise<void> | undefined;
   private readonly beforeWrite: Array<() => void> = [];
-  /** Why the last write failed; undefined once one succeeds. Logged when it starts and ends, not per write. */
-  private failure: DataWriteError | undefined;
+  /** Whether the last write failed: said once when writes start failing and once when they work again, not per write. */
+  private failing = false;
   /** Set once start-up has written (flushChanges): from then on a failed write is the operator's to hear of. */
   private serving = false;
 
@@ -219,14 +219,14 @@ export class Database {
         // Still unwritten: a background write (a clock's job) retries it at the next change.
         this.dirty = true;
         const failure = error instanceof DataWriteError ? error : new DataWriteError(error instanceof Error ? error.message : String(error));
-        if (!this.failure && this.serving) console.error(`social-gateway-mock: cannot write ${this.file}: ${failure.message}. Writes answer 503 until one succeeds.`);
-        this.failure = failure;
+        if (!this.failing && this.serving) console.error(`social-gateway-mock: cannot write ${this.file}: ${failure.message}. Writes answer 503 until one succeeds.`);
+        this.failing = true;
         throw failure;
       } finally {
         if (this.running === write) this.running = undefined;
       }
-      if (this.failure) console.error(`social-gateway-mock: ${this.file} is written again; writes are acknowledged again.`);
-      this.failure = undefined;
+      if (this.failing) console.error(`social-gateway-mock: ${this.file} is written again; writes are acknowledged again.`);
+      this.failing = false;
     });
     this.waiting = write;
     return write;
