@@ -6,10 +6,15 @@
  *    and a larger one (21 workspaces, a bigger file to write before each answer).
  * 2. kill -9 right after a 2xx, restart, check the write: KILL_CYCLES times
  *    (default 10) on the real CLI.
+ * 3. kill -9 in the middle of a load (LOAD_KILL_CYCLES, default 12): six writers in
+ *    three workspaces and one adding whole fixture worlds; every third cycle the data
+ *    file's directory is moved away first, so writes cannot be kept (they must answer
+ *    503), and the kill comes while it is away. Each start checks that every id
+ *    answered 201 before any kill is listed: acknowledged, lost (must be 0), refused.
  *
- *   WRITES (200)  KILL_CYCLES (10)  ONLY (latency | kill)
+ *   WRITES (200)  KILL_CYCLES (10)  LOAD_KILL_CYCLES (12)  ONLY (latency | kill | load-kill)
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +23,7 @@ import { spawnMock } from '../test/helpers/process.js';
 
 const WRITES = Number(process.env.WRITES ?? 200);
 const KILL_CYCLES = Number(process.env.KILL_CYCLES ?? 10);
+const LOAD_KILL_CYCLES = Number(process.env.LOAD_KILL_CYCLES ?? 12);
 
 function call(agent: Agent, base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const { port } = new URL(base);
@@ -98,8 +104,114 @@ async function killLoop(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** Writers that run until the kill; `until` waits for a count of answers, never for time. */
+function startLoad(base: string, tenants: string[]) {
+  const acknowledged = new Map<string, string[]>(tenants.map((key) => [key, []]));
+  const counts = { acks: 0, refused: 0, other: 0 };
+  let stopped = false;
+  let check: () => void = () => undefined;
+  const writer = async (key: string, name: string) => {
+    for (let i = 0; !stopped; i++) {
+      try {
+        const res = await fetch(`${base}/v1/profiles`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ name: `${name}${i}` }) });
+        const body = (await res.json()) as { id?: string };
+        if (res.status === 201 && body.id) {
+          acknowledged.get(key)?.push(body.id);
+          counts.acks++;
+        } else if (res.status === 503) counts.refused++;
+        else counts.other++;
+      } catch {
+        return;
+      }
+      check();
+    }
+  };
+  const worlds = async () => {
+    while (!stopped) {
+      try {
+        await (await fetch(`${base}/__control/workspaces`, { method: 'POST', headers: { 'x-api-key': DEFAULT_API_KEY, 'content-type': 'application/json' }, body: '{}' })).arrayBuffer();
+      } catch {
+        return;
+      }
+    }
+  };
+  const writers = [...tenants.flatMap((key, t) => [writer(key, `${t}a`), writer(key, `${t}b`)]), worlds()];
+  return {
+    acknowledged,
+    counts,
+    until(ready: () => boolean): Promise<void> {
+      return new Promise((resolve) => {
+        check = () => {
+          if (ready()) resolve();
+        };
+        check();
+      });
+    },
+    async stop() {
+      stopped = true;
+      await Promise.all(writers);
+    },
+  };
+}
+
+async function loadKillLoop(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'sgw-bench-'));
+  const data = join(dir, 'data');
+  const file = join(data, 'state.json');
+  mkdirSync(data);
+  const args = ['--data', file, '--clock', '2026-03-02T09:00:00Z', '--clock-frozen', '--rate-limit', 'off'];
+  const kept = new Map<string, string[]>();
+  let tenants: string[] = [];
+  let acknowledged = 0;
+  let refused = 0;
+  let lost = 0;
+  for (let cycle = 1; cycle <= LOAD_KILL_CYCLES + 1; cycle++) {
+    const mock = await spawnMock(args);
+    const agent = new Agent({ keepAlive: false });
+    for (const [key, ids] of kept) {
+      const listed = new Set<string>();
+      let cursor: string | null = null;
+      do {
+        const page = await fetch(`${mock.url}/v1/profiles?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'x-api-key': key } });
+        const body = (await page.json()) as { data: Array<{ id: string }>; nextCursor: string | null };
+        for (const profile of body.data) listed.add(profile.id);
+        cursor = body.nextCursor;
+      } while (cursor);
+      lost += ids.filter((id) => !listed.has(id)).length;
+    }
+    if (cycle > LOAD_KILL_CYCLES) {
+      await mock.kill('SIGTERM');
+      break;
+    }
+    if (tenants.length === 0) {
+      tenants = [DEFAULT_API_KEY];
+      for (let i = 0; i < 2; i++) tenants.push(((await call(agent, mock.url, 'POST', '/__control/workspaces', { fixtures: false })).body as { apiKey: string }).apiKey);
+    }
+    const load = startLoad(mock.url, tenants);
+    // A different point in the load each cycle, counted in answers.
+    await load.until(() => load.counts.acks >= 20 + ((cycle * 37) % 60));
+    const away = cycle % 3 === 0;
+    if (away) {
+      renameSync(data, `${data}-away`);
+      // Twenty answers while it is away (each must be a 503: a 201 now would be lost by the kill).
+      const answered = () => load.counts.acks + load.counts.refused + load.counts.other;
+      const before = answered();
+      await load.until(() => answered() >= before + 20);
+    }
+    await mock.kill('SIGKILL');
+    await load.stop();
+    if (away) renameSync(`${data}-away`, data);
+    for (const [key, ids] of load.acknowledged) kept.set(key, [...(kept.get(key) ?? []), ...ids]);
+    acknowledged += load.counts.acks;
+    refused += load.counts.refused;
+    agent.destroy();
+  }
+  console.log(`  kill -9 mid-load, ${LOAD_KILL_CYCLES} cycles (${Math.floor(LOAD_KILL_CYCLES / 3)} with the data directory gone): ${acknowledged} writes acknowledged, ${lost} lost, ${refused} answered 503`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
 const only = process.env.ONLY;
-if (only !== 'kill') {
+if (only === undefined || only === 'latency') {
   const dir = mkdtempSync(join(tmpdir(), 'sgw-bench-'));
   console.log(`persistence bench: ${WRITES} writes (each a create and a delete)`);
   await latency('in memory, 1 workspace', undefined, 0);
@@ -108,4 +220,5 @@ if (only !== 'kill') {
   await latency('--data, 21 workspaces', join(dir, 'many.json'), 20);
   rmSync(dir, { recursive: true, force: true });
 }
-if (only !== 'latency') await killLoop();
+if (only === undefined || only === 'kill') await killLoop();
+if (only === undefined || only === 'load-kill') await loadKillLoop();

@@ -24,7 +24,7 @@ import { clientErrorHandler, DEFAULT_HTTP_LIMITS, isApiPath, serverOptions, urlL
 import { pipeline } from './http/pipeline.js';
 import { answerApiBeforeExpress, type ErrorAnswer } from './http/bare-api.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
-import { noRoute } from './http/errors.js';
+import { dataFileUnwritable, noRoute } from './http/errors.js';
 import { OperationIndex } from './http/operations.js';
 import { Responder } from './http/respond.js';
 import type { RouteDefinition } from './http/route.js';
@@ -257,8 +257,13 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const bodyLimit = options.bodyLimit ?? '1mb';
   if (database.persistent) {
     // Flushed before the response: a write the client saw acknowledged is in the file
-    // (renamed into place) and survives kill -9. Concurrent writes share one file write.
-    responder.holdUntil((req) => (req.method === 'GET' || req.method === 'HEAD' || !req.ctx.workspace ? undefined : database.flush()));
+    // (synced and renamed into place) and survives kill -9 or a power cut. Concurrent
+    // writes share one file write; when it fails, their successes become 503 (decision 0028).
+    const file = database.file ?? '';
+    const unwritable = (error: Error): never => {
+      throw dataFileUnwritable(file, error.message);
+    };
+    responder.holdUntil((req) => (req.method === 'GET' || req.method === 'HEAD' || !req.ctx.workspace ? undefined : database.flush().catch(unwritable)));
   }
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const anonymousBudget = new AnonymousBudget(() => registry.defaultWorkspace.now());

@@ -1788,6 +1788,36 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description Only with `--data`: the change was made but the data file could not be written (the disk is
+         *     full, the directory is gone or not writable, or the data cannot be serialised), so it is not
+         *     acknowledged (`DATA_FILE_UNWRITABLE`; `details` names the file and the reason). A success is
+         *     answered only once the change is in the file (synced and renamed into place). The change stays
+         *     in memory and is saved by the next write that succeeds, or lost if the server stops first; each
+         *     write tries again, and until one succeeds every write answers 503 while reads still answer. The
+         *     real service has no such answer, so contract coverage and scenario rules leave it out
+         *     (`x-mock-only`).
+         */
+        DataFileUnwritable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "DATA_FILE_UNWRITABLE",
+                 *         "message": "The change is not acknowledged: the data file /srv/mock/state.json cannot be written (ENOSPC: no space left on device, write). It stays in memory and is saved by the next write that succeeds, or lost if the server stops first; until then every write answers 503.",
+                 *         "details": {
+                 *           "file": "/srv/mock/state.json",
+                 *           "reason": "ENOSPC: no space left on device, write"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The request is invalid (a bad field, a query parameter the operation does not take, malformed JSON). */
         BadRequest: {
             headers: {
@@ -1926,25 +1956,14 @@ export interface components {
         /**
          * @description The server holds as many workspaces as `--max-workspaces` allows (`WORKSPACE_LIMIT_REACHED`),
          *     the default one included; `details` names the limit. Delete one first, or start the server
-         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead.
+         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead. With `--data`,
+         *     also `DATA_FILE_UNWRITABLE` when the data file cannot be written (see `DataFileUnwritable`).
          */
         WorkspaceLimitReached: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "WORKSPACE_LIMIT_REACHED",
-                 *         "message": "This server holds at most 50 workspaces (--max-workspaces 50, the default one included); delete one (DELETE /__control/workspaces/{id}) before creating another.",
-                 *         "details": {
-                 *           "maxWorkspaces": 50,
-                 *           "workspaces": 50
-                 *         }
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -2152,6 +2171,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["WorkspaceConflict"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getClock: {
@@ -2233,6 +2253,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setClock: {
@@ -2263,6 +2284,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     freezeClock: {
@@ -2287,6 +2309,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     resumeClock: {
@@ -2311,6 +2334,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getJournal: {
@@ -2386,6 +2410,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     revokeApiKey: {
@@ -2415,6 +2440,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["KeyConflict"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getLimits: {
@@ -2470,6 +2496,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     streamEvents: {
@@ -2537,6 +2564,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setWebhookFaults: {
@@ -2567,6 +2595,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     failWebhookDeliveries: {
@@ -2601,6 +2630,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     redeliverDelivery: {
@@ -2631,6 +2661,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setPostOutcome: {
@@ -2666,6 +2697,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundComment: {
@@ -2697,6 +2729,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundMessage: {
@@ -2728,6 +2761,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundStoryReply: {
@@ -2759,6 +2793,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     receiveInboundReview: {
@@ -2790,6 +2825,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     setAccountStatus: {
@@ -2824,6 +2860,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getWallet: {
@@ -2878,6 +2915,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     resetWorkspace: {
@@ -2902,6 +2940,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getState: {
@@ -2956,6 +2995,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listScenarios: {
@@ -3010,6 +3050,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listRules: {
@@ -3065,6 +3106,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     removeRule: {
@@ -3093,6 +3135,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getCoverage: {

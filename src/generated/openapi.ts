@@ -3103,6 +3103,39 @@ export interface components {
             };
         };
         /**
+         * @description Only with `--data`: the change was made but the data file could not be written (the disk is
+         *     full, the directory is gone or not writable, or the data cannot be serialised), so it is not
+         *     acknowledged (`DATA_FILE_UNWRITABLE`; `details` names the file and the reason). A success is
+         *     answered only once the change is in the file (synced and renamed into place). The change stays
+         *     in memory and is saved by the next write that succeeds, or lost if the server stops first; each
+         *     write tries again, and until one succeeds every write answers 503 while reads still answer. The
+         *     real service has no such answer, so contract coverage and scenario rules leave it out
+         *     (`x-mock-only`).
+         */
+        DataFileUnwritable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "DATA_FILE_UNWRITABLE",
+                 *         "message": "The change is not acknowledged: the data file /srv/mock/state.json cannot be written (ENOSPC: no space left on device, write). It stays in memory and is saved by the next write that succeeds, or lost if the server stops first; until then every write answers 503.",
+                 *         "details": {
+                 *           "file": "/srv/mock/state.json",
+                 *           "reason": "ENOSPC: no space left on device, write"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description The request is invalid. `VALIDATION_ERROR` (bad field, limit, time format, sort, include, unknown
          *     field, malformed JSON; `param` names the field), `INVALID_CURSOR`, `INVALID_RANGE`, `TEXT_TOO_LONG`,
          *     `PLATFORM_NOT_SUPPORTED`, `ACCOUNT_RECONNECT_REQUIRED` or `MESSAGING_WINDOW_CLOSED`.
@@ -3499,6 +3532,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getConnectionStats: {
@@ -3675,6 +3709,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listConnectCandidates: {
@@ -3842,6 +3877,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     reconnectAccount: {
@@ -3887,6 +3923,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getAccountAnalytics: {
@@ -3973,6 +4010,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
             502: components["responses"]["PlatformError"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listReviews: {
@@ -4076,6 +4114,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     deleteProfile: {
@@ -4107,6 +4146,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     presignMedia: {
@@ -4141,6 +4181,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listMedia: {
@@ -4259,6 +4300,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getPost: {
@@ -4323,6 +4365,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     cancelPost: {
@@ -4356,6 +4399,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getPostAnalyticsTimeline: {
@@ -4546,6 +4590,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     replyToComment: {
@@ -4590,6 +4635,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     likeComment: {
@@ -4625,6 +4671,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     likePost: {
@@ -4660,6 +4707,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     unlikePost: {
@@ -4695,6 +4743,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     repost: {
@@ -4730,6 +4779,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     undoRepost: {
@@ -4765,6 +4815,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     bookmarkPost: {
@@ -4800,6 +4851,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     removeBookmark: {
@@ -4835,6 +4887,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     quotePost: {
@@ -4870,6 +4923,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listConversations: {
@@ -4955,6 +5009,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     sendMessage: {
@@ -5001,6 +5056,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listWebhooks: {
@@ -5063,6 +5119,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getWebhook: {
@@ -5124,6 +5181,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     updateWebhook: {
@@ -5162,6 +5220,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     testWebhook: {
@@ -5194,6 +5253,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listWebhookDeliveries: {
@@ -5274,6 +5334,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     listAutomations: {
@@ -5339,6 +5400,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     getAutomation: {
@@ -5400,6 +5462,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
     updateAutomation: {
@@ -5438,6 +5501,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
+            503: components["responses"]["DataFileUnwritable"];
         };
     };
 }

@@ -54,3 +54,17 @@ export function requestPath(originalUrl: string): string {
 export function noRoute(method: string, originalUrl: string): ApiError {
   return new ApiError(404, 'NOT_FOUND', `No route for ${method} ${requestPath(originalUrl)}.`);
 }
+
+/**
+ * 503 for a write whose change the --data file did not take (decision 0028): the
+ * change stays in memory and goes out with the next write that succeeds, so each
+ * write tries again; until one does, every write answers this and reads still work.
+ */
+export function dataFileUnwritable(file: string, reason: string): ApiError {
+  return new ApiError(
+    503,
+    'DATA_FILE_UNWRITABLE',
+    `The change is not acknowledged: the data file ${file} cannot be written (${reason}). It stays in memory and is saved by the next write that succeeds, or lost if the server stops first; until then every write answers 503.`,
+    { details: { file, reason } },
+  );
+}

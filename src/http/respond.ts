@@ -14,7 +14,10 @@ export type ResponseDecorator = (req: Request, res: Response, reply: Reply) => v
 /** Learns the final answer of every request (idempotency keeps it). */
 export type SentListener = (req: Request, reply: Reply) => void;
 
-/** Work the answer must wait for (the --data write), or undefined to answer at once. */
+/**
+ * Work the answer must wait for (the --data write), or undefined to answer at once.
+ * When the work fails, its promise rejects with the ApiError a success becomes.
+ */
 export type SendGate = (req: Request) => Promise<void> | undefined;
 
 export interface ResponderOptions {
@@ -49,7 +52,8 @@ export class Responder {
 
   /**
    * Holds every answer until the gate's promise settles. The listeners (idempotency)
-   * run first, so what the gate persists already holds the answer a retry replays.
+   * run first, so what the gate persists already holds the answer a retry replays
+   * (and a replay is held again: it too is a success only once the file has it).
    */
   holdUntil(gate: SendGate): void {
     this.gate = gate;
@@ -62,11 +66,20 @@ export class Responder {
     for (const listener of this.sentListeners) listener(req, checked);
     const held = this.gate?.(req);
     if (!held) return this.write(req, res, checked);
-    // A failed write has been logged where it failed; the answer still goes out.
     held.then(
       () => this.write(req, res, checked),
-      () => this.write(req, res, checked),
+      // A success is an acknowledgement, and what was not kept is never acknowledged (decision 0028).
+      // An error answer acknowledges nothing: it goes out as it was.
+      (refusal: ApiError) => this.write(req, res, checked.status >= 200 && checked.status < 300 ? this.refuse(req, res, checked, refusal) : checked),
     );
+  }
+
+  /** The gate's error in place of a success, without the success's own headers (a replay mark). */
+  private refuse(req: Request, res: Response, success: Reply, refusal: ApiError): Reply {
+    for (const name of Object.keys(success.headers ?? {})) res.removeHeader(name);
+    for (const [name, value] of Object.entries(refusal.extra.headers ?? {})) res.setHeader(name, value);
+    req.ctx.errorCode = refusal.code;
+    return this.check(req, res, { status: refusal.status, body: refusal.body() });
   }
 
   sendError(req: Request, res: Response, error: ApiError): void {

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import { Low, Memory } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
 import { collectGarbage } from '../lib/collect-garbage.js';
 import { InputFileError, parseInputJson, readInputText } from '../lib/input-file.js';
 import { MAX_STORED_DEPTH } from '../lib/nesting.js';
+import { DataWriteError, DurableJsonFile } from './durable-file.js';
 import type { ClockState } from '../clock/virtual-clock.js';
 import type { JobRecord } from '../clock/scheduler.js';
 import type { KeyScope } from '../workspaces/keys.js';
@@ -99,11 +99,10 @@ function emptyData(): DatabaseShape {
 
 /**
  * lowdb behind its adapter: Memory by default (a fresh, known world every start),
- * the JSON file adapter with --data (steno writes a temporary file and renames it
- * over the data file, so a crash leaves the old file or the new one, never half of
- * one). Writes are grouped: every change made before a write starts goes out in it,
- * and while a write is running at most one more waits behind it, taking every change
- * made meanwhile. (Each write serialises the whole file: with 100k posts that is
+ * a durable JSON file with --data (durable-file.ts: a temporary file, fsync, rename,
+ * so a crash leaves the old file or the new one, never half of one). Writes are
+ * grouped: every change made before a write starts goes out in it, and while a write
+ * is running at most one more waits behind it, taking every change made meanwhile. (Each write serialises the whole file: with 100k posts that is
  * about a second, so a queue of one write per change would grow without end under load.)
  */
 export class Database {
@@ -114,6 +113,10 @@ export class Database {
   private running: Promise<void> | undefined;
   private waiting: Promise<void> | undefined;
   private readonly beforeWrite: Array<() => void> = [];
+  /** Whether the last write failed: said once when writes start failing and once when they work again, not per write. */
+  private failing = false;
+  /** Set once start-up has written (flushChanges): from then on a failed write is the operator's to hear of. */
+  private serving = false;
 
   private constructor(
     private readonly low: Low<DatabaseShape>,
@@ -121,7 +124,7 @@ export class Database {
   ) {}
 
   static async open(file?: string): Promise<Database> {
-    const low = new Low<DatabaseShape>(file ? new JSONFile<DatabaseShape>(file) : new Memory<DatabaseShape>(), emptyData());
+    const low = new Low<DatabaseShape>(file ? new DurableJsonFile<DatabaseShape>(file) : new Memory<DatabaseShape>(), emptyData());
     // Read here rather than by lowdb: a file too large, not UTF-8 or nested too deep is refused
     // before it is parsed or written back, and JSON.parse's message (which quotes the file) is not shown.
     if (file !== undefined && statSync(file, { throwIfNoEntry: false }) !== undefined) {
@@ -173,10 +176,12 @@ export class Database {
   }
 
   /**
-   * Resolves once everything changed before the call is in the file (renamed into
-   * place); rejects when the file cannot be written. The responder waits on it
-   * before answering a write, and shutdown before exiting (running clocks move even
-   * without changes, so it always writes).
+   * Resolves once everything changed before the call is in the file (synced and
+   * renamed into place); rejects with a DataWriteError when the file cannot be
+   * written. The responder waits on it before answering a write (and answers 503 when
+   * it rejects), and shutdown before exiting (running clocks move even without
+   * changes, so it always writes). A failed write leaves the changes in memory: the
+   * next write that succeeds takes them along.
    */
   flush(): Promise<void> {
     if (!this.persistent) return Promise.resolve();
@@ -189,8 +194,14 @@ export class Database {
    * posts that rewrite was seconds of start and a second copy of the file in memory).
    */
   async flushChanges(): Promise<void> {
-    if (!this.persistent || !this.dirty) return;
-    await this.write();
+    try {
+      if (this.persistent && this.dirty) await this.write();
+    } catch (error) {
+      // A file that cannot be written stops the start (exit 2), rather than a server that answers 503.
+      throw new DataFileError(`Cannot write data file ${this.file}: ${(error as Error).message}.`);
+    } finally {
+      this.serving = true;
+    }
   }
 
   private write(): Promise<void> {
@@ -201,15 +212,21 @@ export class Database {
       this.waiting = undefined;
       this.running = write;
       this.dirty = false;
-      for (const hook of this.beforeWrite) hook();
       try {
+        for (const hook of this.beforeWrite) hook();
         await this.low.write();
       } catch (error) {
-        console.error(`social-gateway-mock: could not write ${this.file}: ${error instanceof Error ? error.message : String(error)}`);
-        throw error;
+        // Still unwritten: a background write (a clock's job) retries it at the next change.
+        this.dirty = true;
+        const failure = error instanceof DataWriteError ? error : new DataWriteError(error instanceof Error ? error.message : String(error));
+        if (!this.failing && this.serving) console.error(`social-gateway-mock: cannot write ${this.file}: ${failure.message}. Writes answer 503 until one succeeds.`);
+        this.failing = true;
+        throw failure;
       } finally {
         if (this.running === write) this.running = undefined;
       }
+      if (this.failing) console.error(`social-gateway-mock: ${this.file} is written again; writes are acknowledged again.`);
+      this.failing = false;
     });
     this.waiting = write;
     return write;
