@@ -78,12 +78,14 @@ describe('the command line, for exposure', { timeout: 60_000 }, () => {
         expect(err.join('\n')).toMatch(/warning: listening on 0\.0\.0\.0/);
         expect(err.join('\n')).not.toContain('Use --control-token');
         const base = result.url.replace('0.0.0.0', '127.0.0.1');
-        const refused = await fetch(`${base}/__control/health`);
+        // The health check is open (x-access: open); the workspace's own calls are not.
+        expect((await fetch(`${base}/__control/health`)).status).toBe(200);
+        const refused = await fetch(`${base}/__control/journal`);
         expect(refused.status).toBe(401);
         expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
         const wrong = await fetch(`${base}/__control/workspaces`, { method: 'POST', headers: { 'x-control-token': 'guess' } });
         expect(wrong.status).toBe(401);
-        expect((await fetch(`${base}/__control/health`, { headers: { 'x-control-token': 's3cret-token' } })).status).toBe(200);
+        expect((await fetch(`${base}/__control/journal`, { headers: { 'x-control-token': 's3cret-token' } })).status).toBe(200);
         // The API itself still takes its own key, not the control token.
         expect((await fetch(`${base}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } })).status).toBe(200);
       } finally {
