@@ -12,7 +12,7 @@ import { CoverageTracker } from './coverage/coverage.js';
 import { dashboardRouter } from './dashboard/router.js';
 import { docsRouter } from './docs/docs-page.js';
 import { indexPage } from './docs/index-page.js';
-import { populateWorkspace } from './fixtures/populate.js';
+import { populateWorkspace } from './api/world/populate.js';
 import { authenticateApi, authenticateControl, keyScopeStep } from './http/authenticate.js';
 import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
@@ -24,7 +24,7 @@ import { clientErrorHandler, DEFAULT_HTTP_LIMITS, isApiPath, serverOptions, urlL
 import { pipeline } from './http/pipeline.js';
 import { answerApiBeforeExpress, type ErrorAnswer } from './http/bare-api.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
-import { dataFileUnwritable, noRoute } from './http/errors.js';
+import { dataFileUnwritable, noRoute } from './lib/errors.js';
 import { OperationIndex } from './http/operations.js';
 import { Responder } from './http/respond.js';
 import type { RouteDefinition } from './http/route.js';

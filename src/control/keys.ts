@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
 import { scopeOfKey, type KeyScope } from '../workspaces/keys.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';

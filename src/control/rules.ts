@@ -1,5 +1,5 @@
 import type { CoverageTracker } from '../coverage/coverage.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { created, ok, type Reply } from '../http/route.js';
 import { ScenarioError } from '../scenarios/parse.js';
 import { activeRules, addRuntimeRule, DuplicateRuleError, removeRule, RuleLimitError, RUNTIME_RULES_NAME, type ActiveRule } from '../scenarios/runtime-rules.js';

@@ -19,7 +19,7 @@ import { webhooksStore, type WebhookRecord } from '../api/webhooks/store.js';
 import { EMITTED_DATA_MAX_BYTES } from '../events/bus.js';
 import type { DomainEvent, EventName } from '../events/catalog.js';
 import type { components } from '../generated/control.js';
-import { ApiError, validationError } from '../http/errors.js';
+import { ApiError, validationError } from '../lib/errors.js';
 import { created, ok, route, type HandlerInput, type Reply, type RouteDefinition } from '../http/route.js';
 import { loadSpec } from '../http/spec.js';
 import { mergeOverrides } from '../lib/merge-overrides.js';

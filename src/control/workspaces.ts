@@ -1,6 +1,6 @@
 import type { EventStreams } from '../events/streams.js';
 import { beyondWorkspace } from '../http/authenticate.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { ok, route, type RouteDefinition } from '../http/route.js';
 import { DEFAULT_WORKSPACE_ID, type WorkspaceFacts, type WorkspaceRegistry } from '../workspaces/registry.js';
 

@@ -3,7 +3,7 @@ import { sameCredential } from '../lib/credentials.js';
 import { scopeOfKey } from '../workspaces/keys.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /** The key from `x-api-key` or `Authorization: Bearer`; both carry the same key everywhere. */
 export function apiKeyOf(req: Request): string | undefined {

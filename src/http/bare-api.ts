@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import parseUrl from 'parseurl';
-import { noRoute } from './errors.js';
+import { noRoute } from '../lib/errors.js';
 import { isApiPath } from './transport.js';
 
 /** Answers an error that reached the end of the API's steps, as the app's error handler does. */

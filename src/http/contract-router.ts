@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Workspace } from '../workspaces/workspace.js';
-import { ApiError, noRoute, requestPath } from './errors.js';
+import { ApiError, noRoute, requestPath } from '../lib/errors.js';
 import type { OperationIndex } from './operations.js';
 import { jsonBody } from './json-body.js';
 import { pipeline } from './pipeline.js';

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 
 interface ValidatorErrorItem {
   path?: string;

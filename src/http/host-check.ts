@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import type { NextFunction, Request, RequestHandler } from 'express';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 import { isApiPath } from './transport.js';
 
 /**

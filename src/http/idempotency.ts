@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { defineStore } from '../store/define-store.js';
 import { getOwn, setOwn } from '../lib/records.js';
 import type { Workspace } from '../workspaces/workspace.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Responder } from './respond.js';
 import type { Reply } from './route.js';
 import type { OpenApiDocument } from './spec.js';

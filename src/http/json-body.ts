@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { MAX_JSON_DEPTH, nestedDeeperThan, tooDeepReason } from '../lib/nesting.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /**
  * express.json, and a body nested deeper than MAX_JSON_DEPTH refused at once with 400

@@ -1,8 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError, validationError } from './errors.js';
+import type { CursorCodec, SortKey } from '../lib/cursor-codec.js';
+import { ApiError, validationError } from '../lib/errors.js';
 
-/** A sort key: the sorted field first, the id last so ties have a stable order. */
-export type SortKey = ReadonlyArray<string | number | null>;
+export type { SortKey };
 export type Direction = 'asc' | 'desc';
 
 export interface Page<T> {
@@ -25,73 +24,6 @@ export function compareKeys(a: SortKey, b: SortKey, direction: Direction): numbe
   return 0;
 }
 
-interface CursorBody {
-  /** workspace */
-  w: string;
-  /** list name */
-  l: string;
-  /** hash of the list's parameters */
-  p: string;
-  /** sort key of the last item served */
-  k: SortKey;
-}
-
-/**
- * Opaque cursors, bound to the workspace, the list and its parameters, and signed,
- * so a cursor from elsewhere, with changed parameters or garbled in transit is a
- * 400 INVALID_CURSOR, never a silently wrong page. Cursors hold the last item's sort
- * key (keyset paging), so items added meanwhile neither repeat nor vanish.
- */
-export class CursorCodec {
-  constructor(private readonly secret: string) {}
-
-  encode(workspaceId: string, list: string, params: Record<string, unknown>, key: SortKey): string {
-    const body: CursorBody = { w: workspaceId, l: list, p: this.paramsHash(params), k: key };
-    const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
-    return `${payload}.${this.sign(payload)}`;
-  }
-
-  decode(cursor: string, workspaceId: string, list: string, params: Record<string, unknown>): SortKey {
-    const [payload, signature, extra] = cursor.split('.');
-    if (!payload || !signature || extra !== undefined || !this.verify(payload, signature)) {
-      throw invalidCursor('The cursor is not one this server issued (garbled or truncated).');
-    }
-    let body: CursorBody;
-    try {
-      body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorBody;
-    } catch {
-      throw invalidCursor('The cursor is not one this server issued (garbled or truncated).');
-    }
-    if (body.w !== workspaceId) throw invalidCursor('The cursor belongs to another workspace.');
-    if (body.l !== list) throw invalidCursor(`The cursor belongs to another list, not ${list}.`);
-    if (body.p !== this.paramsHash(params)) {
-      throw invalidCursor('The list parameters changed since this cursor was issued; send them unchanged, or omit cursor to start over.');
-    }
-    return body.k;
-  }
-
-  private paramsHash(params: Record<string, unknown>): string {
-    const normalized = Object.keys(params)
-      .filter((name) => name !== 'cursor' && params[name] !== undefined)
-      .sort()
-      .map((name) => [name, params[name]]);
-    return createHmac('sha256', this.secret).update(JSON.stringify(normalized)).digest('base64url').slice(0, 16);
-  }
-
-  private sign(payload: string): string {
-    return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
-  }
-
-  private verify(payload: string, signature: string): boolean {
-    const expected = Buffer.from(this.sign(payload));
-    const given = Buffer.from(signature);
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  }
-}
-
-function invalidCursor(message: string): ApiError {
-  return new ApiError(400, 'INVALID_CURSOR', message, { param: 'cursor' });
-}
 
 export interface PageRequest<T> {
   /** Items already filtered and sorted by `keyOf` in `direction`. */

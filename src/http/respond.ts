@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ContractChecker, ContractViolation } from './contract.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
 import { stringifyJson } from './json-memo.js';

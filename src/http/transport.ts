@@ -1,7 +1,7 @@
 import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /**
  * What the HTTP server tolerates from a client before Express sees a request.

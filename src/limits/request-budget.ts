@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { RateLimitedError } from '../http/errors.js';
+import { RateLimitedError } from '../lib/errors.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { PLANS } from '../workspaces/plans.js';
 import { SlidingWindow } from './sliding-window.js';

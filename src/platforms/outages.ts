@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { defineStore } from '../store/define-store.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { platformFacts } from './catalog.js';

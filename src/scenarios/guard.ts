@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError, RateLimitedError } from '../http/errors.js';
+import { ApiError, RateLimitedError } from '../lib/errors.js';
 import { declaredOperations, errorCodeOf } from '../http/declared-responses.js';
 import { jsonBody } from '../http/json-body.js';
 import type { Operation } from '../http/operations.js';

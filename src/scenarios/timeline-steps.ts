@@ -8,7 +8,7 @@ import type { JobData, JobHandler } from '../clock/scheduler.js';
 import { EMITTED_DATA_MAX_BYTES } from '../events/bus.js';
 import type { EventName } from '../events/catalog.js';
 import { accountsStore } from '../api/accounts/store.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { addOutage, clearOutages } from '../platforms/outages.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { nextScenarioState } from './rule-state.js';

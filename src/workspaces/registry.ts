@@ -1,7 +1,7 @@
 import type { Database, ScenarioSource, WorkspaceBase, WorkspaceData, WorkspaceOrigin } from '../store/database.js';
 import type { Journal } from '../journal/journal.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { randomHex } from '../lib/credentials.js';
 import { drawHex } from '../lib/ids.js';
 import type { KeyScope } from './keys.js';

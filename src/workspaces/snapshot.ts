@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { WorkspaceData } from '../store/database.js';
 import type { WorkspaceRegistry } from './registry.js';
 import type { Workspace } from './workspace.js';

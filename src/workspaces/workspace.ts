@@ -6,7 +6,7 @@ import type { RealTime } from '../clock/real-time.js';
 import { EventBus, type EventSubscriber } from '../events/bus.js';
 import type { WorkspaceData } from '../store/database.js';
 import type { HasWorkspaceData } from '../store/define-store.js';
-import { CursorCodec } from '../http/lists.js';
+import { CursorCodec } from '../lib/cursor-codec.js';
 import { Journal, type JournalEntry } from '../journal/journal.js';
 import type { LiveDetail } from '../journal/live-detail.js';
 import { randomHex } from '../lib/credentials.js';

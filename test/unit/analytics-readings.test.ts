@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readingOf, resolveTimelineRange, timelineMetrics, timelinePoints, type ReadableDestination } from '../../src/api/analytics/readings.js';
 import { metricsAt } from '../../src/api/posts/metrics.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/lib/errors.js';
 
 const at = (iso: string) => Date.parse(iso);
 const DAY = 86_400_000;

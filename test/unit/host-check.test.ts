@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/lib/errors.js';
 import { allowedHostProblem, hostCheck, isLoopbackAddress } from '../../src/http/host-check.js';
 
 /** What `check` does with a Host header that came in on a connection to `localAddress`. */

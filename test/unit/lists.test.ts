@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
-import { compareKeys, CursorCodec, listPage, paginate, parseInclude, parseTimeRange, type SortKey } from '../../src/http/lists.js';
+import { ApiError } from '../../src/lib/errors.js';
+import { compareKeys, listPage, paginate, parseInclude, parseTimeRange, type SortKey } from '../../src/http/lists.js';
+import { CursorCodec } from '../../src/lib/cursor-codec.js';
 import { paramFromPath } from '../../src/http/error-mapping.js';
 
 function codeOf(fn: () => unknown): string | undefined {

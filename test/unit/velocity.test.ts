@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { recordPublishes, reserve, settle, velocityRefusal, velocityUsage } from '../../src/limits/velocity.js';
+import { recordPublishes, reserve, settle, velocityRefusal, velocityUsage } from '../../src/api/posts/velocity.js';
 import { WorkspaceRegistry } from '../../src/workspaces/registry.js';
 
 async function workspace(startIso: string) {

@@ -1,4 +1,4 @@
-import { ApiError, validationError } from '../../http/errors.js';
+import { ApiError, validationError } from '../../lib/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, walletStore } from './store.js';
 

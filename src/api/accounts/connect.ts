@@ -1,4 +1,4 @@
-import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { randomHex, sameCredential } from '../../lib/credentials.js';
 import { getOwn } from '../../lib/records.js';
 import { PLATFORM_IDS, platformFacts } from '../../platforms/catalog.js';

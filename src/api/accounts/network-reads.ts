@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import { parseInclude, parseTimeRange } from '../../http/lists.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { assertNetworkUp } from '../../platforms/outages.js';

@@ -1,5 +1,5 @@
 import type { JobRecord } from '../../clock/scheduler.js';
-import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { getOwn } from '../../lib/records.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import type { TimeRange } from '../../http/lists.js';
 import { metricsAt, type NormalizedMetrics } from '../posts/metrics.js';
 import type { DestinationRecord } from '../posts/store.js';

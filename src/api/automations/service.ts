@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { compareKeys, listPage, type Page } from '../../http/lists.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
 import type { Workspace } from '../../workspaces/workspace.js';

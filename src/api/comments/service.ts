@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
-import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { compareKeys, listPage, type Page } from '../../http/lists.js';
-import { fakePerson, fakeText } from '../../fixtures/fakes.js';
+import { fakePerson, fakeText } from '../world/fakes.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { networkCommentId } from '../../platforms/external-ids.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';

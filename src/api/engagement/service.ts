@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import { recordPublishes, velocityError, velocityRefusal } from '../../limits/velocity.js';
+import { recordPublishes, velocityError, velocityRefusal } from '../posts/velocity.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { externalPostRef } from '../../platforms/external-ids.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';

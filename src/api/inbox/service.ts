@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
-import { ApiError, validationError } from '../../http/errors.js';
+import { ApiError, validationError } from '../../lib/errors.js';
 import { compareKeys, listPage } from '../../http/lists.js';
-import { fakePerson, fakeText } from '../../fixtures/fakes.js';
+import { fakePerson, fakeText } from '../world/fakes.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { networkMessageId } from '../../platforms/external-ids.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
@@ -10,20 +10,13 @@ import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { findTarget, requireActive } from '../engagement/target.js';
 import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
 import { ATTACHMENT_EXTENSIONS, MESSAGING_WINDOW_MS, attachmentTypeOf, notPublicHttpsReason, windowOpen } from './message-rules.js';
-import { inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord } from './store.js';
+import { inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
 import { getOwn } from '../../lib/records.js';
 
 export type ConversationView = components['schemas']['Conversation'];
 export type MessageView = components['schemas']['Message'];
 type SendMessageBody = components['schemas']['SendMessageBody'];
 type MessageButton = components['schemas']['MessageButton'];
-
-/**
- * The networks whose messages carry attachments, quick replies, buttons and cards
- * (only within 24 hours of the person's last message), and where people reply to
- * stories.
- */
-export const RICH_MESSAGE_PLATFORMS: ReadonlySet<string> = new Set(['instagram', 'facebook']);
 
 /** The inbox text limit of a network; null where it has no inbox. */
 export function inboxTextLimit(platform: string): number | null {

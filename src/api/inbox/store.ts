@@ -1,5 +1,12 @@
 import { defineStore } from '../../store/define-store.js';
 
+/**
+ * The networks whose messages carry attachments, quick replies, buttons and cards
+ * (only within 24 hours of the person's last message), and where people reply to
+ * stories.
+ */
+export const RICH_MESSAGE_PLATFORMS: ReadonlySet<string> = new Set(['instagram', 'facebook']);
+
 /** One side of a conversation, as the network names it. */
 export interface ConversationMember {
   /** The network's id of the person or account (a DID, a page-scoped id, …). */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, validationError } from '../../http/errors.js';
+import { ApiError, validationError } from '../../lib/errors.js';
 import { compareKeys, type SortKey } from '../../http/lists.js';
 import { sameCredential } from '../../lib/credentials.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';

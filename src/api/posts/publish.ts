@@ -2,7 +2,7 @@ import type { JobHandler, JobRecord } from '../../clock/scheduler.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { externalPostRef } from '../../platforms/external-ids.js';
 import { activeOutage } from '../../platforms/outages.js';
-import { reserve, settle, velocityError, velocityMessage, velocityRefusal, type VelocityAccount } from '../../limits/velocity.js';
+import { reserve, settle, velocityError, velocityMessage, velocityRefusal, type VelocityAccount } from './velocity.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { decidedOutcome, decidedRefusal, dropOutcomes, takeOutcome } from './outcomes.js';

@@ -12,7 +12,7 @@ export const postRoutes = [
     ({ workspace, body }) => ({ status: 201, body: { post: postView(workspace, createPost(workspace, body)) } }),
     'Publishing runs on the virtual clock: `queued` for 2 s, then `processing`, each destination answering 3 s after the previous one. ' +
       'An unknown or foreign connectionId is 400 VALIDATION_ERROR naming destinations[i].connectionId. Per-network rules (fields, required fields, media kinds, threads, ' +
-      'text limits in code points) are the mock\'s reading of the reference; see the operation description. Publishing past an account\'s velocity cap answers 429 VELOCITY_LIMITED with Retry-After (src/limits/velocity.ts). ' +
+      'text limits in code points) are the mock\'s reading of the reference; see the operation description. Publishing past an account\'s velocity cap answers 429 VELOCITY_LIMITED with Retry-After (decision 0003). ' +
       'scheduledFor and timezone go together; DST gaps move forward, overlaps take the first occurrence (docs/decisions/0002).',
   ),
 

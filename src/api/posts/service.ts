@@ -1,4 +1,4 @@
-import { ApiError, notFound, validationError } from '../../http/errors.js';
+import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { indexedListPage, parseInclude, parseTimeRange, type Direction, type Following, type Page, type SortKey, type TimeRange } from '../../http/lists.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { basisMs, metricOf, postIndex, type IndexedPost, type PostIndex, type TimeField } from './list-index.js';

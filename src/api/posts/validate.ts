@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import { ApiError, validationError } from '../../http/errors.js';
+import { ApiError, validationError } from '../../lib/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { canonicalZone, resolveLocalTime } from './local-time.js';

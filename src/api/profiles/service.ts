@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '../../lib/errors.js';
 import { getOwn } from '../../lib/records.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore } from '../accounts/store.js';

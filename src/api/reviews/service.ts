@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
-import { ApiError, validationError } from '../../http/errors.js';
+import { ApiError, validationError } from '../../lib/errors.js';
 import { compareKeys, listPage, type Page } from '../../http/lists.js';
-import { fakeText } from '../../fixtures/fakes.js';
+import { fakeText } from '../world/fakes.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';

@@ -1,7 +1,7 @@
 import { Faker, base, en } from '@faker-js/faker';
 import type { AccountRecord } from '../accounts/store.js';
 import type { MediaKind } from '../posts/store.js';
-import { loadDefaultFixture } from '../../fixtures/fixture-file.js';
+import { loadDefaultFixture } from '../world/fixture-file.js';
 import { drawHex, hexToDigits, seedFrom } from '../../lib/ids.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { externalPostRef, platformHost, type IdSource } from '../../platforms/external-ids.js';

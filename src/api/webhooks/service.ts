@@ -1,5 +1,5 @@
 import type { EventName } from '../../events/catalog.js';
-import { notFound, validationError } from '../../http/errors.js';
+import { notFound, validationError } from '../../lib/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { LOG_RETENTION_MS, logWindow, type LogWindow } from './delivery-log.js';
 import { cancelWebhookJobs, createDelivery, disableWebhook, findDelivery, releaseDelivery, startAttempt } from './dispatcher.js';

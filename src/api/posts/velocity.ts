@@ -1,8 +1,8 @@
-import { ApiError } from '../http/errors.js';
-import { platformFacts } from '../platforms/catalog.js';
-import { defineStore } from '../store/define-store.js';
-import type { Workspace } from '../workspaces/workspace.js';
-import { postsStore } from '../api/posts/store.js';
+import { ApiError } from '../../lib/errors.js';
+import { platformFacts } from '../../platforms/catalog.js';
+import { defineStore } from '../../store/define-store.js';
+import type { Workspace } from '../../workspaces/workspace.js';
+import { postsStore } from './store.js';
 
 /** The reference's pace: 25 destinations per rolling hour per account. */
 export const HOURLY_CAP = 25;
