@@ -34,7 +34,7 @@ import { captureLiveDetail } from './journal/live-detail.js';
 import { ContractComparer } from './proxy/compare.js';
 import { UPSTREAM_BODY_LIMIT_BYTES, UpstreamAgents } from './proxy/forward.js';
 import { createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
-import { Redactor } from './proxy/redact.js';
+import { Redactor } from './redaction/redactor.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
 import type { PlanName } from './workspaces/plans.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';

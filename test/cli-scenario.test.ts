@@ -7,7 +7,8 @@ import { parse } from 'yaml';
 import { main, type CliIo } from '../src/cli/main.js';
 import { OperationIndex } from '../src/http/operations.js';
 import { loadSpec } from '../src/http/spec.js';
-import { REDACTED, RECORDING_FORMAT, writeExchange, type RecordedExchange } from '../src/proxy/recording.js';
+import { RECORDING_FORMAT, writeExchange, type RecordedExchange } from '../src/proxy/recording.js';
+import { REDACTED } from '../src/redaction/redactor.js';
 import { DEFAULT_API_KEY } from '../src/server.js';
 import { expectStatus, startMock, type TestMock } from './helpers/mock.js';
 

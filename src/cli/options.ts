@@ -7,7 +7,7 @@ import { parseIsoDuration } from '../clock/duration.js';
 import { HostList } from '../lib/host-fence.js';
 import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
 import { InputFileError, parseInputYaml, readInputText } from '../lib/input-file.js';
-import { parseRedactList } from '../proxy/redact.js';
+import { parseRedactList } from '../redaction/redactor.js';
 import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
 import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
 

@@ -14,7 +14,7 @@ import { coverageMarkdown, type CoverageTracker } from '../coverage/coverage.js'
 import { beyondWorkspace } from '../http/authenticate.js';
 import { ApiError, validationError } from '../lib/errors.js';
 import type { WebhookRecord } from '../api/webhooks/records.js';
-import { REDACTED } from '../proxy/recording.js';
+import { REDACTED } from '../redaction/redactor.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
 import { inlineScenario, availableScenarios, scenarioByName, SCENARIO_NAME, unknownScenarioReason } from '../scenarios/library.js';
 import { scenarioStart } from '../scenarios/load.js';

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
 import { decodeContentEncoding } from '../lib/content-encoding.js';
-import { valueScrubber, type Redactor } from '../proxy/redact.js';
+import { valueScrubber, type Redactor } from '../redaction/redactor.js';
 import type { LiveDetail } from './live-detail-shape.js';
 
 export type { LiveDetail };

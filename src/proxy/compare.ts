@@ -8,7 +8,8 @@ import { OperationIndex, type Operation } from '../http/operations.js';
 import { escapePointerToken, valueAtPointer } from '../lib/json-pointer.js';
 import { RequestValidationError, RequestValidator } from '../http/request-validator.js';
 import type { OpenApiDocument } from '../http/spec.js';
-import { REDACTED, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './recording.js';
+import { type RecordedExchange, type RecordedRequest, type RecordedResponse } from './recording.js';
+import { REDACTED } from '../redaction/redactor.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

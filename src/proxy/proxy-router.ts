@@ -7,7 +7,8 @@ import type { Workspace } from '../workspaces/workspace.js';
 import type { ContractComparer, Finding } from './compare.js';
 import { endToEndHeaders, forward, UpstreamError, type UpstreamAgents, type UpstreamAnswer } from './forward.js';
 import { writeExchange, RECORDING_FORMAT, type RecordedBody, type RecordedExchange } from './recording.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../redaction/redactor.js';
+import { exchangeScrubber, redactExchange } from './redact-exchange.js';
 
 /** What `proxy` mode adds to the server (createMockServer's `proxy`). */
 export interface ProxyOptions {
@@ -227,7 +228,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
       if (options.recordDir === undefined) return;
       const full: RecordedExchange = { format: RECORDING_FORMAT, seq: exchangeSeq, operationId, startedAt: startedIso, durationMs: options.realTime() - startedAt, request: recordedRequest, ...exchange };
       try {
-        writeExchange(options.recordDir, options.redactor.exchange(full, req.ctx.params));
+        writeExchange(options.recordDir, redactExchange(options.redactor, full, req.ctx.params));
       } catch (error) {
         options.onRecordError(error);
       }
@@ -257,7 +258,7 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     const recordedResponse = { status: answer.status, ...recordedMessage(answer.body, headerRecord(answer.rawHeaders)) };
     const compared = options.comparer.compare({ request: recordedRequest, response: recordedResponse });
     // Findings quote values; a secret the exchange carried must not ride out on them.
-    const scrub = options.redactor.scrubberFor({ request: recordedRequest, response: recordedResponse }, req.ctx.params);
+    const scrub = exchangeScrubber(options.redactor, { request: recordedRequest, response: recordedResponse }, req.ctx.params);
     const findings: ReportedFinding[] = compared.findings.map((finding) => ({ side: finding.side, kind: finding.kind, field: scrub(finding.field), message: scrub(finding.message), ...(finding.tolerated && { tolerated: true }) }));
     options.onCompared(compared.operationId ?? operationId, compared.findings);
     req.ctx.contractFindings = findings;

@@ -16,9 +16,6 @@ import { MAX_STORED_DEPTH } from '../lib/nesting.js';
 /** The `format` of every exchange file; a reader refuses any other. */
 export const RECORDING_FORMAT = 'social-gateway-mock/exchange@1';
 
-/** What a redacted value is replaced by, in recordings, the journal, the event stream and the logs. */
-export const REDACTED = '[REDACTED]';
-
 /** A body as recorded: parsed JSON when it was JSON, its text otherwise, absent when there was none. */
 export interface RecordedBody {
   /** The body parsed, when its media type was JSON and it parsed. */

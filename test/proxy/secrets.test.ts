@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED } from '../../src/proxy/recording.js';
+import { REDACTED } from '../../src/redaction/redactor.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { listening, plainServer, proxyTo, temporaryDir, type Listening } from './helpers.js';
 

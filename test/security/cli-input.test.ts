@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main.js';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/cli/options.js';
-import { RECORDING_FORMAT, REDACTED, MAX_EXCHANGE_FILE_BYTES } from '../../src/proxy/recording.js';
+import { RECORDING_FORMAT, MAX_EXCHANGE_FILE_BYTES } from '../../src/proxy/recording.js';
+import { REDACTED } from '../../src/redaction/redactor.js';
 import { MAX_SCENARIO_FILE_BYTES } from '../../src/scenarios/library.js';
 import { DATA_FORMAT, DATA_VERSION, MAX_DATA_FILE_BYTES } from '../../src/store/database.js';
 

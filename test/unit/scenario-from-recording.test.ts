@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { scenarioFromRecording } from '../../src/cli/scenario-command.js';
-import { RECORDING_FORMAT, REDACTED, type RecordedExchange } from '../../src/proxy/recording.js';
+import { RECORDING_FORMAT, type RecordedExchange } from '../../src/proxy/recording.js';
+import { REDACTED } from '../../src/redaction/redactor.js';
 import { parseScenario } from '../../src/scenarios/parse.js';
 
 function exchange(seq: number, method: string, path: string, response: RecordedExchange['response']): RecordedExchange {

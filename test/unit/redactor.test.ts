@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RECORDING_FORMAT, REDACTED, type RecordedExchange } from '../../src/proxy/recording.js';
-import { parseRedactList, Redactor, valueScrubber } from '../../src/proxy/redact.js';
+import { RECORDING_FORMAT, type RecordedExchange } from '../../src/proxy/recording.js';
+import { REDACTED } from '../../src/redaction/redactor.js';
+import { redactExchange } from '../../src/proxy/redact-exchange.js';
+import { parseRedactList, Redactor, valueScrubber } from '../../src/redaction/redactor.js';
 
 const redactor = new Redactor();
 
@@ -50,9 +52,9 @@ describe('Redactor', () => {
   it('hides a secret path parameter (the sessionId of connect-sessions)', () => {
     expect(redactor.path('/v1/connect-sessions/os_ws_secret1/candidates', { sessionId: 'os_ws_secret1' })).toBe(`/v1/connect-sessions/${REDACTED}/candidates`);
     expect(redactor.path('/v1/posts/p_1', { id: 'p_1' })).toBe('/v1/posts/p_1');
-    // In a path, `key` is an API key (DELETE /__control/keys/{key}); in a body, a media file's name.
+    // In a path, `key` is an API key (DELETE /__control/keys/{key}); in a body, a media file's key, which reads the file (decision 0025).
     expect(redactor.path('/__control/keys/sgw_minted_123456', { key: 'sgw_minted_123456' })).toBe(`/__control/keys/${REDACTED}`);
-    expect(redactor.json({ key: 'f00d.jpg' })).toEqual({ key: 'f00d.jpg' });
+    expect(redactor.json({ key: 'f00d.jpg' })).toEqual({ key: REDACTED });
     expect(redactor.url('/v1/connect-sessions/os_1x/candidates?limit=2&session=s', { sessionId: 'os_1x' })).toBe(`/v1/connect-sessions/${REDACTED}/candidates?limit=2&session=${REDACTED}`);
   });
 
@@ -114,9 +116,9 @@ describe('Redactor', () => {
         json: { error: { code: 'VALIDATION_ERROR', message: 'appPassword pw-echoed-secret is wrong for sgw_query_secret' } },
       },
     };
-    const text = JSON.stringify(redactor.exchange(exchange));
+    const text = JSON.stringify(redactExchange(redactor, exchange));
     for (const secret of ['sgw_live_bearer_secret', 'pw-echoed-secret', 'sgw_query_secret']) expect(text).not.toContain(secret);
-    const redacted = redactor.exchange(exchange);
+    const redacted = redactExchange(redactor, exchange);
     expect(redacted.request.headers.authorization).toBe(`Bearer ${REDACTED}`);
     expect(redacted.response?.headers['x-echo']).toBe(REDACTED);
     expect(redacted.response?.json).toEqual({ error: { code: 'VALIDATION_ERROR', message: `appPassword ${REDACTED} is wrong for ${REDACTED}` } });
@@ -146,7 +148,7 @@ describe('redaction of what a client may send (found by fuzzing through the prox
     expect(redactor.text(text)).toBe(`{"appPassword": "${REDACTED}", "note": "kept"}`);
   });
 
-  it('fails closed on a body nested deeper than it can walk: both bodies hidden whole, headers by name', () => {
+  it('walks a body nested deeper than the stack would allow, and hides the secret at its bottom', () => {
     let deep: unknown = { appPassword: 'deep-secret-value' };
     for (let i = 0; i < 100_000; i++) deep = { next: deep };
     const exchange: RecordedExchange = {
@@ -158,9 +160,15 @@ describe('redaction of what a client may send (found by fuzzing through the prox
       request: { method: 'POST', path: '/v1/posts', query: '', headers: { 'x-api-key': 'sgw_live_deep_key' }, json: deep },
       response: { status: 400, headers: {}, json: { error: { code: 'VALIDATION_ERROR', message: 'nope' } } },
     };
-    const redacted = redactor.exchange(exchange);
-    expect(redacted.request).toMatchObject({ text: REDACTED, headers: { 'x-api-key': REDACTED } });
-    expect(redacted.request.json).toBeUndefined();
-    expect(JSON.stringify(redacted)).not.toContain('deep-secret-value');
+    const redacted = redactExchange(redactor, exchange);
+    expect(redacted.request.headers).toEqual({ 'x-api-key': REDACTED });
+    let bottom = redacted.request.json as { next?: unknown; appPassword?: string };
+    let depth = 0;
+    while (bottom.next !== undefined) {
+      bottom = bottom.next as typeof bottom;
+      depth++;
+    }
+    expect(depth).toBe(100_000);
+    expect(bottom).toEqual({ appPassword: REDACTED });
   });
 });
