@@ -36,7 +36,7 @@ import { UPSTREAM_BODY_LIMIT_BYTES, UpstreamAgents } from './proxy/forward.js';
 import { createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
 import { Redactor } from './redaction/redactor.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
-import type { PlanName } from './workspaces/plans.js';
+import type { PlanName } from './store/plans.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
 import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
 import { inlineScenario, scenarioFromArgument } from './scenarios/library.js';

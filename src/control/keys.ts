@@ -1,6 +1,6 @@
 import { ApiError } from '../lib/errors.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
-import { scopeOfKey, type KeyScope } from '../workspaces/keys.js';
+import { scopeOfKey, type KeyScope } from '../store/key-scopes.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 
 /**

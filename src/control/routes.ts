@@ -22,7 +22,7 @@ import { parseScenario, ScenarioError } from '../scenarios/parse.js';
 import { initialRuleState } from '../scenarios/rule-state.js';
 import { loadedScenario } from '../scenarios/store.js';
 import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
-import type { PlanName } from '../workspaces/plans.js';
+import type { PlanName } from '../store/plans.js';
 import { workspaceFacts, type ScenarioChoice, type WorkspaceFacts, type WorkspaceRegistry } from '../workspaces/registry.js';
 import { checkSnapshot, takeSnapshot, type WorkspaceSnapshot } from '../workspaces/snapshot.js';
 import { Workspace } from '../workspaces/workspace.js';
@@ -253,7 +253,7 @@ export function controlRoutes({ registry, version, eventStreams, coverage }: Con
 
     {
       ...route<never, never, WorkspaceSnapshot>('putState', ({ workspace, body }) => {
-        const data = checkSnapshot(registry, body);
+        const data = checkSnapshot(body, (kind) => registry.canRun(kind));
         return ok(summary(registry.restore(workspace, data)));
       }),
       ...CONTROL_BODY_LIMITS.putState,

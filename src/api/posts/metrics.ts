@@ -1,4 +1,4 @@
-import type { DestinationRecord } from './store.js';
+import type { DestinationRecord } from './records.js';
 
 /** The reference's NormalizedMetrics: every key is a number, or null where the network does not count it. */
 export interface NormalizedMetrics {
