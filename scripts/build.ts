@@ -13,7 +13,7 @@ import { PACKAGE_ROOT, packagePath } from '../src/lib/package-root.js';
  * files whose content changed, each by a rename over the old one, so a reader sees the old file or
  * the new one, never half of one. A step runs only when the content of its inputs changed since it
  * last ran (the digests are kept in dist/.build/steps.json); the TypeScript steps are incremental
- * too, so touching one file recompiles that file. After the steps, files no step produced any more
+ * too, so an edit of one file recompiles what that edit affects. After the steps, files no step produced any more
  * (the output of a deleted source) are removed. --clean ignores what earlier builds recorded and
  * compiles everything afresh, for the package.
  */
@@ -31,7 +31,7 @@ interface Step {
   name: string;
   /** Files or folders (from the package's root, or absolute) whose content decides the step's output. */
   inputs: () => string[];
-  /** Writes the outputs (with `write`) and says which files the step owns, written now or not. */
+  /** Writes the outputs (with `write`) and says which files the step owns, written now or not; `clean`: as if nothing had been built before. */
   run: (write: Writer, clean: boolean) => Promise<StepResult>;
 }
 
@@ -46,7 +46,7 @@ type Writer = (path: string, content: string) => void;
 /** What an earlier build recorded of each step: the digest of its inputs, what it read, and the files it owns (from the package's root). */
 type StepRecords = Record<string, { digest: string; read: string[]; outputs: string[] }>;
 
-/** The installed package's own folder, or a name that does not exist (hashed as missing: the step then fails with npm install's advice). */
+/** The installed package's own folder, or a path that does not exist (hashed as missing: the step then fails with npm install's advice). */
 function installed(name: string): string {
   try {
     return dirname(require.resolve(`${name}/package.json`));
@@ -76,7 +76,8 @@ const STEPS: Step[] = [
     name: 'docs assets',
     // Swagger UI's files copied into the package, so that swagger-ui-dist, and the analytics package
     // its install script runs, stay dev dependencies (docs/decisions/0010-packaging.md).
-    inputs: () => ['src/docs/docs-page.ts', installed('swagger-ui-dist')],
+    // A published version never changes, so the package's manifest stands for its 12 MB of files.
+    inputs: () => ['src/docs/docs-page.ts', join(installed('swagger-ui-dist'), 'package.json')],
     run: async (write) => {
       const { BUILT_DOCS_ASSETS, DOCS_ASSET_FILES, DOCS_LICENSE_FILES } = await import('../src/docs/docs-page.js');
       const source = installed('swagger-ui-dist');
@@ -101,7 +102,7 @@ const STEPS: Step[] = [
     name: 'dashboard vendor',
     // Preact's own ESM files (and its licence) copied into the package, so the dashboard works
     // offline and preact stays a dev dependency (docs/decisions/0021-dashboard.md).
-    inputs: () => ['src/dashboard/router.ts', installed('preact')],
+    inputs: () => ['src/dashboard/router.ts', join(installed('preact'), 'package.json')],
     run: async (write) => {
       const { BUILT_DASHBOARD_VENDOR, DASHBOARD_VENDOR_FILES, installedPreact, withoutSourceMapComment } = await import('../src/dashboard/router.js');
       const source = installedPreact();
@@ -222,7 +223,8 @@ function processAlive(pid: number): boolean {
 async function withLock<T>(work: () => Promise<T>): Promise<T> {
   const deadline = performance.now() + LOCK_TIMEOUT_MS;
   mkdirSync(STATE, { recursive: true });
-  for (let told = false; ; ) {
+  let told = false;
+  for (;;) {
     try {
       mkdirSync(LOCK);
       break;
