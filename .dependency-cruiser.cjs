@@ -1,3 +1,4 @@
+/* global module */
 /*
  * The structure of src/, checked by `npm run lint:structure` (part of `npm run lint`): no import
  * circles, and every import points down the floors below (a module may use its own floor and the
