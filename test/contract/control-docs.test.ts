@@ -4,10 +4,11 @@ import { CONTROL_OPERATIONS } from '../../src/generated/control-operations.js';
 import { packagePath } from '../../src/lib/package-root.js';
 
 /*
- * The README's control-plane table and docs/typescript.md's method table are prose for readers
- * (calls grouped, limits and decisions linked), so they are written, not generated; but the
- * method and path of each operation are control.yaml's (the generated table): a row missing, a
- * path mistyped or an operation gone from the contract fails here.
+ * The README's control-plane table, docs/typescript.md's method table and the TSDoc of
+ * ControlClient's methods are prose for readers (calls grouped, limits and decisions linked,
+ * examples), so they are written, not generated; but the method and path of each operation are
+ * control.yaml's (the generated table): a row missing, a path mistyped or an operation gone from
+ * the contract fails here.
  */
 
 /**
@@ -67,5 +68,18 @@ describe("docs/typescript.md's table of ControlClient methods", () => {
 
   it("gives each its method and path as control.yaml does", () => {
     expect(rows.flatMap(([, call = '']) => routesIn(call)).sort()).toEqual(declared);
+  });
+});
+
+describe("ControlClient's TSDoc", () => {
+  it('opens each operation method with its method and path as control.yaml gives them', () => {
+    const source = readFileSync(packagePath('src', 'client', 'control-client.ts'), 'utf8');
+    const documented = Object.fromEntries(
+      [...source.matchAll(/\/\*\*([\s\S]*?)\*\/\s*(?:async\s+)?(\w+)\(/g)]
+        .filter(([, , name]) => name !== undefined && name in CONTROL_OPERATIONS)
+        .map(([, doc = '', name = '']) => [name, /`([A-Z]+ \/__control\/[^`]*)`/.exec(doc)?.[1]]),
+    );
+    const expected = Object.fromEntries(Object.entries(CONTROL_OPERATIONS).map(([name, { method, path }]) => [name, `${method} ${path}`]));
+    expect(documented).toEqual(expected);
   });
 });
