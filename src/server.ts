@@ -6,7 +6,7 @@ import { oauthPages } from './api/accounts/oauth-pages.js';
 import { DEFAULT_MEDIA_QUOTA, MediaQuota } from './api/media/quota.js';
 import { mediaRouter } from './api/media/upload-router.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
-import { controlRoutes } from './control/routes.js';
+import { controlRoutes } from './control/index.js';
 import { EventStreams } from './events/streams.js';
 import { CoverageTracker } from './coverage/coverage.js';
 import { dashboardRouter } from './dashboard/router.js';
@@ -390,7 +390,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: controlIndex,
       routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
-      // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/routes.ts).
+      // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/body-limits.ts).
       bodyLimit,
       responder,
     }),

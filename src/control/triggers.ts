@@ -26,6 +26,7 @@ import { loadSpec } from '../http/spec.js';
 import { mergeOverrides } from '../lib/merge-overrides.js';
 import { getOwn } from '../lib/records.js';
 import type { Workspace } from '../workspaces/workspace.js';
+import type { ControlRouteFactory } from './dependencies.js';
 import { withEventReport } from './event-report.js';
 
 /*
@@ -307,19 +308,17 @@ async function emitForObject(workspace: Workspace, body: EmitEventBody) {
 
 // ---------------------------------------------------------------------------
 
-/** The trigger operations of control.yaml (tag Triggers), for the one route table. */
-export function triggerRoutes(): RouteDefinition[] {
-  return [
-    journaled<{ id: string }, PostOutcomeBody>('setPostOutcome', ({ workspace, params, body }) => ok(setPostOutcome(workspace, params.id, body))),
+/** The operations of control.yaml's tag Triggers: break one thing now, on an object that exists. */
+export const triggersRoutes: ControlRouteFactory = () => [
+  journaled<{ id: string }, PostOutcomeBody>('setPostOutcome', ({ workspace, params, body }) => ok(setPostOutcome(workspace, params.id, body))),
 
-    journaled<{ id: string }, WebhookFailuresBody>('failWebhookDeliveries', ({ workspace, params, body }) => {
-      const faults = forceDeliveryFailures(workspace, params.id, body);
-      workspace.changed();
-      return ok({ webhookId: params.id, faults });
-    }),
+  journaled<{ id: string }, WebhookFailuresBody>('failWebhookDeliveries', ({ workspace, params, body }) => {
+    const faults = forceDeliveryFailures(workspace, params.id, body);
+    workspace.changed();
+    return ok({ webhookId: params.id, faults });
+  }),
 
-    journaled<{ id: string; deliveryId: string }, never>('redeliverDelivery', async ({ workspace, params }) => ok(deliveryView(await redeliver(workspace, params.id, params.deliveryId)))),
+  journaled<{ id: string; deliveryId: string }, never>('redeliverDelivery', async ({ workspace, params }) => ok(deliveryView(await redeliver(workspace, params.id, params.deliveryId)))),
 
-    journaled<Record<string, string>, EmitEventBody>('emitEvent', async ({ workspace, body }) => created(await emitForObject(workspace, body))),
-  ];
-}
+  journaled<Record<string, string>, EmitEventBody>('emitEvent', async ({ workspace, body }) => created(await emitForObject(workspace, body))),
+];
