@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli/main.js';
-import { DRIFT_FORMAT, type DriftReport } from '../src/cli/drift-command.js';
-import { RECORDING_FORMAT, REDACTED, writeExchange, type RecordedExchange, type RecordedRequest, type RecordedResponse } from '../src/proxy/recording.js';
-import { startMock, type TestMock } from './helpers/mock.js';
+import { main, type CliIo } from '../../src/cli/main.js';
+import { DRIFT_FORMAT, type DriftReport } from '../../src/cli/drift-command.js';
+import { RECORDING_FORMAT, REDACTED, writeExchange, type RecordedExchange, type RecordedRequest, type RecordedResponse } from '../../src/proxy/recording.js';
+import { startMock, type TestMock } from '../helpers/mock.js';
 
 type Json = Record<string, unknown>;
 

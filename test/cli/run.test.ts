@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ShutdownSource } from '../src/cli/lifecycle.js';
-import { main, type CliIo } from '../src/cli/main.js';
+import type { ShutdownSource } from '../../src/cli/lifecycle.js';
+import { main, type CliIo } from '../../src/cli/main.js';
 
 function io(cwd = mkdtempSync(join(tmpdir(), 'sgw-run-')), env: NodeJS.ProcessEnv = { PATH: process.env.PATH }) {
   const out: string[] = [];

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { main, type CliIo } from '../src/cli/main.js';
-import { OperationIndex } from '../src/http/operations.js';
-import { loadSpec } from '../src/http/spec.js';
-import { REDACTED, RECORDING_FORMAT, writeExchange, type RecordedExchange } from '../src/proxy/recording.js';
-import { DEFAULT_API_KEY } from '../src/server.js';
-import { expectStatus, startMock, type TestMock } from './helpers/mock.js';
+import { main, type CliIo } from '../../src/cli/main.js';
+import { OperationIndex } from '../../src/http/operations.js';
+import { loadSpec } from '../../src/http/spec.js';
+import { REDACTED, RECORDING_FORMAT, writeExchange, type RecordedExchange } from '../../src/proxy/recording.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 
 const tempDirs: string[] = [];
 function tempDir(): string {

@@ -3,7 +3,7 @@ import { get } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo, type CliResult } from '../src/cli/main.js';
+import { main, type CliIo, type CliResult } from '../../src/cli/main.js';
 
 function io(cwd = mkdtempSync(join(tmpdir(), 'sgw-exposure-'))) {
   const out: string[] = [];

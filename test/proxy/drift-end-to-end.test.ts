@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DriftReport } from '../src/cli/drift-command.js';
-import { main, type CliIo } from '../src/cli/main.js';
-import { DEFAULT_API_KEY } from '../src/server.js';
-import { walkEveryOperation } from './contract/every-operation.js';
-import { listening, plainServer, proxyTo, temporaryDir, type Listening } from './proxy/helpers.js';
+import type { DriftReport } from '../../src/cli/drift-command.js';
+import { main, type CliIo } from '../../src/cli/main.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { walkEveryOperation } from '../contract/every-operation.js';
+import { listening, plainServer, proxyTo, temporaryDir, type Listening } from './helpers.js';
 
 /*
  * The whole workflow of issue 22's drift report, over real sockets: clients talk to the proxy,

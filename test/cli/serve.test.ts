@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli/main.js';
-import { resolveOptions } from '../src/cli/options.js';
+import { main, type CliIo } from '../../src/cli/main.js';
+import { resolveOptions } from '../../src/cli/options.js';
 
 function io(env: NodeJS.ProcessEnv = {}, cwd = mkdtempSync(join(tmpdir(), 'sgw-cli-'))) {
   const out: string[] = [];
