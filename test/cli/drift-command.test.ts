@@ -3,22 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { DRIFT_FORMAT, type DriftReport } from '../../src/cli/drift-command.js';
 import { RECORDING_FORMAT, REDACTED, writeExchange, type RecordedExchange, type RecordedRequest, type RecordedResponse } from '../../src/proxy/recording.js';
+import { cliIo } from '../helpers/cli-io.js';
 import { startMock, type TestMock } from '../helpers/mock.js';
 
 type Json = Record<string, unknown>;
 
-function io(cwd = tmpdir()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd };
-  return { streams, out, err };
-}
-
 async function drift(args: string[]) {
-  const { streams, out, err } = io();
+  const { streams, out, err } = cliIo();
   const result = await main(['drift', ...args], streams);
   return { exitCode: result.exitCode, out: out.join('\n'), err: err.join('\n') };
 }
@@ -182,7 +176,7 @@ describe('social-gateway-mock drift', () => {
   it('compares with another contract given by --contract', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sgw-drift-contract-'));
     writeFileSync(join(cwd, 'tiny.yaml'), 'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /v1/webhooks:\n    get:\n      operationId: listHooks\n      responses:\n        "200": { description: ok }\n');
-    const { streams, out } = io(cwd);
+    const { streams, out } = cliIo({}, cwd);
     const result = await main(['drift', recording(own.slice(2, 3)), '--contract', 'tiny.yaml'], streams);
     expect(result.exitCode).toBe(1);
     expect(out.join('\n')).toContain('listHooks: 1 exchange (200 ×1)');
