@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { DRIFT_FORMAT, type DriftReport } from '../../src/cli/drift-command.js';
 import { RECORDING_FORMAT, REDACTED, writeExchange, type RecordedExchange, type RecordedRequest, type RecordedResponse } from '../../src/proxy/recording.js';
 import { cliIo } from '../helpers/cli-io.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 
 type Json = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ const withHeader = (response: RecordedResponse, name: string, value: string): Re
 const withJson = (response: RecordedResponse, json: unknown): RecordedResponse => ({ ...response, json });
 
 describe('social-gateway-mock drift', () => {
-  let mock: TestMock;
+  const mock = useMock();
   /** Exchanges of the mock's own answers: the baseline a drifting upstream is planted on. */
   const own: RecordedExchange[] = [];
   let webhook: RecordedResponse;
@@ -55,7 +55,6 @@ describe('social-gateway-mock drift', () => {
   let webhookPath: string;
 
   beforeAll(async () => {
-    mock = await startMock();
     const get = async (path: string) => mock.call('get', path);
     const add = (res: Response, operationId: string, method: string, path: string, query = '', json?: unknown) => {
       own.push(exchange(own.length + 1, operationId, { method, path, query, ...(json !== undefined && { json, headers: { 'x-api-key': REDACTED, 'content-type': 'application/json' } }) }, recorded(res)));
@@ -70,10 +69,6 @@ describe('social-gateway-mock drift', () => {
     add(await get('/v1/accounts'), 'listAccounts', 'GET', '/v1/accounts');
     add(await get('/v1/webhooks/0f8e7d6c-5b4a-4392-8a1b-2c3d4e5f6a7b'), 'getWebhook', 'GET', '/v1/webhooks/0f8e7d6c-5b4a-4392-8a1b-2c3d4e5f6a7b');
     expect(own.map((one) => one.response?.status)).toEqual([201, 200, 200, 200, 200, 404]);
-  });
-
-  afterAll(async () => {
-    await mock.close();
   });
 
   it('finds no drift in the mock’s own answers, and exits 0', async () => {

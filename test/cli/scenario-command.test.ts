@@ -10,7 +10,7 @@ import { loadSpec } from '../../src/http/spec.js';
 import { REDACTED, RECORDING_FORMAT, writeExchange, type RecordedExchange } from '../../src/proxy/recording.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { cliIo } from '../helpers/cli-io.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, startMock, type TestMock, useMock } from '../helpers/mock.js';
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -95,14 +95,13 @@ class Recorder {
   }
 }
 
-let upstream: TestMock;
+const upstream = useMock();
 let recorder: Recorder;
 let calls: Call[];
 let yaml: string;
 let recordingDir: string;
 
 beforeAll(async () => {
-  upstream = await startMock();
   const dir = join(tempDir(), 'recording');
   recordingDir = dir;
   recorder = new Recorder(dir, upstream);
@@ -133,8 +132,7 @@ beforeAll(async () => {
   expect(err).toEqual([]);
   yaml = out.join('\n');
 });
-afterAll(async () => {
-  await upstream.close();
+afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -158,13 +156,11 @@ describe('scenario from-recording', () => {
   });
 
   describe('loaded into a mock of another seed, whose own answers differ', () => {
-    let replay: TestMock;
-    beforeAll(async () => {
+    const replay = useMock(() => {
       const file = join(tempDir(), 'replay.yaml');
       writeFileSync(file, yaml);
-      replay = await startMock({ seed: 2, scenario: file });
+      return { seed: 2, scenario: file };
     });
-    afterAll(() => replay.close());
 
     const replayAll = async () => {
       const answers: Seen[] = [];
