@@ -4,9 +4,9 @@ import { SseClient } from '../helpers/sse-client.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { newWorld } from '../helpers/world.js';
 
+const mock = useMock({ fixtures: false }, { listen: true });
 let receiver: WebhookReceiver;
 const clients: SseClient[] = [];
-const mock = useMock({ fixtures: false }, { listen: true });
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

@@ -8,8 +8,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const MINUTE = 60_000;
 
-let receiver: WebhookReceiver;
 const mock = useMock();
+let receiver: WebhookReceiver;
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

@@ -15,8 +15,8 @@ const SECRET = 'whsec_0123456789abcdef';
 /** When each of the six attempts goes out, counted from the first: +1 min, +5, +30, +2 h, +6 h after the one before. */
 const ATTEMPT_OFFSETS = [0, 1, 6, 36, 156, 516].map((minutes) => minutes * MINUTE);
 
-let receiver: WebhookReceiver;
 const mock = useMock({ fixtures: false });
+let receiver: WebhookReceiver;
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

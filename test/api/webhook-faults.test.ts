@@ -8,8 +8,8 @@ const T0 = Date.parse(TEST_CLOCK);
 const MINUTE = 60_000;
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
-let receiver: WebhookReceiver;
 const mock = useMock({ fixtures: false });
+let receiver: WebhookReceiver;
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

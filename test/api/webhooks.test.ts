@@ -12,8 +12,8 @@ const DAY = 24 * HOUR;
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 const q = (iso: string) => encodeURIComponent(iso);
 
-let receiver: WebhookReceiver;
 const mock = useMock({ fixtures: false });
+let receiver: WebhookReceiver;
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

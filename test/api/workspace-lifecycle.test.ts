@@ -14,8 +14,8 @@ const MINUTE = 60_000;
 
 /** The wall clock the server reads (its `realTime`): tests move it, nothing sleeps. */
 let wall = T0;
-let receiver: WebhookReceiver;
 const mock = useMock({ fixtures: false, realTime: () => wall });
+let receiver: WebhookReceiver;
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });
