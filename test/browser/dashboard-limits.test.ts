@@ -34,7 +34,7 @@ describe('the Limits view in Chromium', () => {
     const url = await mock.server.listen(0);
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, url, 'Limits', workspaceId);
+    const page = await openViewOn(browser, url, 'limits', workspaceId);
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
 
     const limits = (await mock.control('get', '/__control/limits', apiKey)).body as { budgets: { requests: { limit: number; remaining: number } }; velocity: Array<{ accountId: string }> };

@@ -30,7 +30,7 @@ describe('the Scenarios view in Chromium', () => {
     const url = await mock.server.listen(0);
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, url, 'Scenarios', workspaceId);
+    const page = await openViewOn(browser, url, 'scenarios', workspaceId);
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
 
     // What the API itself answers for this YAML (a refused load changes nothing).

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
+import { openViewOn } from '../helpers/dashboard-page.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -46,12 +47,7 @@ describe('the Webhooks view in Chromium', () => {
     const accountId = (connections.body as { connections: Array<{ id: string }> }).connections[0]?.id ?? '';
 
     browser = await launchChromium();
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${url}/__dashboard#/webhooks`);
-    await page.getByRole('heading', { level: 2, name: 'Webhooks', exact: true }).waitFor();
-    const picker = page.getByLabel('Workspace', { exact: true });
-    await picker.locator(`option[value="${workspaceId}"]`).waitFor({ state: 'attached' });
-    await picker.selectOption(workspaceId);
+    const page = await openViewOn(browser, url, 'webhooks', workspaceId);
     const card = page.getByRole('article', { name: 'CRM' });
     await card.waitFor();
     expect(await card.locator('dd').nth(1).textContent()).toBe('enabled');
