@@ -1,8 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
-import { hashOf, viewById, type ViewId } from '../../src/dashboard/ui/views.js';
+import { hashOf, VIEWS, type View, type ViewId } from '../../src/dashboard/ui/views.js';
 import { expectStatus, type TestMock } from './mock.js';
 
 /* What the dashboard's browser tests of one view share: a workspace of their own, and the view opened on it. */
+
+function viewById(id: ViewId): View {
+  const view = VIEWS.find((entry) => entry.id === id);
+  if (!view) throw new Error(`the dashboard has no view "${id}"`);
+  return view;
+}
 
 /** A workspace besides the default one, its clock frozen at `start`: its id, for the switcher, and its key, for the API. */
 export async function createFrozenWorkspace(mock: TestMock, start: string): Promise<{ workspaceId: string; apiKey: string }> {

@@ -28,10 +28,6 @@ export function viewOfHash(hash: string): View {
   return VIEWS.find((view) => view.id === id) ?? VIEWS[0];
 }
 
-export function viewById(id: ViewId): View {
-  return VIEWS.find((view) => view.id === id) ?? VIEWS[0];
-}
-
 export function hashOf(view: View): string {
   return `#/${view.id}`;
 }
