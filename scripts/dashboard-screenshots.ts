@@ -4,17 +4,20 @@
  * it) from an in-process mock with a frozen clock and a little of everything to show:
  * requests of every class, a webhook whose receiver refuses deliveries, a scheduled
  * post, a run-time rule. The same seed and clock give the same world, so a picture only
- * changes when the dashboard does. Writes docs/screenshots/<view>.png.
+ * changes when the dashboard does. Writes docs/screenshots/<view id>.png, one for each view of
+ * the dashboard's list (src/dashboard/ui/views.ts), or into the folder given as its argument
+ * (`npm run screenshots -- /tmp/shots`), to compare without touching the committed ones.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMockServer, DEFAULT_API_KEY } from '../src/server.js';
 import { launchChromium } from '../test/helpers/chromium.js';
 import { VIEWS } from '../src/dashboard/ui/views.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = join(ROOT, 'docs', 'screenshots');
+const DOCS = join(ROOT, 'docs', 'screenshots');
+const OUT = process.argv[2] === undefined ? DOCS : resolve(process.argv[2]);
 
 const server = await createMockServer({ seed: 1, clock: '2026-03-02T09:00:00Z', clockFrozen: true, webhookTimeoutMs: 1_000 });
 const url = await server.listen(0);
@@ -58,13 +61,13 @@ try {
     await page.goto(`${url}/__dashboard`);
     const nav = page.getByRole('navigation');
     for (const view of VIEWS) {
-      await nav.getByRole('link', { name: view, exact: true }).click();
-      await page.getByRole('heading', { level: 2, name: view, exact: true }).waitFor();
+      await nav.getByRole('link', { name: view.label, exact: true }).click();
+      await page.getByRole('heading', { level: 2, name: view.label, exact: true }).waitFor();
       // The view's first read and the stream's first events (an open event stream never lets the network go idle).
       await page.waitForTimeout(600);
-      const file = join(OUT, `${view.toLowerCase()}.png`);
+      const file = join(OUT, `${view.id}.png`);
       await page.screenshot({ path: file });
-      console.log(`wrote ${file.slice(ROOT.length + 1)}`);
+      console.log(`wrote ${OUT === DOCS ? relative(ROOT, file) : file}`);
     }
   } finally {
     await browser.close();

@@ -119,7 +119,7 @@ export const DASHBOARD_POLICY = contentSecurityPolicy({
 });
 
 /** A module of the dashboard's code: `main.js`, `requests-view.js`, … (no folders, no dots but the extension). */
-const UI_MODULE = /^[a-z][a-z0-9-]*\.js$/;
+export const UI_MODULE = /^[a-z][a-z0-9-]*\.js$/;
 
 /**
  * Compiles a dashboard module from its TypeScript when running from source (tsx, vitest):

@@ -29,7 +29,7 @@ describe('the Clock view in Chromium', () => {
     // A second workspace, its clock three days ahead of the default one's: the view shows and moves the one picked.
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, mock.url, 'Clock', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'clock', workspaceId);
     await expect.poll(() => reading(page, 'Virtual now').textContent()).toBe('2026-03-05T09:00:00Z');
     expect(await reading(page, 'State').textContent()).toMatch(/^Frozen/);
     const pendingBefore = Number(await reading(page, 'Pending jobs').textContent());

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CoverageReport } from '../../src/coverage/coverage.js';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
+import { showView } from '../helpers/dashboard-page.js';
 import { useMock } from '../helpers/mock.js';
 
 /*
@@ -84,8 +85,7 @@ describe('the Coverage view in Chromium', () => {
     browser = await launchChromium();
     const page = await browser.newPage();
     await page.goto(`${mock.url}/__dashboard`);
-    await page.getByRole('navigation').getByRole('link', { name: 'Coverage', exact: true }).click();
-    await page.getByRole('heading', { level: 2, name: 'Coverage', exact: true }).waitFor();
+    await showView(page, 'coverage');
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
     const grid = page.getByRole('table', { name: /Operations by declared status and error code \(whole server\)/ });
     await grid.locator('tr[data-operation="getPost"]').filter({ hasText: '404 ×1' }).waitFor({ timeout: 3000 });

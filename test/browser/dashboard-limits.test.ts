@@ -31,7 +31,7 @@ describe('the Limits view in Chromium', () => {
   it('drops the requests gauge as the picked workspace is called, drains it to a 429, refills it, passes axe, and shows the message of a refused call', async () => {
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, mock.url, 'Limits', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'limits', workspaceId);
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
 
     const limits = (await mock.control('get', '/__control/limits', apiKey)).body as { budgets: { requests: { limit: number; remaining: number } }; velocity: Array<{ accountId: string }> };

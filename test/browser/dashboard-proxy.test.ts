@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
+import { showView } from '../helpers/dashboard-page.js';
 import { plainServer, proxyTo } from '../proxy/helpers.js';
 
 /*
@@ -52,7 +53,7 @@ describe("a proxy's Requests view in Chromium", () => {
     await expect.poll(() => journal.getByRole('option').count()).toBe(0);
 
     // The Coverage view sums them up as the CI report does.
-    await page.getByRole('link', { name: 'Coverage' }).click();
+    await showView(page, 'coverage');
     const findings = page.getByRole('region', { name: 'Contract violations (proxy)' });
     await findings.getByText('1 of 1 exchange with the upstream broke openapi.yaml.').waitFor();
     expect(await findings.locator('tbody tr').allTextContents()).toEqual(['listConnectionsresponsemissing-required-field1body/connections/*/platform', 'listConnectionsresponsewrong-format1body/connections/*/id']);

@@ -27,7 +27,7 @@ describe('the Scenarios view in Chromium', () => {
   it('shows a bad scenario at its line and column, loads a ready-made one with its rules, adds a rule whose hits rise live, removes it, and passes axe', async () => {
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, mock.url, 'Scenarios', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'scenarios', workspaceId);
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
 
     // What the API itself answers for this YAML (a refused load changes nothing).

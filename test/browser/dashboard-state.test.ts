@@ -41,7 +41,7 @@ describe('the State view in Chromium', () => {
     const instagram = accounts.find((account) => account.platform === 'instagram');
     if (!bluesky || !instagram) throw new Error('the seeded world has a bluesky and an instagram account');
     browser = await launchChromium();
-    const page = await openViewOn(browser, mock.url, 'State', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'state', workspaceId);
 
     // A post scheduled half an hour ahead shows scheduled, live from the stream.
     const created = await mock.call('post', '/v1/posts', apiKey).send({ text: 'Doors open at ten.', destinations: [{ connectionId: bluesky.id }], scheduledFor: '2026-03-05T09:30:00', timezone: 'UTC' });

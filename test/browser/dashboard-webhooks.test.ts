@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
+import { openViewOn } from '../helpers/dashboard-page.js';
 import { expectStatus, useMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -43,12 +44,7 @@ describe('the Webhooks view in Chromium', () => {
     const accountId = (connections.body as { connections: Array<{ id: string }> }).connections[0]?.id ?? '';
 
     browser = await launchChromium();
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${mock.url}/__dashboard#/webhooks`);
-    await page.getByRole('heading', { level: 2, name: 'Webhooks', exact: true }).waitFor();
-    const picker = page.getByLabel('Workspace', { exact: true });
-    await picker.locator(`option[value="${workspaceId}"]`).waitFor({ state: 'attached' });
-    await picker.selectOption(workspaceId);
+    const page = await openViewOn(browser, mock.url, 'webhooks', workspaceId);
     const card = page.getByRole('article', { name: 'CRM' });
     await card.waitFor();
     expect(await card.locator('dd').nth(1).textContent()).toBe('enabled');

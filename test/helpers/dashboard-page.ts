@@ -1,7 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
+import { hashOf, VIEWS, type View, type ViewId } from '../../src/dashboard/ui/views.js';
 import { expectStatus, type TestMock } from './mock.js';
 
 /* What the dashboard's browser tests of one view share: a workspace of their own, and the view opened on it. */
+
+function viewById(id: ViewId): View {
+  const view = VIEWS.find((entry) => entry.id === id);
+  if (!view) throw new Error(`the dashboard has no view "${id}"`);
+  return view;
+}
 
 /** A workspace besides the default one, its clock frozen at `start`: its id, for the switcher, and its key, for the API. */
 export async function createFrozenWorkspace(mock: TestMock, start: string): Promise<{ workspaceId: string; apiKey: string }> {
@@ -10,13 +17,29 @@ export async function createFrozenWorkspace(mock: TestMock, start: string): Prom
   return created.body as { workspaceId: string; apiKey: string };
 }
 
-/** A new tab on the dashboard at `view` (its heading shown), with `workspaceId` picked in the Workspace switcher. */
-export async function openViewOn(browser: Browser, url: string, view: string, workspaceId: string): Promise<Page> {
+/** A new tab on the dashboard at the view `id` names (its heading shown), with `workspaceId` picked in the Workspace switcher. */
+export async function openViewOn(browser: Browser, url: string, id: ViewId, workspaceId: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto(`${url}/__dashboard#/${view.toLowerCase()}`);
-  await page.getByRole('heading', { level: 2, name: view, exact: true }).waitFor();
+  await page.goto(`${url}/__dashboard${hashOf(viewById(id))}`);
+  await viewShown(page, id);
   const picker = page.getByLabel('Workspace', { exact: true });
   await picker.locator(`option[value="${workspaceId}"]`).waitFor({ state: 'attached' });
   await picker.selectOption(workspaceId);
   return page;
+}
+
+/** Goes to the view `id` names by its link in the navigation, as a user would, and waits for its heading. */
+export async function showView(page: Page, id: ViewId): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name: viewById(id).label, exact: true }).click();
+  await viewShown(page, id);
+}
+
+/** Waits for the view `id` names: its heading, the one the registry gives it. */
+export async function viewShown(page: Page, id: ViewId): Promise<void> {
+  await page.getByRole('heading', { level: 2, name: viewById(id).label, exact: true }).waitFor();
+}
+
+/** Waits until the view shown follows the workspace's event stream (its status reads `Live …`). */
+export async function waitLive(page: Page): Promise<void> {
+  await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
 }

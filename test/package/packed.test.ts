@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moduleOf, VIEWS } from '../../src/dashboard/ui/views.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { VERSION } from '../../src/version.js';
 import { scratchProject, type ScratchProject } from '../helpers/packed.js';
@@ -150,8 +151,11 @@ describe('the packed package, installed with npm install -D', () => {
       const main = await fetch(`${mock.url}/__dashboard/ui/main.js`);
       expect(main.status).toBe(200);
       const modules = [...(await main.text()).matchAll(/from '\.\/([\w-]+\.js)'/g)].map((match) => `/__dashboard/ui/${match[1] ?? ''}`);
-      expect(modules).toContain('/__dashboard/ui/requests-view.js');
-      for (const path of [...vendor, ...modules]) {
+      expect(modules).toContain('/__dashboard/ui/views.js');
+      // main.js loads each view's module by the view's id (src/dashboard/ui/views.ts), not by an import.
+      const views = VIEWS.map((view) => `/__dashboard/ui/${moduleOf(view)}.js`);
+      expect(views).toContain('/__dashboard/ui/requests-view.js');
+      for (const path of [...vendor, ...modules, ...views]) {
         const res = await fetch(`${mock.url}${path}`);
         expect(res.status, path).toBe(200);
         expect(res.headers.get('content-type'), path).toMatch(/^text\/javascript/);

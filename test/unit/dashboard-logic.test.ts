@@ -23,7 +23,7 @@ describe('viewOfHash', () => {
     ['#coverage', 'Coverage'],
     ['#/nowhere', 'Requests'],
   ])('reads %j as %s', (hash, view) => {
-    expect(viewOfHash(hash)).toBe(view);
+    expect(viewOfHash(hash).label).toBe(view);
   });
 });
 

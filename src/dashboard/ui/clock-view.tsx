@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ADVANCE_PRESETS, clockNow, firstOf, formatInstant, formatUntil, fromUtcField, JOBS_SHOWN, toUtcField } from './clock.js';
-import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
+import { ControlError, TokenRequired } from './control-client.js';
 import type { Clock, ClockMove, PendingJobList } from './contract.js';
 import { followStream, RECONNECT_MS } from './follow-stream.js';
+import type { ViewProps } from './view-props.js';
 
 /**
  * The clock as last read, and when (`performance.now()`, the page's monotonic wall time): a
@@ -19,13 +20,6 @@ type Connection = 'connecting' | 'live' | 'disconnected';
 
 const READING_STYLE = { display: 'grid', gridTemplateColumns: '9rem 1fr', gap: '.2rem .75rem' };
 
-export interface ClockViewProps {
-  client: ControlClient;
-  /** Changes whenever the workspace changes or is reset: the view reads its clock afresh. */
-  generation: string;
-  onTokenRequired: () => void;
-}
-
 /**
  * The workspace's virtual clock (`GET /__control/clock`) and its controls: Advance, Set,
  * Freeze and Resume, the jobs due next (`GET /__control/clock/jobs`), and what the last move
@@ -33,7 +27,7 @@ export interface ClockViewProps {
  * whenever the workspace's event stream brings something: a job that ran emits its event, and
  * a request may have scheduled one.
  */
-export function ClockView({ client, generation, onTokenRequired }: ClockViewProps) {
+export default function ClockView({ label, client, generation, onTokenRequired }: ViewProps) {
   const [read, setRead] = useState<ClockRead | null>(null);
   const [tick, setTick] = useState(performance.now());
   const [connection, setConnection] = useState<Connection>('connecting');
@@ -142,7 +136,7 @@ export function ClockView({ client, generation, onTokenRequired }: ClockViewProp
   const now = read ? clockNow(read.clock, read.readAt, tick) : null;
   return (
     <section class="clock" aria-labelledby="view-heading" style={{ overflowY: 'auto', flex: 1, minHeight: 0, paddingBottom: '1rem' }}>
-      <h2 id="view-heading">Clock</h2>
+      <h2 id="view-heading">{label}</h2>
       <p role="status" class="notice" data-connection={connection}>
         {connection === 'live' ? 'Live' : connection === 'connecting' ? 'Connecting…' : 'Disconnected'}
       </p>

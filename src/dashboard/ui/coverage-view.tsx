@@ -1,18 +1,12 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
+import { ControlError, TokenRequired } from './control-client.js';
 import { COVERAGE_SHOW_LABELS, COVERAGE_SHOWS, coalescedRefresh, coverageRow, operationsParam, ratioText, scopeText, shownRows, type CoverageReport, type CoverageShow } from './coverage-grid.js';
+import type { ViewProps } from './view-props.js';
 
 /** At most one fetch of the report per this many milliseconds while requests arrive. */
 const REFRESH_EVERY_MS = 300;
 
 type Scope = 'server' | 'workspace';
-
-export interface CoverageViewProps {
-  client: ControlClient;
-  /** Changes whenever the workspace changes or is reset: the view reads its report afresh. */
-  generation: string;
-  onTokenRequired: () => void;
-}
 
 /** The grid's look; a gap is marked by ✗ and its words as well as by its colour. */
 const STYLE = `
@@ -60,7 +54,7 @@ function Missing({ items }: { items: Array<string | number> }) {
  * gaps), in the CI report's words. Read again, at most every REFRESH_EVERY_MS, as the
  * workspace's stream brings `request.recorded`, and on Refresh.
  */
-export function CoverageView({ client, generation, onTokenRequired }: CoverageViewProps) {
+export default function CoverageView({ label, client, generation, onTokenRequired }: ViewProps) {
   const [report, setReport] = useState<CoverageReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [scope, setScope] = useState<Scope>('server');
@@ -122,7 +116,7 @@ export function CoverageView({ client, generation, onTokenRequired }: CoverageVi
   return (
     <section aria-labelledby="view-heading" style={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
       <style>{STYLE}</style>
-      <h2 id="view-heading">Coverage</h2>
+      <h2 id="view-heading">{label}</h2>
       <p>
         Contract coverage of the traffic so far, as the CI report (<code>--coverage-report</code>) shows it: which operations of openapi.yaml were answered with a status they declare, and which declared statuses and error codes never came up. Counted over the server's lifetime: resets and restores keep the counts.
       </p>

@@ -1,14 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { ControlClient } from './control-client.js';
 import { BUDGET_LABELS, BUDGETS, budgetAction, gaugeOf, velocityText, type BudgetName } from './limits.js';
 import { useLiveRead } from './live-read.js';
-
-export interface LimitsViewProps {
-  client: ControlClient;
-  /** Changes whenever the workspace changes or is reset: the view reads its limits afresh. */
-  generation: string;
-  onTokenRequired: () => void;
-}
+import type { ViewProps } from './view-props.js';
 
 const STYLE = `
 .limits-gauge { margin: .5rem 0 1rem; }
@@ -23,7 +16,7 @@ const STYLE = `
  * Drain and Refill (`POST /__control/limits`), and each connected account's posting velocity.
  * Read again, coalesced (useLiveRead), as the workspace's stream brings `request.recorded`.
  */
-export function LimitsView({ client, generation, onTokenRequired }: LimitsViewProps) {
+export default function LimitsView({ label, client, generation, onTokenRequired }: ViewProps) {
   // Every API request takes a place in a window: read again on each one the stream reports.
   const { data: limits, show, error, fail, clearError, connection, refresh } = useLiveRead(client, 'getLimits', {
     generation,
@@ -47,7 +40,7 @@ export function LimitsView({ client, generation, onTokenRequired }: LimitsViewPr
   return (
     <section aria-labelledby="view-heading" style={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
       <style>{STYLE}</style>
-      <h2 id="view-heading">Limits</h2>
+      <h2 id="view-heading">{label}</h2>
       <p>
         The workspace's request budgets as the X-RateLimit headers would tell them now, in virtual time. Every authenticated API call takes a place in one window until it ages out; a call refused with 429 takes none. Drain fills a window so the next call is refused;
         Refill empties it.

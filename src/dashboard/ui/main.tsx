@@ -1,34 +1,21 @@
-import { render, type JSX } from 'preact';
+import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlClient, ControlError, TokenRequired } from './control-client.js';
 import type { WorkspaceListing } from './contract.js';
-import { ClockView } from './clock-view.js';
-import { CoverageView } from './coverage-view.js';
-import { LimitsView } from './limits-view.js';
-import { RequestsView } from './requests-view.js';
-import { ScenariosView } from './scenarios-view.js';
-import { StateView } from './state-view.js';
-import { slugOf, VIEWS, viewOfHash, type ViewName } from './views.js';
-import { WebhooksView } from './webhooks-view.js';
+import type { ViewComponent } from './view-props.js';
+import { hashOf, moduleOf, VIEWS, viewOfHash, type View, type ViewId } from './views.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
 
-/** What every view is given: the control client, what to start afresh on (the workspace and the token), and how to ask for the token. */
-interface ViewProps {
-  client: ControlClient;
-  generation: string;
-  onTokenRequired: () => void;
+/**
+ * The view behind each navigation link: the default export of the module VIEWS names, all loaded
+ * before the first render, as static imports were. Loaded by name so that a view is written once,
+ * in VIEWS, rather than again as an import here.
+ */
+async function loadViews(): Promise<Record<ViewId, ViewComponent>> {
+  const loaded = await Promise.all(VIEWS.map(async (view) => [view.id, ((await import(`./${moduleOf(view)}.js`)) as { default: ViewComponent }).default] as const));
+  return Object.fromEntries(loaded) as Record<ViewId, ViewComponent>;
 }
-
-/** The view behind each navigation link. */
-const VIEW_COMPONENTS: Record<ViewName, (props: ViewProps) => JSX.Element> = {
-  Requests: RequestsView,
-  Webhooks: WebhooksView,
-  Clock: ClockView,
-  Scenarios: ScenariosView,
-  Limits: LimitsView,
-  State: StateView,
-  Coverage: CoverageView,
-};
+const VIEW_COMPONENTS = await loadViews();
 
 /*
  * The dashboard's shell (docs/dashboard.md): a header with the workspace switcher, the
@@ -63,7 +50,7 @@ function TokenForm({ refused, onToken }: { refused: boolean; onToken: (token: st
 
 function App() {
   const client = useMemo(() => new ControlClient(), []);
-  const [view, setView] = useState<ViewName>(viewOfHash(location.hash));
+  const [view, setView] = useState<View>(viewOfHash(location.hash));
   const [needsToken, setNeedsToken] = useState<'ask' | 'refused' | null>(null);
   const [workspaces, setWorkspaces] = useState<WorkspaceListing[]>([]);
   const [current, setCurrent] = useState<string | null>(sessionStorage.getItem(WORKSPACE_KEY));
@@ -77,7 +64,7 @@ function App() {
     return () => removeEventListener('hashchange', onHash);
   }, []);
   useEffect(() => {
-    document.title = `${view} · Dashboard · social-gateway-mock`;
+    document.title = `${view.label} · Dashboard · social-gateway-mock`;
   }, [view]);
 
   // Asked once: a token the server then refuses is asked for again, saying so.
@@ -117,7 +104,7 @@ function App() {
     setGeneration((count) => count + 1);
   }
 
-  const View = VIEW_COMPONENTS[view];
+  const ViewShown = VIEW_COMPONENTS[view.id];
   return (
     <>
       <header>
@@ -139,10 +126,10 @@ function App() {
       </header>
       <nav aria-label="Views">
         <ul>
-          {VIEWS.map((name) => (
-            <li key={name}>
-              <a href={`#/${slugOf(name)}`} aria-current={name === view ? 'page' : undefined}>
-                {name}
+          {VIEWS.map((entry) => (
+            <li key={entry.id}>
+              <a href={hashOf(entry)} aria-current={entry.id === view.id ? 'page' : undefined}>
+                {entry.label}
               </a>
             </li>
           ))}
@@ -169,7 +156,7 @@ function App() {
             }}
           />
         ) : (
-          <View client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
+          <ViewShown label={view.label} client={client} generation={`${current ?? 'default'}:${generation}`} onTokenRequired={onTokenRequired} />
         )}
       </main>
     </>

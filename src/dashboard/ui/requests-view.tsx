@@ -1,9 +1,10 @@
 import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
+import { ControlError, TokenRequired } from './control-client.js';
 import type { JournalEntry, LiveDetail } from './contract.js';
 import { curlCommand, requestTarget } from './curl.js';
 import { followStream, RECONNECT_MS } from './follow-stream.js';
+import type { ViewProps } from './view-props.js';
 import { VirtualList } from './virtual-list.js';
 
 /** The most entries the view holds: the journal's largest page (`limit` at most 10,000). */
@@ -38,18 +39,11 @@ function timeOf(at: string): string {
 
 type Connection = 'connecting' | 'live' | 'disconnected';
 
-export interface RequestsViewProps {
-  client: ControlClient;
-  /** Changes whenever the workspace changes or is reset: the view reads its journal afresh. */
-  generation: string;
-  onTokenRequired: () => void;
-}
-
 /**
  * The journal as a live list: read once with `GET /__control/journal`, then kept up to date
  * from the workspace's event stream (`request.recorded`), newest last.
  */
-export function RequestsView({ client, generation, onTokenRequired }: RequestsViewProps) {
+export default function RequestsView({ label, client, generation, onTokenRequired }: ViewProps) {
   const [entries, setEntries] = useState<ShownEntry[]>([]);
   const [capacity, setCapacity] = useState<number | null>(null);
   const [connection, setConnection] = useState<Connection>('connecting');
@@ -135,7 +129,7 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
 
   return (
     <section class="requests" aria-labelledby="view-heading" style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
-      <h2 id="view-heading">Requests</h2>
+      <h2 id="view-heading">{label}</h2>
       <div class="filters">
         <label>
           Status

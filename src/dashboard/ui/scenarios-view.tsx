@@ -1,15 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ControlError, type ControlClient } from './control-client.js';
+import { ControlError } from './control-client.js';
 import type { ScenarioList } from './contract.js';
 import { useLiveRead } from './live-read.js';
 import { errorAtOf, hitsText, lineNumbers, matchText, offsetOf, parseRuleSnippet, SAMPLE_RULE, type ScenarioErrorAt } from './scenarios.js';
-
-export interface ScenariosViewProps {
-  client: ControlClient;
-  /** Changes whenever the workspace changes or is reset: the view reads its rules afresh. */
-  generation: string;
-  onTokenRequired: () => void;
-}
+import type { ViewProps } from './view-props.js';
 
 const RULE_COLUMNS = ['Rule', 'Source', 'Matches', 'Hits', 'Phase', 'Remove'] as const;
 
@@ -30,7 +24,7 @@ const STYLE = `
  * envelope's details name; the active rules with their hits (`GET /__control/rules`), read
  * again as requests arrive, and a rule added (`POST /__control/rules`) or removed (`DELETE`).
  */
-export function ScenariosView({ client, generation, onTokenRequired }: ScenariosViewProps) {
+export default function ScenariosView({ label, client, generation, onTokenRequired }: ViewProps) {
   const rules = useLiveRead(client, 'listRules', { generation, onTokenRequired, readsAgainOn: (name) => name === 'request.recorded' });
   const [available, setAvailable] = useState<ScenarioList | null>(null);
   const [chosen, setChosen] = useState('');
@@ -116,7 +110,7 @@ export function ScenariosView({ client, generation, onTokenRequired }: Scenarios
   return (
     <section aria-labelledby="view-heading" style={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
       <style>{STYLE}</style>
-      <h2 id="view-heading">Scenarios</h2>
+      <h2 id="view-heading">{label}</h2>
       <p role="status" class="notice" data-connection={rules.connection}>
         {rules.connection === 'live' ? 'Live' : rules.connection === 'connecting' ? 'Connecting…' : 'Disconnected'} · loaded scenario: <span class="scenario-loaded">{loaded ?? 'none'}</span>
       </p>

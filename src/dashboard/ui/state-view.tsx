@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'preact/hooks';
-import type { ControlClient } from './control-client.js';
 import { useLiveRead } from './live-read.js';
 import {
   ACCOUNT_ACTIONS,
@@ -21,13 +20,7 @@ import {
   type ComposerFields,
   type InboundKind,
 } from './state.js';
-
-export interface StateViewProps {
-  client: ControlClient;
-  /** Changes whenever the workspace changes or is reset: the view reads its world afresh. */
-  generation: string;
-  onTokenRequired: () => void;
-}
+import type { ViewProps } from './view-props.js';
 
 const STYLE = `
 .state-table { border-collapse: collapse; margin: .25rem 0 1rem; }
@@ -89,7 +82,7 @@ function Composer({ kind, accounts, busy, onSend }: { kind: InboundKind; account
  * comment, message or review (`POST /__control/inbound/*`). Read again, coalesced, on each event
  * of the stream; a filter and a cap of POSTS_SHOWN keep a large world usable.
  */
-export function StateView({ client, generation, onTokenRequired }: StateViewProps) {
+export default function StateView({ label, client, generation, onTokenRequired }: ViewProps) {
   const { data: snapshot, error, fail, clearError, connection, refresh } = useLiveRead(client, 'getState', { generation, onTokenRequired });
   const [filter, setFilter] = useState('');
   const [busy, setBusy] = useState(false);
@@ -133,7 +126,7 @@ export function StateView({ client, generation, onTokenRequired }: StateViewProp
   return (
     <section aria-labelledby="view-heading" style={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
       <style>{STYLE}</style>
-      <h2 id="view-heading">State</h2>
+      <h2 id="view-heading">{label}</h2>
       <p>The workspace's accounts and posts as its snapshot holds them: change an account's status as the network would, and compose what people send in.</p>
       <div class="filters">
         <label>

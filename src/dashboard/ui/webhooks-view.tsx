@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { ControlClient } from './control-client.js';
 import { useLiveRead } from './live-read.js';
+import type { ViewProps } from './view-props.js';
 import { deliveryHeaders, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, type DeliveryRecord, type WebhookRecord, type WebhookWithDeliveries } from './webhooks.js';
 
 /**
@@ -9,13 +9,6 @@ import { deliveryHeaders, hasPending, prettyBody, signatureHeader, timelineOf, w
  * stream, so a retry run by a clock advance would otherwise show only on the next event.
  */
 const PENDING_POLL_MS = 1000;
-
-export interface WebhooksViewProps {
-  client: ControlClient;
-  /** Changes whenever the workspace changes or is reset: the view reads its webhooks afresh. */
-  generation: string;
-  onTokenRequired: () => void;
-}
 
 const STYLE = `
 .webhook { border: 1px solid var(--line); border-radius: 4px; padding: .25rem .75rem .75rem; margin: 0 0 1rem; }
@@ -165,7 +158,7 @@ function WebhookCard({ entry, selected, busy, onSelect, onTest, onRedeliver }: {
  * /__control/webhooks/{id}/deliveries/{deliveryId}/redeliver`). Read again, coalesced, on each event of the stream, and every
  * PENDING_POLL_MS while a retry is due.
  */
-export function WebhooksView({ client, generation, onTokenRequired }: WebhooksViewProps) {
+export default function WebhooksView({ label, client, generation, onTokenRequired }: ViewProps) {
   const { data: snapshot, error, fail, clearError, connection, refresh } = useLiveRead(client, 'getState', { generation, onTokenRequired });
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -210,7 +203,7 @@ export function WebhooksView({ client, generation, onTokenRequired }: WebhooksVi
   return (
     <section aria-labelledby="view-heading" style={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
       <style>{STYLE}</style>
-      <h2 id="view-heading">Webhooks</h2>
+      <h2 id="view-heading">{label}</h2>
       <p>The workspace's webhook endpoints and their delivery logs: pick a delivery to see its attempts, the next retry, the headers its requests carried and its payload.</p>
       <div class="filters">
         <button type="button" onClick={refresh}>
