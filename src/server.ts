@@ -18,7 +18,6 @@ import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
 import { browserBoundary, type AllowedHosts } from './http/host-check.js';
-import { stampDate } from './http/date-header.js';
 import { toApiError } from './http/error-mapping.js';
 import { clientErrorHandler, DEFAULT_HTTP_LIMITS, isApiPath, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
 import { pipeline } from './http/pipeline.js';
@@ -27,10 +26,10 @@ import { Idempotency, idempotentOperations } from './http/idempotency.js';
 import { dataFileUnwritable, noRoute } from './lib/errors.js';
 import { OperationIndex } from './http/operations.js';
 import { Responder } from './http/respond.js';
+import { requestRecording } from './http/request-recording.js';
 import type { RouteDefinition } from './http/route.js';
 import { loadSpec } from './http/spec.js';
 import './http/context.js';
-import { captureLiveDetail } from './journal/live-detail.js';
 import { ContractComparer } from './proxy/compare.js';
 import { UPSTREAM_BODY_LIMIT_BYTES, UpstreamAgents } from './proxy/forward.js';
 import { createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
@@ -40,7 +39,7 @@ import type { PlanName } from './workspaces/plans.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
 import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
 import { inlineScenario, scenarioFromArgument } from './scenarios/library.js';
-import { applyScenario, scenarioStart } from './scenarios/load.js';
+import { applyScenario, chooseScenario } from './scenarios/load.js';
 import { parseScenario } from './scenarios/parse.js';
 import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
@@ -181,8 +180,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // Read before anything else starts: a bad scenario stops the start with its line and column.
   let defaultScenario: ScenarioChoice | undefined;
   if (options.scenario !== undefined) {
-    const source = scenarioFromArgument(options.scenario, options.cwd ?? process.cwd());
-    defaultScenario = { source, start: scenarioStart(parseScenario(source).scenario) };
+    defaultScenario = chooseScenario(scenarioFromArgument(options.scenario, options.cwd ?? process.cwd()));
   } else {
     // The scenario checker compiles its schema and reads the contract on first use, once per
     // process (about 200 ms): now, not while the first tenant's rule holds every other one up.
@@ -290,42 +288,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const requestStart = (req: Request, res: Response, next: NextFunction): void => {
-    req.ctx = { startedAt: realTime(), params: {} };
-    // Virtual time from the start; the responder dates its answers again with the request's workspace's clock.
-    stampDate(res, registry.defaultWorkspace);
-    // While a dashboard watches, an API request's headers and bodies go with its entry on the stream (never kept).
-    const liveDetail = eventStreams.watchesRequests() && isApiPath(req.path) ? captureLiveDetail(req, res, redactor) : undefined;
-    // Once per request: 'close' follows every response, finished or not (a dropped or reset
-    // connection answers nothing: status 0; an answer cut short still had its status seen).
-    res.once('close', () => {
-      req.ctx.endUse?.();
-      const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
-      options.logRequests?.(`${req.method} ${redactor.url(req.originalUrl, req.ctx.params)} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
-      const { workspace, contract, operation } = req.ctx;
-      if (contract !== 'api') return;
-      const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
-      const injected = req.ctx.injected ?? false;
-      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
-      if (!workspace) return;
-      const queryAt = req.originalUrl.indexOf('?');
-      workspace.journal.record({
-        at: req.ctx.arrivedAt ?? workspace.nowIso(),
-        method: req.method,
-        path: redactor.path(queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt), req.ctx.params),
-        query: queryAt === -1 ? '' : redactor.query(req.originalUrl.slice(queryAt + 1)),
-        operationId: operation?.operationId ?? null,
-        status,
-        errorCode,
-        durationMs: realTime() - req.ctx.startedAt,
-        matchedRule: req.ctx.matchedRule ?? null,
-        effect: req.ctx.scenarioEffect ?? null,
-        injected,
-        ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
-      }, liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined);
-    });
-    next();
-  };
+  const recording = requestRecording({ realTime, registry, redactor, coverage, eventStreams, logRequests: options.logRequests });
 
   // The API's handler: the proxy's, or the mock's own contract pipeline.
   const apiHandler: RequestHandler = proxy
@@ -361,7 +324,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // cross-site writes), then the API, in one router layer. Express answers the API only for
   // requests already given other prototypes (this app mounted in another); the rest is answered
   // before Express (src/http/bare-api.ts, below).
-  const front: RequestHandler[] = [requestStart, boundary, ...(options.cors ? [cors(options.cors)] : []), urlLengthGuard(httpLimits)];
+  const front: RequestHandler[] = [recording, boundary, ...(options.cors ? [cors(options.cors)] : []), urlLengthGuard(httpLimits)];
   app.use(pipeline([...front, (req, res, next) => (isApiPath(req.path) ? apiHandler(req, res, next) : next())]));
 
   app.get('/', indexPage(VERSION));

@@ -17,8 +17,8 @@ import type { WebhookRecord } from '../api/webhooks/records.js';
 import { REDACTED } from '../redaction/redactor.js';
 import { created, ok, route, type RouteDefinition } from '../http/route.js';
 import { inlineScenario, availableScenarios, scenarioByName, SCENARIO_NAME, unknownScenarioReason } from '../scenarios/library.js';
-import { scenarioStart } from '../scenarios/load.js';
-import { parseScenario, ScenarioError } from '../scenarios/parse.js';
+import { chooseScenario } from '../scenarios/load.js';
+import { ScenarioError } from '../scenarios/parse.js';
 import { initialRuleState } from '../scenarios/rule-state.js';
 import { loadedScenario } from '../scenarios/store.js';
 import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
@@ -188,8 +188,7 @@ function namedScenario(name: string, param: string): ScenarioSource {
 
 /** Reads and checks a scenario, and what it asks of the workspace it builds. */
 function choose(source: ScenarioSource, param: string): ScenarioChoice {
-  const { scenario } = withScenario(param, () => parseScenario(source));
-  return { source, start: scenarioStart(scenario) };
+  return withScenario(param, () => chooseScenario(source));
 }
 
 interface CreateWorkspaceBody {
