@@ -1,19 +1,9 @@
+import type { components } from '../../generated/openapi.js';
 import { seededRandom } from '../../lib/seeded-random.js';
 import type { DestinationRecord } from './store.js';
 
 /** The reference's NormalizedMetrics: every key is a number, or null where the network does not count it. */
-export interface NormalizedMetrics {
-  impressions: number | null;
-  reach: number | null;
-  likes: number | null;
-  comments: number | null;
-  shares: number | null;
-  saves: number | null;
-  /** Video networks only; null elsewhere. */
-  plays: number | null;
-  /** likes + comments + shares + saves. */
-  engagement: number | null;
-}
+export type NormalizedMetrics = components['schemas']['NormalizedMetrics'];
 
 /** Networks whose posts are videos, so plays are counted. */
 const VIDEO_PLATFORMS: ReadonlySet<string> = new Set(['tiktok', 'youtube']);
