@@ -42,7 +42,7 @@ import { applyScenario, chooseScenario } from './scenarios/load.js';
 import { parseScenario } from './scenarios/parse.js';
 import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
-import { WorkspaceRegistry, type MaxWorkspacesPolicy, type ScenarioChoice } from './workspaces/registry.js';
+import { WorkspaceRegistry, type MaxWorkspacesPolicy, type RegistryOptions } from './workspaces/registry.js';
 import { VERSION } from './version.js';
 import { HostFence } from './lib/host-fence.js';
 
@@ -149,7 +149,7 @@ function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: 
   return table;
 }
 
-/** What a program may get wrong that the command line checks itself (its flags never get here wrong): refused before anything starts. */
+/** Options a program may pass that the command line would have refused: stopped before anything starts. */
 function checkOptions(options: MockServerOptions, webhookTimeoutMs: number): void {
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
@@ -161,12 +161,15 @@ function checkOptions(options: MockServerOptions, webhookTimeoutMs: number): voi
   }
 }
 
+/** The default workspace's own start over the defaults. */
+type DefaultStart = NonNullable<RegistryOptions['defaultWorkspace']>;
+
 /**
  * The default workspace's start: what the options ask for explicitly, which wins over the
  * scenario's choices, which win over the defaults. The scenario is read now, before anything
  * else starts: a bad one stops the start with its line and column.
  */
-function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number): { explicit: Partial<WorkspaceBase>; scenario?: ScenarioChoice } {
+function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number): DefaultStart {
   const explicit: Partial<WorkspaceBase> = {
     ...(options.plan !== undefined && { plan: options.plan }),
     ...(options.seed !== undefined && { seed: options.seed }),
@@ -183,7 +186,7 @@ function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number)
 
 /** What the registry's workspaces are wired to besides the options. */
 interface RegistryParts {
-  defaultStart: { explicit: Partial<WorkspaceBase>; scenario?: ScenarioChoice };
+  defaultStart: DefaultStart;
   database: Database;
   coverage: CoverageTracker;
   eventStreams: EventStreams;
