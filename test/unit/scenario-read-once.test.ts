@@ -1,17 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as parse from '../../src/scenarios/parse.js';
 import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
 import { workspaceWith } from '../helpers/scenarios.js';
 
-// Every read of a scenario's YAML goes through parseScenario: counted here.
-vi.mock('../../src/scenarios/parse.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof parse>();
-  return { ...actual, parseScenario: vi.fn(actual.parseScenario) };
-});
-
-const parseScenario = vi.mocked(parse.parseScenario);
+// Every read of a scenario's YAML goes through parseScenario: counted here. A spy rather than
+// vi.mock, which would not reach a module that another file of the same worker loaded first.
+const parseScenario = vi.spyOn(parse, 'parseScenario');
 /** The scenarios read, by name. */
 const reads = () => parseScenario.mock.calls.map(([source]) => source.name);
+afterAll(() => {
+  parseScenario.mockRestore();
+});
 
 describe('a scenario is read once', () => {
   let mock: TestMock | undefined;
