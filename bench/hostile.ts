@@ -20,7 +20,7 @@ const server = await createMockServer({ seed: 1, clock: '2026-03-02T09:00:00Z', 
 const baseUrl = await server.listen(0);
 const stop = new AbortController();
 const timer = setTimeout(() => stop.abort(), seconds * 1000);
-const report = await runTenants(baseUrl, stop.signal, token);
+const report = await runTenants(baseUrl, stop.signal, token, { sameProcess: true });
 clearTimeout(timer);
 await server.close();
 console.log(formatTenants(report));

@@ -12,6 +12,9 @@ import { packagePath } from '../src/lib/package-root.js';
  * - `named-types.ts`: one named type per request and response body, driven by the documents
  *   alone (no hand list), so a schema or operation added to a contract gets its name on the
  *   next `npm run generate`. See {@link renderNamedTypes} for the naming rules.
+ * - `control-operations.ts`: the one table of the control plane (operationId → method, path,
+ *   tag, access), read by the server's route check, the typed client, the walk test and, as
+ *   the same file under src/dashboard/ui/ (the browser loads nothing outside it), the dashboard.
  */
 
 /** A contract and the names its types take in the package. */
@@ -46,10 +49,13 @@ interface BodyObject {
 }
 interface OperationObject {
   operationId?: string;
+  tags?: string[];
+  'x-access'?: string;
   requestBody?: BodyObject | Reference;
   responses?: Record<string, BodyObject | Reference>;
 }
 interface Document {
+  tags?: Array<{ name: string }>;
   paths?: Record<string, Partial<Record<(typeof HTTP_METHODS)[number], OperationObject>>>;
   components?: {
     schemas?: Record<string, { description?: string; title?: string }>;
@@ -77,6 +83,8 @@ export async function renderGeneratedFiles(): Promise<GeneratedFile[]> {
   }
   const documents = CONTRACTS.map((contract) => ({ contract, document: parse(readContract(contract.file)) as Document }));
   files.push({ path: 'src/generated/named-types.ts', text: renderNamedTypes(documents) });
+  const table = renderControlOperations(parse(readContract('control.yaml')) as Document);
+  for (const path of CONTROL_OPERATIONS_FILES) files.push({ path, text: table });
   return files;
 }
 
@@ -91,6 +99,61 @@ async function renderContractTypes(file: string): Promise<string> {
     `// Generated from ${file} by \`npm run generate\` (openapi-typescript). Do not edit by hand.`,
     '',
     astToString(ast),
+  ].join('\n');
+}
+
+/** Where the control plane's table is written: the server's and client's copy, and the dashboard's. */
+export const CONTROL_OPERATIONS_FILES = ['src/generated/control-operations.ts', 'src/dashboard/ui/control-operations.ts'] as const;
+
+/**
+ * `control-operations.ts`: every operation of control.yaml with its method, path, tag and
+ * `x-access`, in the contract's order, and the contract's tags. Each operation must carry
+ * exactly one tag of the document's `tags` (the file of src/control/ that serves it) and an
+ * `x-access`: the generation stops otherwise, rather than write a table a reader cannot trust.
+ */
+export function renderControlOperations(document: Document): string {
+  const tags = (document.tags ?? []).map((tag) => tag.name);
+  const rows: string[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation?.operationId === undefined) continue;
+      const id = operation.operationId;
+      const [tag, ...more] = operation.tags ?? [];
+      if (tag === undefined || more.length > 0 || !tags.includes(tag)) throw new Error(`control.yaml: ${id} must carry exactly one of the document's tags (${tags.join(', ')}); it has ${JSON.stringify(operation.tags ?? [])}`);
+      const access = operation['x-access'];
+      if (access === undefined) throw new Error(`control.yaml: ${id} has no x-access`);
+      rows.push(`  ${id}: { method: '${method.toUpperCase()}', path: '${path}', tag: '${tag}', access: '${access}' },`);
+    }
+  }
+  return [
+    '/* eslint-disable */',
+    '// Generated from control.yaml by `npm run generate` (scripts/generated-types.ts). Do not edit by hand.',
+    '',
+    "/** The tags of control.yaml, in its order: each is one file of src/control/ (`Workspaces` → `workspaces.ts`). */",
+    `export const CONTROL_TAGS = [${tags.map((tag) => `'${tag}'`).join(', ')}] as const;`,
+    '',
+    'export type ControlTag = (typeof CONTROL_TAGS)[number];',
+    '',
+    '/**',
+    ' * Every operation of control.yaml by operationId: its method, its path (`{name}` for a path',
+    " * parameter), its tag, and who may call it on a server with a control token (`x-access`).",
+    ' */',
+    'export const CONTROL_OPERATIONS = {',
+    ...rows,
+    '} as const;',
+    '',
+    'export type ControlOperationName = keyof typeof CONTROL_OPERATIONS;',
+    '',
+    '/** The path of an operation, each of its parameters filled in and encoded; throws when one is missing. */',
+    'export function controlPath(operationId: ControlOperationName, params: Readonly<Record<string, string>> = {}): string {',
+    '  return CONTROL_OPERATIONS[operationId].path.replace(/\\{(\\w+)\\}/g, (_, name: string) => {',
+    '    const value = params[name];',
+    '    if (value === undefined) throw new Error(`social-gateway-mock: ${operationId} needs the path parameter ${name}`);',
+    '    return encodeURIComponent(value);',
+    '  });',
+    '}',
+    '',
   ].join('\n');
 }
 

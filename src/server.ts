@@ -4,7 +4,7 @@ import { oauthPages } from './api/accounts/oauth-pages.js';
 import { DEFAULT_MEDIA_QUOTA, MediaQuota } from './api/media/quota.js';
 import { mediaRouter } from './api/media/upload-router.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
-import { controlRoutes } from './control/routes.js';
+import { controlRoutes } from './control/index.js';
 import { EventStreams } from './events/streams.js';
 import { CoverageTracker } from './coverage/coverage.js';
 import { dashboardRouter } from './dashboard/router.js';
@@ -34,11 +34,11 @@ import { UPSTREAM_BODY_LIMIT_BYTES, UpstreamAgents } from './proxy/forward.js';
 import { createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
 import { Redactor } from './redaction/redactor.js';
 import { AnonymousBudget, rateLimitStep } from './limits/request-budget.js';
-import type { PlanName } from './workspaces/plans.js';
+import type { PlanName } from './store/plans.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
 import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
 import { inlineScenario, scenarioFromArgument } from './scenarios/library.js';
-import { applyScenario, chooseScenario } from './scenarios/load.js';
+import { applyScenario, scenarioChoice } from './scenarios/load.js';
 import { parseScenario } from './scenarios/parse.js';
 import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
@@ -177,7 +177,7 @@ function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number)
     ...(options.clockFrozen !== undefined && { clockFrozen: options.clockFrozen }),
     ...(options.fixtures !== undefined && { fixtures: options.fixtures }),
   };
-  if (options.scenario !== undefined) return { explicit, scenario: chooseScenario(scenarioFromArgument(options.scenario, options.cwd ?? process.cwd())) };
+  if (options.scenario !== undefined) return { explicit, scenario: scenarioChoice(scenarioFromArgument(options.scenario, options.cwd ?? process.cwd())) };
   // The scenario checker compiles its schema and reads the contract on first use, once per
   // process (about 200 ms): now, not while the first tenant's rule holds every other one up.
   parseScenario(WARM_UP_SCENARIO);
@@ -415,7 +415,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       index: controlIndex,
       routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
-      // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/routes.ts).
+      // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/body-limits.ts).
       bodyLimit,
       responder,
     }),

@@ -1,4 +1,5 @@
-import { postsStore, type PostRecord } from '../../src/api/posts/store.js';
+import { postsStore } from '../../src/api/posts/store.js';
+import { type PostRecord } from '../../src/api/posts/records.js';
 import { createMockServer } from '../../src/server.js';
 
 /**

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { call, callJson, type Answer } from './client.js';
 import { percentile } from './stats.js';
 
@@ -90,6 +91,12 @@ export interface HostileReport {
   innocent: { requests: number; p50: number; p99: number; max: number; over50: number; failed: number };
   /** The slowest innocent answers, with the attack that was on the wire when each was sent. */
   slowest: Array<{ ms: number; during: string }>;
+  /**
+   * With the server in this process: the longest the event loop was held (ms, 1 ms resolution)
+   * while each attack ran, the worst of its rounds. This is what an attack takes from every other
+   * tenant, without the machine's scheduling noise the innocent tenant's waits also hold.
+   */
+  stalls?: Array<{ attack: string; maxMs: number }>;
 }
 
 /**
@@ -97,20 +104,27 @@ export interface HostileReport {
  * round of attacks (a clock move of ten years leaves a heavy world behind), on the control plane
  * with `controlToken` when the server has one; the innocent one keeps one workspace.
  */
-export async function runTenants(baseUrl: string, signal: AbortSignal, controlToken?: string): Promise<HostileReport> {
+export async function runTenants(baseUrl: string, signal: AbortSignal, controlToken?: string, { sameProcess = false }: { sameProcess?: boolean } = {}): Promise<HostileReport> {
   const owner: Record<string, string> = controlToken === undefined ? {} : { 'x-control-token': controlToken };
   const fresh = async (body: unknown) => (await callJson<{ apiKey: string; workspaceId: string }>(baseUrl, 'POST', '/__control/workspaces', { body, headers: owner }));
   let current = 'idle';
   const wrong: HostileReport['wrong'] = [];
   let sent = 0;
 
+  const stalls = new Map<string, number>();
   const hostile = (async () => {
     while (!signal.aborted) {
       const workspace = await fresh({ seed: 7, clock: { frozen: true } });
       for (const attack of ATTACKS) {
         if (signal.aborted) break;
         current = attack.name;
+        const loop = sameProcess ? monitorEventLoopDelay({ resolution: 1 }) : undefined;
+        loop?.enable();
         const answer = await attack.send(baseUrl, workspace.apiKey);
+        if (loop) {
+          loop.disable();
+          stalls.set(attack.name, Math.max(stalls.get(attack.name) ?? 0, loop.max / 1e6));
+        }
         sent++;
         if (!attack.expect(answer.status)) wrong.push({ attack: attack.name, status: answer.status, text: answer.text.slice(0, 300) });
       }
@@ -142,6 +156,7 @@ export async function runTenants(baseUrl: string, signal: AbortSignal, controlTo
     wrong,
     innocent: { requests: times.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0, over50: slowest.length, failed },
     slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, 10),
+    ...(sameProcess && { stalls: [...stalls].map(([attack, maxMs]) => ({ attack, maxMs })).sort((a, b) => b.maxMs - a.maxMs) }),
   };
 }
 
@@ -152,5 +167,6 @@ export function formatTenants(report: HostileReport): string {
     ...report.wrong.slice(0, 10).map((entry) => `  WRONG ${entry.attack}: ${entry.status} ${entry.text}`),
     `innocent tenant: ${innocent.requests} reads, p50 ${innocent.p50.toFixed(1)} ms, p99 ${innocent.p99.toFixed(1)} ms, max ${innocent.max.toFixed(1)} ms, ${innocent.over50} over 50 ms, ${innocent.failed} not 200`,
     ...report.slowest.map((entry) => `  ${entry.ms.toFixed(1)} ms while: ${entry.during}`),
+    ...(report.stalls ? ['longest hold of the event loop, by attack (ms):', ...report.stalls.map((entry) => `  ${entry.maxMs.toFixed(1)}  ${entry.attack}`)] : []),
   ].join('\n');
 }

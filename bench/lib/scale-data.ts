@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { accountsStore, type AccountRecord } from '../../src/api/accounts/store.js';
-import { addPost, type DestinationRecord, type PostRecord, type PostStatus } from '../../src/api/posts/store.js';
+import { addPost } from '../../src/api/posts/store.js';
+import { type DestinationRecord, type PostRecord, type PostStatus } from '../../src/api/posts/records.js';
 import { externalPostRef } from '../../src/platforms/external-ids.js';
 import { createMockServer } from '../../src/server.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';

@@ -8,7 +8,7 @@ import { HostList } from '../lib/host-fence.js';
 import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
 import { InputFileError, parseInputYaml, readInputText } from '../lib/input-file.js';
 import { parseRedactList } from '../redaction/redactor.js';
-import { isPlanName, PLAN_NAMES } from '../workspaces/plans.js';
+import { isPlanName, PLAN_NAMES } from '../store/plans.js';
 import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
 
 export const CONFIG_FILE = 'social-gateway-mock.config.yaml';

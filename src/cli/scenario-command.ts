@@ -6,7 +6,8 @@ import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
 import { packagePath } from '../lib/package-root.js';
 import { readRecording, RecordingError, type RecordedExchange, type RecordedResponse } from '../proxy/recording.js';
-import { REDACTED } from '../redaction/redactor.js';
+import { redactExchange } from '../proxy/redact-exchange.js';
+import { REDACTED, Redactor } from '../redaction/redactor.js';
 import { BODYLESS_STATUSES, FRAMING_HEADERS, SCHEMA_FILE } from '../scenarios/parse.js';
 import type { FaultEffect, RespondEffect } from '../scenarios/scenario.js';
 import type { CliIo } from './options.js';
@@ -111,8 +112,14 @@ function schemaPathFrom(folder: string): string {
  * The scenario YAML replaying `exchanges` (in arrival order), or undefined when none can be
  * replayed. Pure: the folder is named, not read.
  */
-export function scenarioFromRecording(exchanges: readonly RecordedExchange[], where: { dir: string; schemaPath: string }): string | undefined {
+export function scenarioFromRecording(recorded: readonly RecordedExchange[], where: { dir: string; schemaPath: string }): string | undefined {
   const index = new OperationIndex(loadSpec('openapi.yaml').document);
+  // Redacted again as the proxy redacts now: a recording written before decision 0030, or by hand, may hold what a scenario file must not.
+  const redactor = new Redactor();
+  const exchanges = recorded.map((exchange) => {
+    const found = index.match(exchange.request.method.toUpperCase(), exchange.request.path);
+    return redactExchange(redactor, exchange, found.kind === 'found' ? found.params : {});
+  });
   const converted = exchanges.map((exchange) => ({ exchange, result: convert(exchange, index) }));
   const rules = converted.flatMap(({ result }) => ('rule' in result ? [result.rule] : []));
   if (rules.length === 0) return undefined;

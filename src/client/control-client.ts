@@ -1,37 +1,16 @@
-import type { operations as ControlOperations } from '../generated/control.js';
+import { CONTROL_OPERATIONS, controlPath } from '../generated/control-operations.js';
+import type { ControlBody, ControlErrorBody, ControlOperationId, ControlQuery, ControlResult } from './control-types.js';
 import { ControlEventStream, readServerSentEvents } from './event-stream.js';
 
 /*
  * A typed client of the control plane (control.yaml), on the global `fetch`. It is a
  * client like any other: it speaks HTTP to a running mock and imports nothing of the
- * server, only the types generated from the contract, so it works the same against an
- * in-process server, `npx social-gateway-mock` or a shared CI server.
+ * server, only what is generated from the contract (its types and its table of operations),
+ * so it works the same against an in-process server, `npx social-gateway-mock` or a shared CI
+ * server.
  */
 
-type Operations = ControlOperations;
-
-/** Every operation of control.yaml, by operationId. */
-export type ControlOperationId = keyof Operations & string;
-
-type SuccessStatus = 200 | 201 | 202 | 203 | 204;
-type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : never;
-type Responses<K extends ControlOperationId> = Operations[K]['responses'];
-
-/** The JSON body an operation answers on success, from control.yaml. */
-export type ControlResult<K extends ControlOperationId> = {
-  [S in keyof Responses<K>]: S extends SuccessStatus ? JsonContent<Responses<K>[S]> : never;
-}[keyof Responses<K>];
-
-/** The JSON request body of an operation, from control.yaml (`never` when it takes none). */
-export type ControlBody<K extends ControlOperationId> = JsonContent<NonNullable<Operations[K]['requestBody']>>;
-
-/** The query parameters of an operation, from control.yaml. */
-export type ControlQuery<K extends ControlOperationId> = NonNullable<Operations[K]['parameters']['query']>;
-
-/** Every error body control.yaml declares (the nested `{ error: { code, message } }` envelope). */
-export type ControlErrorBody = {
-  [K in ControlOperationId]: { [S in keyof Responses<K>]: S extends SuccessStatus ? never : JsonContent<Responses<K>[S]> }[keyof Responses<K>];
-}[ControlOperationId];
+export type { ControlBody, ControlErrorBody, ControlOperationId, ControlQuery, ControlResult } from './control-types.js';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -42,51 +21,18 @@ export interface ControlRoute {
   path: string;
 }
 
+/** The method and path of one operation, as control.yaml declares them. */
+type RouteOf<K extends ControlOperationId> = Readonly<Pick<(typeof CONTROL_OPERATIONS)[K], 'method' | 'path'>>;
+
 /**
- * The route of every control operation, one per operationId of control.yaml. The type makes
- * the compiler refuse a table that misses an operation of the generated types, and
- * test/client/control-client.test.ts compares it with control.yaml itself, so the client
- * cannot fall behind the contract.
+ * The route of every control operation, one per operationId of control.yaml: a view of the
+ * table `npm run generate` writes from the contract (src/generated/control-operations.ts), which
+ * the server, the dashboard and the tests read too. The type makes the compiler refuse a table
+ * that misses an operation of the generated types.
  */
-export const CONTROL_ROUTES = {
-  getHealth: { method: 'GET', path: '/__control/health' },
-  createWorkspace: { method: 'POST', path: '/__control/workspaces' },
-  listWorkspaces: { method: 'GET', path: '/__control/workspaces' },
-  deleteWorkspace: { method: 'DELETE', path: '/__control/workspaces/{id}' },
-  getClock: { method: 'GET', path: '/__control/clock' },
-  listClockJobs: { method: 'GET', path: '/__control/clock/jobs' },
-  advanceClock: { method: 'POST', path: '/__control/clock/advance' },
-  setClock: { method: 'POST', path: '/__control/clock/set' },
-  freezeClock: { method: 'POST', path: '/__control/clock/freeze' },
-  resumeClock: { method: 'POST', path: '/__control/clock/resume' },
-  getJournal: { method: 'GET', path: '/__control/journal' },
-  createApiKey: { method: 'POST', path: '/__control/keys' },
-  revokeApiKey: { method: 'DELETE', path: '/__control/keys/{key}' },
-  getLimits: { method: 'GET', path: '/__control/limits' },
-  updateLimits: { method: 'POST', path: '/__control/limits' },
-  streamEvents: { method: 'GET', path: '/__control/events' },
-  setWebhookFaults: { method: 'POST', path: '/__control/webhooks/{id}/faults' },
-  failWebhookDeliveries: { method: 'POST', path: '/__control/webhooks/{id}/failures' },
-  redeliverDelivery: { method: 'POST', path: '/__control/webhooks/{id}/deliveries/{deliveryId}/redeliver' },
-  setPostOutcome: { method: 'POST', path: '/__control/posts/{id}/outcome' },
-  emitEvent: { method: 'POST', path: '/__control/events' },
-  receiveInboundComment: { method: 'POST', path: '/__control/inbound/comments' },
-  receiveInboundMessage: { method: 'POST', path: '/__control/inbound/messages' },
-  receiveInboundStoryReply: { method: 'POST', path: '/__control/inbound/story-replies' },
-  receiveInboundReview: { method: 'POST', path: '/__control/inbound/reviews' },
-  setAccountStatus: { method: 'POST', path: '/__control/accounts/{id}/status' },
-  getWallet: { method: 'GET', path: '/__control/wallet' },
-  setWallet: { method: 'POST', path: '/__control/wallet' },
-  resetWorkspace: { method: 'POST', path: '/__control/reset' },
-  getState: { method: 'GET', path: '/__control/state' },
-  putState: { method: 'PUT', path: '/__control/state' },
-  listScenarios: { method: 'GET', path: '/__control/scenarios' },
-  loadScenario: { method: 'POST', path: '/__control/scenarios' },
-  listRules: { method: 'GET', path: '/__control/rules' },
-  addRule: { method: 'POST', path: '/__control/rules' },
-  removeRule: { method: 'DELETE', path: '/__control/rules/{id}' },
-  getCoverage: { method: 'GET', path: '/__control/coverage' },
-} as const satisfies Record<ControlOperationId, ControlRoute>;
+export const CONTROL_ROUTES = Object.fromEntries(
+  Object.entries(CONTROL_OPERATIONS).map(([operationId, { method, path }]) => [operationId, { method, path }]),
+) as { readonly [K in ControlOperationId]: RouteOf<K> } satisfies Record<ControlOperationId, ControlRoute>;
 
 /**
  * A control call answered with a status other than 2xx. `code`, `message`'s reason and
@@ -596,13 +542,7 @@ export class ControlClient {
   }
 
   private async send(operationId: ControlOperationId, options: CallOptions): Promise<Response> {
-    const route: ControlRoute = CONTROL_ROUTES[operationId];
-    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = options.pathParams?.[name];
-      if (value === undefined) throw new Error(`social-gateway-mock: ${operationId} needs the path parameter ${name}`);
-      return encodeURIComponent(value);
-    });
-    const url = new URL(this.baseUrl + path);
+    const url = new URL(this.baseUrl + controlPath(operationId, options.pathParams));
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
@@ -611,7 +551,7 @@ export class ControlClient {
     if (this.controlToken !== undefined) headers['x-control-token'] = this.controlToken;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.fetch(url, {
-      method: route.method,
+      method: CONTROL_OPERATIONS[operationId].method,
       headers,
       ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
       ...(options.signal && { signal: options.signal }),

@@ -8,7 +8,8 @@ import { conversationView, messageView } from '../api/inbox/service.js';
 import { inboxStore, type ConversationRecord, type MessageRecord } from '../api/inbox/store.js';
 import { decideOutcome, decidedOutcome } from '../api/posts/outcomes.js';
 import { getPost } from '../api/posts/service.js';
-import { postsStore, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
+import { postsStore } from '../api/posts/store.js';
+import { type DestinationRecord, type PostRecord } from '../api/posts/records.js';
 import { destinationView, postView } from '../api/posts/views.js';
 import { profilesStore } from '../api/profiles/store.js';
 import { reviewView } from '../api/reviews/service.js';
@@ -25,6 +26,7 @@ import { loadSpec } from '../http/spec.js';
 import { mergeOverrides } from '../lib/merge-overrides.js';
 import { getOwn } from '../lib/records.js';
 import type { Workspace } from '../workspaces/workspace.js';
+import type { ControlRouteFactory } from './dependencies.js';
 import { withEventReport } from './event-report.js';
 
 /*
@@ -306,19 +308,17 @@ async function emitForObject(workspace: Workspace, body: EmitEventBody) {
 
 // ---------------------------------------------------------------------------
 
-/** The trigger operations of control.yaml (tag Triggers), for the one route table. */
-export function triggerRoutes(): RouteDefinition[] {
-  return [
-    journaled<{ id: string }, PostOutcomeBody>('setPostOutcome', ({ workspace, params, body }) => ok(setPostOutcome(workspace, params.id, body))),
+/** The operations of control.yaml's tag Triggers: break one thing now, on an object that exists. */
+export const triggersRoutes: ControlRouteFactory = () => [
+  journaled<{ id: string }, PostOutcomeBody>('setPostOutcome', ({ workspace, params, body }) => ok(setPostOutcome(workspace, params.id, body))),
 
-    journaled<{ id: string }, WebhookFailuresBody>('failWebhookDeliveries', ({ workspace, params, body }) => {
-      const faults = forceDeliveryFailures(workspace, params.id, body);
-      workspace.changed();
-      return ok({ webhookId: params.id, faults });
-    }),
+  journaled<{ id: string }, WebhookFailuresBody>('failWebhookDeliveries', ({ workspace, params, body }) => {
+    const faults = forceDeliveryFailures(workspace, params.id, body);
+    workspace.changed();
+    return ok({ webhookId: params.id, faults });
+  }),
 
-    journaled<{ id: string; deliveryId: string }, never>('redeliverDelivery', async ({ workspace, params }) => ok(deliveryView(await redeliver(workspace, params.id, params.deliveryId)))),
+  journaled<{ id: string; deliveryId: string }, never>('redeliverDelivery', async ({ workspace, params }) => ok(deliveryView(await redeliver(workspace, params.id, params.deliveryId)))),
 
-    journaled<Record<string, string>, EmitEventBody>('emitEvent', async ({ workspace, body }) => created(await emitForObject(workspace, body))),
-  ];
-}
+  journaled<Record<string, string>, EmitEventBody>('emitEvent', async ({ workspace, body }) => created(await emitForObject(workspace, body))),
+];

@@ -23,7 +23,7 @@ export const DASHBOARD_VENDOR_FILES = {
 } as const;
 export type DashboardVendorFile = keyof typeof DASHBOARD_VENDOR_FILES;
 
-/** Where `npm run build` puts them (scripts/copy-dashboard-assets.ts) and where tsc writes the dashboard's code. */
+/** Where `npm run build` (scripts/build.ts) puts them and where it compiles the dashboard's code. */
 export const BUILT_DASHBOARD_VENDOR = packagePath('dist', 'dashboard', 'vendor');
 export const BUILT_DASHBOARD_UI = packagePath('dist', 'dashboard', 'code', 'dashboard', 'ui');
 const SOURCE_DASHBOARD_UI = packagePath('src', 'dashboard', 'ui');

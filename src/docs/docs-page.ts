@@ -12,7 +12,7 @@ export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css'] as co
 /** Swagger UI's licence texts, shipped beside the files they cover (Apache-2.0 asks for LICENSE and NOTICE). */
 export const DOCS_LICENSE_FILES = ['LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt'] as const;
 /**
- * Where `npm run build` copies them (scripts/copy-docs-assets.ts). swagger-ui-dist is a dev
+ * Where `npm run build` copies them (scripts/build.ts). swagger-ui-dist is a dev
  * dependency only: it depends on an analytics package whose install script phones home, and
  * nothing an integrator installs may do that (docs/decisions/0010-packaging.md).
  */

@@ -1,6 +1,13 @@
-import type { ResponseStream } from '../http/route.js';
 import type { EventSubscriber } from './bus.js';
 import type { DomainEvent } from './catalog.js';
+
+/** An open response a route keeps writing to (Server-Sent Events). */
+export interface ResponseStream {
+  write(chunk: string): void;
+  end(): void;
+  /** Called once when the client goes away or the stream ends. */
+  onClose(listener: () => void): void;
+}
 
 /**
  * What the streams carry besides the webhook events: news of the control plane itself,

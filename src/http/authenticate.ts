@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { sameCredential } from '../lib/credentials.js';
-import { scopeOfKey } from '../workspaces/keys.js';
+import { scopeOfKey } from '../store/key-scopes.js';
 import type { WorkspaceRegistry } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { ApiError } from '../lib/errors.js';

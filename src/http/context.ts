@@ -1,4 +1,4 @@
-import type { KeyScope } from '../workspaces/keys.js';
+import type { KeyScope } from '../store/key-scopes.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { RateLimitHeaders } from '../limits/request-budget.js';
 import type { Operation } from './operations.js';

@@ -4,7 +4,8 @@ import { ApiError } from '../lib/errors.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
 import { stringifyJson } from './json-memo.js';
-import type { Reply, ResponseStream } from './route.js';
+import type { ResponseStream } from '../events/streams.js';
+import type { Reply } from './route.js';
 import { DEFAULT_HTTP_LIMITS } from './transport.js';
 import { writeWithFault } from './wire-faults.js';
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Workspace } from '../workspaces/workspace.js';
+import type { ResponseStream } from '../events/streams.js';
 import type { ControlCaller } from './context.js';
 import type { Operation } from './operations.js';
 
@@ -15,13 +16,6 @@ export interface HandlerInput<Params = Record<string, string>, Query = Record<st
   caller: ControlCaller | undefined;
 }
 
-/** An open response a route keeps writing to (Server-Sent Events). */
-export interface ResponseStream {
-  write(chunk: string): void;
-  end(): void;
-  /** Called once when the client goes away or the stream ends. */
-  onClose(listener: () => void): void;
-}
 
 /** What a handler answers; `body` undefined means an empty body. */
 export interface Reply {

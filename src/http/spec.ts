@@ -27,7 +27,7 @@ export const CONTRACT_FILES = ['openapi.yaml', 'control.yaml'] as const;
 /** Each contract parsed ahead of time, with the digest of the text it was parsed from. */
 export type ContractSnapshot = Record<string, { sha256: string; document: OpenApiDocument }>;
 
-/** Written by `npm run build` (scripts/snapshot-contracts.ts), shipped in dist/src. */
+/** Written by `npm run build` (scripts/build.ts), shipped in dist/src. */
 export const CONTRACT_SNAPSHOT_FILE = packagePath('dist', 'src', 'contracts.json');
 
 function digest(text: string): string {

@@ -16,3 +16,11 @@ export interface LiveDetail {
   responseBody: string | null;
   responseBodyTruncated: boolean;
 }
+
+/**
+ * How a secret header's value starts on the stream: only its last four characters follow
+ * (`••••ault`), so a person can tell two keys apart but the page never holds one. A type, not a
+ * value, so the browser program (which loads no module of the server) is checked to spell the
+ * same marker.
+ */
+export type MaskedHeaderPrefix = '••••';

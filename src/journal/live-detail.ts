@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
 import { decodeContentEncoding } from '../lib/content-encoding.js';
 import { valueScrubber, type Redactor } from '../redaction/redactor.js';
-import type { LiveDetail } from './live-detail-shape.js';
+import type { LiveDetail, MaskedHeaderPrefix } from './live-detail-shape.js';
 
 export type { LiveDetail };
 
@@ -17,8 +17,10 @@ export type { LiveDetail };
 /** The most of each body sent; a longer one is cut there and flagged. */
 export const LIVE_DETAIL_BODY_CAP_BYTES = 16 * 1024;
 
+const MASKED: MaskedHeaderPrefix = '••••';
+
 function masked(value: string): string {
-  return value.length <= 8 ? '••••' : `••••${value.slice(-4)}`;
+  return value.length <= 8 ? MASKED : `${MASKED}${value.slice(-4)}`;
 }
 
 /**

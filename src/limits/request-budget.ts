@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { RateLimitedError } from '../lib/errors.js';
 import type { Workspace } from '../workspaces/workspace.js';
-import { PLANS } from '../workspaces/plans.js';
+import { PLANS } from '../store/plans.js';
 import { SlidingWindow } from './sliding-window.js';
 
 /** The two budgets of the reference: per minute for everything, per second for workspace analytics. */

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../lib/nesting.js';
 import { REDACTED, valueScrubber, type Redactor } from '../redaction/redactor.js';
 import type { RecordedBody, RecordedExchange } from './recording.js';
 
@@ -30,11 +31,15 @@ function redacted(redactor: Redactor, exchange: RecordedExchange, pathParams: Re
     path: scrub(redactor.path(exchange.request.path, pathParams)),
     query: scrub(redactor.query(exchange.request.query)),
     headers: scrubRecord(redactor.headers(exchange.request.headers), scrub),
+    json: undefined,
+    text: undefined,
     ...body(redactor, exchange.request, scrub),
   };
   const response = exchange.response && {
     ...exchange.response,
     headers: scrubRecord(redactor.headers(exchange.response.headers), scrub),
+    json: undefined,
+    text: undefined,
     ...body(redactor, exchange.response, scrub),
   };
   return {
@@ -57,7 +62,13 @@ export function exchangeScrubber(redactor: Redactor, exchange: Pick<RecordedExch
   return valueScrubber(secrets);
 }
 
+/**
+ * A body nested deeper than the API accepts is hidden whole (fail closed): a recording holding it
+ * could not be read back (readRecording refuses such a file, so drift and from-recording would
+ * refuse the whole folder), nor replayed, and past a few thousand levels not even written.
+ */
 function body(redactor: Redactor, message: RecordedBody, scrub: (text: string) => string): RecordedBody {
+  if (message.json !== undefined && nestedDeeperThan(message.json, MAX_JSON_DEPTH)) return { text: REDACTED };
   if (message.json !== undefined) return { json: scrubJson(redactor.json(message.json), scrub) };
   if (message.text !== undefined) return { text: scrub(redactor.text(message.text)) };
   return {};

@@ -32,7 +32,7 @@ function scenarioStart(scenario: Scenario): Partial<WorkspaceBase> {
 }
 
 /**
- * Scenarios read by chooseScenario, by their source: the registry hands the same source object
+ * Scenarios read by scenarioChoice, by their source: the registry hands the same source object
  * on to applyScenario, which takes the parse from here instead of reading the YAML again. A
  * source read back from a workspace's origin (a reset, a restart with --data) is another object
  * and is read afresh; one chosen and never applied goes with its source.
@@ -43,7 +43,7 @@ const chosen = new WeakMap<ScenarioSource, ParsedScenario>();
  * Reads and checks a scenario (a bad one throws a ScenarioError naming its line), once:
  * the plan, seed, clock and fixtures it asks of the workspace it builds, for the registry.
  */
-export function chooseScenario(source: ScenarioSource): ScenarioChoice {
+export function scenarioChoice(source: ScenarioSource): ScenarioChoice {
   const parsed = parseScenario(source);
   chosen.set(source, parsed);
   return { source, start: scenarioStart(parsed.scenario) };
@@ -79,7 +79,7 @@ export function compileRule(workspace: Workspace, parsed: Pick<ParsedScenario, '
 
 /**
  * Applies a scenario to a freshly made workspace (its plan, seed, clock and fixtures
- * already set from chooseScenario's start): changes the world, installs the rules with fresh
+ * already set from scenarioChoice's start): changes the world, installs the rules with fresh
  * counters and schedules the timeline. Throws a ScenarioError naming the line of
  * anything the workspace cannot satisfy; the registry then discards the workspace.
  */

@@ -10,7 +10,7 @@ import { PLATFORM_IDS } from '../platforms/catalog.js';
 import type { ScenarioSource } from '../store/database.js';
 import { AUTOMATION_KINDS } from '../api/automations/store.js';
 import { parseIsoDuration } from '../clock/duration.js';
-import type { PlanName } from '../workspaces/plans.js';
+import type { PlanName } from '../store/plans.js';
 import { expressionProblem, MAX_PATTERNS_LENGTH, pathCanReach, pathProblem } from './matching.js';
 import { parseDateTime, parseMoment, type Moment } from './moments.js';
 import { accountSourcesOf, canNameAccount, type AccountSources } from './request-facts.js';

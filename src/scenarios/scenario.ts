@@ -1,4 +1,4 @@
-import type { PlanName } from '../workspaces/plans.js';
+import type { PlanName } from '../store/plans.js';
 import type { Moment } from './moments.js';
 
 /*

@@ -1,7 +1,8 @@
 import { accountView, scheduleTokenExpiry } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
 import { describeMediaProblem, mediaProblem, POST_TEXT_MAX } from '../api/posts/network-rules.js';
-import { addPost, type DestinationRecord, type PostRecord } from '../api/posts/store.js';
+import { addPost } from '../api/posts/store.js';
+import { type DestinationRecord, type PostRecord } from '../api/posts/records.js';
 import { platformFacts } from '../platforms/catalog.js';
 import { externalPostRef } from '../platforms/external-ids.js';
 import type { Workspace } from '../workspaces/workspace.js';

@@ -6,8 +6,8 @@ import { MAX_STORED_DEPTH } from '../lib/nesting.js';
 import { DataWriteError, DurableJsonFile } from './durable-file.js';
 import type { ClockState } from '../clock/virtual-clock.js';
 import type { JobRecord } from '../clock/scheduler.js';
-import type { KeyScope } from '../workspaces/keys.js';
-import type { PlanName } from '../workspaces/plans.js';
+import type { KeyScope } from './key-scopes.js';
+import type { PlanName } from './plans.js';
 
 /** Marks a file as ours, so a foreign JSON file is refused instead of overwritten. */
 export const DATA_FORMAT = 'social-gateway-mock';

@@ -4,7 +4,7 @@ import { VirtualClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../lib/errors.js';
 import { randomHex } from '../lib/credentials.js';
 import { drawHex } from '../lib/ids.js';
-import type { KeyScope } from './keys.js';
+import type { KeyScope } from '../store/key-scopes.js';
 import { takeSnapshot } from './snapshot.js';
 import { Workspace, type WorkspaceRuntime } from './workspace.js';
 

@@ -1,6 +1,5 @@
 import { ApiError } from '../lib/errors.js';
 import type { WorkspaceData } from '../store/database.js';
-import type { WorkspaceRegistry } from './registry.js';
 import type { Workspace } from './workspace.js';
 
 /** Marks a snapshot of this mock: a restore refuses anything else. */
@@ -29,12 +28,12 @@ export function takeSnapshot(workspace: Workspace): WorkspaceSnapshot {
  * pipeline reads. Throws 400 naming the field; the workspace is not touched until
  * everything passes.
  */
-export function checkSnapshot(registry: WorkspaceRegistry, snapshot: WorkspaceSnapshot): WorkspaceData {
+export function checkSnapshot(snapshot: WorkspaceSnapshot, canRun: (kind: string) => boolean): WorkspaceData {
   const data = snapshot.workspace;
   for (const [id, job] of Object.entries(data.jobs)) {
     const param = `workspace.jobs.${id}`;
     if (job.id !== id) throw new ApiError(400, 'VALIDATION_ERROR', `Job '${id}' carries the id '${job.id}'; the snapshot is broken.`, { param: `${param}.id` });
-    if (!registry.canRun(job.kind)) {
+    if (!canRun(job.kind)) {
       throw new ApiError(400, 'VALIDATION_ERROR', `Job '${id}' is of kind '${job.kind}', which this build cannot run; the snapshot comes from another build or is broken.`, { param: `${param}.kind` });
     }
     if (!Number.isFinite(job.dueAt)) throw new ApiError(400, 'VALIDATION_ERROR', `Job '${id}' has no due time.`, { param: `${param}.dueAt` });

@@ -12,7 +12,7 @@ import type { LiveDetail } from '../journal/live-detail.js';
 import { randomHex } from '../lib/credentials.js';
 import type { HostFence } from '../lib/host-fence.js';
 import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
-import { PLANS, type Plan } from './plans.js';
+import { PLANS, type Plan } from '../store/plans.js';
 
 /** DESIGN.md: a delivery succeeds on a 2xx within 10 s. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;

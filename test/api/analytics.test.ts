@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timelineMetrics } from '../../src/api/analytics/readings.js';
 import { metricsAt } from '../../src/api/posts/metrics.js';
-import { addPost, type DestinationStatus, type PostRecord, type PostStatus } from '../../src/api/posts/store.js';
+import { addPost } from '../../src/api/posts/store.js';
+import { type DestinationStatus, type PostRecord, type PostStatus } from '../../src/api/posts/records.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
 

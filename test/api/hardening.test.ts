@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseFixture } from '../../src/api/world/fixture-file.js';
-import { STATE_BODY_LIMIT_BYTES } from '../../src/control/routes.js';
+import { STATE_BODY_LIMIT_BYTES } from '../../src/control/body-limits.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
 import { rawExchange } from '../helpers/raw-http.js';
 

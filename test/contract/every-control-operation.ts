@@ -1,5 +1,6 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONTROL_OPERATIONS as ROUTES, controlPath, type ControlOperationName } from '../../src/generated/control-operations.js';
 import { loadSpec, type OpenApiDocument } from '../../src/http/spec.js';
 import { operationModels, type OperationModel } from '../fuzz/operations.js';
 import { resolvePointer } from '../fuzz/schema-arbitraries.js';
@@ -31,6 +32,13 @@ export interface ControlWalkOptions {
 
 type Json = Record<string, unknown>;
 
+/** What fills one call: path parameters by name, the query, the JSON body. */
+interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
 /** The request body example control.yaml gives: the media type's `example`/`examples`, else its schema's `example`. */
 export function controlBodyExample(operationId: string): unknown {
   const op = CONTROL_OPERATIONS.find((candidate) => candidate.operationId === operationId);
@@ -50,11 +58,15 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   const exchanges: Exchange[] = [];
   const headers: Record<string, string> = { 'content-type': 'application/json' };
 
-  /** Calls the operation; `expected` is a declared error (status and code) the answer must be, else a 2xx. */
-  async function call(operationId: string, path: string, body?: unknown, expected?: { status: number; code: string }): Promise<Exchange> {
-    const op = CONTROL_OPERATIONS.find((candidate) => candidate.operationId === operationId);
-    if (!op) throw new Error(`no control operation ${operationId}`);
-    const res = await fetch(`${options.controlUrl}${path}`, { method: op.method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  /**
+   * Calls the operation at the method and path control.yaml gives it (the generated table), its
+   * `{name}`s filled from `params` and `query` appended; `expected` is a declared error (status
+   * and code) the answer must be, else a 2xx.
+   */
+  async function call(operationId: ControlOperationName, { params, query, body }: CallInput = {}, expected?: { status: number; code: string }): Promise<Exchange> {
+    const { method } = ROUTES[operationId];
+    const path = controlPath(operationId, params) + (query === undefined ? '' : `?${new URLSearchParams(query).toString()}`);
+    const res = await fetch(`${options.controlUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -62,11 +74,11 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
     } catch {
       // Not JSON (the event stream, the Markdown coverage): kept as text.
     }
-    const exchange: Exchange = { operationId, method: op.method, path, expected: expected?.status ?? '2xx', status: res.status, body: parsed, headers: res.headers };
+    const exchange: Exchange = { operationId, method, path, expected: expected?.status ?? '2xx', status: res.status, body: parsed, headers: res.headers };
     exchanges.push(exchange);
     const code = (parsed as { error?: { code?: unknown } } | undefined)?.error?.code;
     const ok = expected ? res.status === expected.status && code === expected.code : res.status >= 200 && res.status < 300;
-    if (!ok) throw new Error(`${operationId} ${op.method} ${path}: expected ${expected ? `${expected.status} ${expected.code}` : '2xx'}, got ${res.status} ${text.slice(0, 500)}`);
+    if (!ok) throw new Error(`${operationId} ${method} ${path}: expected ${expected ? `${expected.status} ${expected.code}` : '2xx'}, got ${res.status} ${text.slice(0, 500)}`);
     return exchange;
   }
 
@@ -81,99 +93,99 @@ export async function walkEveryControlOperation(options: ControlWalkOptions): Pr
   const missing = 'no_such_record_0f8e7d6c';
 
   // ---- server and workspaces: the walk's own workspace, its clock frozen
-  await call('getHealth', '/__control/health');
-  const workspace = body(await call('createWorkspace', '/__control/workspaces', { seed: 7, clock: { frozen: true } }));
+  await call('getHealth');
+  const workspace = body(await call('createWorkspace', { body: { seed: 7, clock: { frozen: true } } }));
   headers['x-api-key'] = workspace.apiKey as string;
-  await call('createApiKey', '/__control/keys');
-  await call('listWorkspaces', '/__control/workspaces');
-  const doomed = body(await call('createWorkspace', '/__control/workspaces', { fixtures: false }));
-  await call('deleteWorkspace', `/__control/workspaces/${doomed.workspaceId as string}`);
-  const forked = body(await call('createWorkspace', '/__control/workspaces', { from: workspace.workspaceId }));
-  await call('deleteWorkspace', `/__control/workspaces/${forked.workspaceId as string}`);
-  const readKey = body(await call('createApiKey', '/__control/keys', controlBodyExample('createApiKey'))).apiKey as string;
+  await call('createApiKey');
+  await call('listWorkspaces');
+  const doomed = body(await call('createWorkspace', { body: { fixtures: false } }));
+  await call('deleteWorkspace', { params: { id: doomed.workspaceId as string } });
+  const forked = body(await call('createWorkspace', { body: { from: workspace.workspaceId } }));
+  await call('deleteWorkspace', { params: { id: forked.workspaceId as string } });
+  const readKey = body(await call('createApiKey', { body: controlBodyExample('createApiKey') })).apiKey as string;
 
   // ---- clock: forward by a duration, by nothing (waits for deliveries), to an instant; run, then freeze again
-  const clock = body(await call('getClock', '/__control/clock'));
-  await call('listClockJobs', '/__control/clock/jobs?limit=3');
-  await call('advanceClock', '/__control/clock/advance', { by: 'PT2H' });
-  await call('advanceClock', '/__control/clock/advance', { ms: 0 });
+  const clock = body(await call('getClock'));
+  await call('listClockJobs', { query: { limit: '3' } });
+  await call('advanceClock', { body: { by: 'PT2H' } });
+  await call('advanceClock', { body: { ms: 0 } });
   const [yesterday, tomorrow] = [-1, 1].map((days) => new Date(Date.parse(clock.now as string) + days * 86_400_000).toISOString());
-  await call('setClock', '/__control/clock/set', { to: tomorrow });
-  await call('resumeClock', '/__control/clock/resume');
-  await call('freezeClock', '/__control/clock/freeze');
+  await call('setClock', { body: { to: tomorrow } });
+  await call('resumeClock');
+  await call('freezeClock');
 
   // ---- limits and wallet
-  await call('getLimits', '/__control/limits');
-  await call('updateLimits', '/__control/limits', { plan: 'payg' });
-  await call('getWallet', '/__control/wallet');
-  await call('setWallet', '/__control/wallet', controlBodyExample('setWallet'));
+  await call('getLimits');
+  await call('updateLimits', { body: { plan: 'payg' } });
+  await call('getWallet');
+  await call('setWallet', { body: controlBodyExample('setWallet') });
 
   // ---- the network side: inbound activity (every field from the seed), account status
-  await call('receiveInboundComment', '/__control/inbound/comments', {});
-  await call('receiveInboundMessage', '/__control/inbound/messages', {});
-  await call('receiveInboundStoryReply', '/__control/inbound/story-replies', {});
-  await call('receiveInboundReview', '/__control/inbound/reviews', {});
+  await call('receiveInboundComment', { body: {} });
+  await call('receiveInboundMessage', { body: {} });
+  await call('receiveInboundStoryReply', { body: {} });
+  await call('receiveInboundReview', { body: {} });
   const accounts = (await api('GET', '/v1/accounts?limit=100')).data as Array<{ id: string; status: string; platform: string }>;
   const account = accounts.find((row) => row.status === 'active');
   if (!account) throw new Error('no active account');
-  await call('setAccountStatus', `/__control/accounts/${account.id}/status`, controlBodyExample('setAccountStatus'));
-  await call('setAccountStatus', `/__control/accounts/${account.id}/status`, { status: 'active' });
+  await call('setAccountStatus', { params: { id: account.id }, body: controlBodyExample('setAccountStatus') });
+  await call('setAccountStatus', { params: { id: account.id }, body: { status: 'active' } });
 
   // ---- webhook faults, on a webhook made through the API
   const hook = (await api('POST', '/v1/webhooks', { name: 'Control walk', url: options.hookUrl, events: ['post.published'] })).id as string;
-  await call('setWebhookFaults', `/__control/webhooks/${hook}/faults`, controlBodyExample('setWebhookFaults'));
-  await call('failWebhookDeliveries', `/__control/webhooks/${hook}/failures`, controlBodyExample('failWebhookDeliveries'));
-  await call('setWebhookFaults', `/__control/webhooks/${hook}/faults`, {});
+  await call('setWebhookFaults', { params: { id: hook }, body: controlBodyExample('setWebhookFaults') });
+  await call('failWebhookDeliveries', { params: { id: hook }, body: controlBodyExample('failWebhookDeliveries') });
+  await call('setWebhookFaults', { params: { id: hook }, body: {} });
 
   // ---- triggers on existing objects: a queued post's outcome, an event for it
   const textAccount = accounts.find((row) => row.status === 'active' && row.platform === 'bluesky');
   if (!textAccount) throw new Error('no active bluesky account');
   const queued = ((await api('POST', '/v1/posts', { text: 'Control walk', destinations: [{ connectionId: textAccount.id }] })).post as Json).id as string;
-  await call('setPostOutcome', `/__control/posts/${queued}/outcome`, controlBodyExample('setPostOutcome'));
-  await call('emitEvent', '/__control/events', { event: 'post.scheduled', objectId: queued });
-  const tested = body(await call('emitEvent', '/__control/events', { event: 'webhook.test', objectId: hook })).deliveries as Array<{ deliveryId: string }>;
-  await call('redeliverDelivery', `/__control/webhooks/${hook}/deliveries/${tested[0]?.deliveryId ?? ''}/redeliver`);
+  await call('setPostOutcome', { params: { id: queued }, body: controlBodyExample('setPostOutcome') });
+  await call('emitEvent', { body: { event: 'post.scheduled', objectId: queued } });
+  const tested = body(await call('emitEvent', { body: { event: 'webhook.test', objectId: hook } })).deliveries as Array<{ deliveryId: string }>;
+  await call('redeliverDelivery', { params: { id: hook, deliveryId: tested[0]?.deliveryId ?? '' } });
 
   // ---- rules at run time: add one, see it, let it fire, remove it
-  await call('addRule', '/__control/rules', { id: 'walk-rule', match: { operationId: 'listAccounts' }, then: { latencyMs: 0 }, times: 1 });
-  await call('listRules', '/__control/rules');
+  await call('addRule', { body: { id: 'walk-rule', match: { operationId: 'listAccounts' }, then: { latencyMs: 0 }, times: 1 } });
+  await call('listRules');
   await api('GET', '/v1/accounts?limit=1');
-  await call('removeRule', '/__control/rules/walk-rule');
+  await call('removeRule', { params: { id: 'walk-rule' } });
 
   // ---- inspection: the journal, the events so far (replayed, so the stream has one to end on), coverage
-  await call('getJournal', '/__control/journal?limit=5');
-  const stream = await call('streamEvents', '/__control/events?replay=true');
+  await call('getJournal', { query: { limit: '5' } });
+  const stream = await call('streamEvents', { query: { replay: 'true' } });
   if (typeof stream.body !== 'string' || !/^event: /m.test(stream.body)) throw new Error(`the event stream held no event: ${String(stream.body)}`);
-  await call('getCoverage', '/__control/coverage?scope=workspace');
-  await call('getCoverage', '/__control/coverage?format=markdown');
+  await call('getCoverage', { query: { scope: 'workspace' } });
+  await call('getCoverage', { query: { format: 'markdown' } });
 
   // ---- state and scenarios: snapshot, load a scenario, restore the snapshot, reset
-  const snapshot = body(await call('getState', '/__control/state'));
-  const available = body(await call('listScenarios', '/__control/scenarios')).available as Array<{ name: string }>;
+  const snapshot = body(await call('getState'));
+  const available = body(await call('listScenarios')).available as Array<{ name: string }>;
   if (!available[0]) throw new Error('no ready-made scenario');
-  await call('loadScenario', '/__control/scenarios', { name: available[0].name });
-  await call('putState', '/__control/state', snapshot);
-  await call('resetWorkspace', '/__control/reset');
-  await call('revokeApiKey', `/__control/keys/${readKey}`);
+  await call('loadScenario', { body: { name: available[0].name } });
+  await call('putState', { body: snapshot });
+  await call('resetWorkspace');
+  await call('revokeApiKey', { params: { key: readKey } });
 
   // ---- a selection of declared errors, each valid by the contract's request schemas
-  await call('createWorkspace', '/__control/workspaces', { scenario: 'no-such-scenario' }, { status: 400, code: 'INVALID_SCENARIO' });
-  await call('loadScenario', '/__control/scenarios', { yaml: 'rules: [' }, { status: 400, code: 'INVALID_SCENARIO' });
-  await call('setClock', '/__control/clock/set', { to: yesterday }, { status: 400, code: 'VALIDATION_ERROR' });
-  await call('setAccountStatus', `/__control/accounts/${missing}/status`, { status: 'expired' }, { status: 404, code: 'NOT_FOUND' });
-  await call('setWebhookFaults', `/__control/webhooks/${missing}/faults`, {}, { status: 404, code: 'NOT_FOUND' });
-  await call('failWebhookDeliveries', `/__control/webhooks/${missing}/failures`, { count: 1, status: 500 }, { status: 404, code: 'NOT_FOUND' });
-  await call('redeliverDelivery', `/__control/webhooks/${hook}/deliveries/${missing}/redeliver`, undefined, { status: 404, code: 'NOT_FOUND' });
-  await call('setPostOutcome', `/__control/posts/${missing}/outcome`, { result: 'published' }, { status: 404, code: 'NOT_FOUND' });
-  await call('emitEvent', '/__control/events', { event: 'post.published', objectId: missing }, { status: 404, code: 'NOT_FOUND' });
-  await call('updateLimits', '/__control/limits', { velocity: [{ accountId: missing, published: 1 }] }, { status: 404, code: 'NOT_FOUND' });
-  await call('receiveInboundReview', '/__control/inbound/reviews', { accountId: missing }, { status: 404, code: 'NOT_FOUND' });
-  await call('revokeApiKey', `/__control/keys/${readKey}`, undefined, { status: 404, code: 'NOT_FOUND' });
-  await call('removeRule', `/__control/rules/${missing}`, undefined, { status: 404, code: 'NOT_FOUND' });
-  await call('deleteWorkspace', `/__control/workspaces/${doomed.workspaceId as string}`, undefined, { status: 404, code: 'NOT_FOUND' });
-  await call('deleteWorkspace', '/__control/workspaces/ws_default', undefined, { status: 409, code: 'CONFLICT' });
-  await call('createWorkspace', '/__control/workspaces', { from: doomed.workspaceId }, { status: 404, code: 'NOT_FOUND' });
-  await call('addRule', '/__control/rules', { then: { colour: 'red' } }, { status: 400, code: 'INVALID_SCENARIO' });
+  await call('createWorkspace', { body: { scenario: 'no-such-scenario' } }, { status: 400, code: 'INVALID_SCENARIO' });
+  await call('loadScenario', { body: { yaml: 'rules: [' } }, { status: 400, code: 'INVALID_SCENARIO' });
+  await call('setClock', { body: { to: yesterday } }, { status: 400, code: 'VALIDATION_ERROR' });
+  await call('setAccountStatus', { params: { id: missing }, body: { status: 'expired' } }, { status: 404, code: 'NOT_FOUND' });
+  await call('setWebhookFaults', { params: { id: missing }, body: {} }, { status: 404, code: 'NOT_FOUND' });
+  await call('failWebhookDeliveries', { params: { id: missing }, body: { count: 1, status: 500 } }, { status: 404, code: 'NOT_FOUND' });
+  await call('redeliverDelivery', { params: { id: hook, deliveryId: missing } }, { status: 404, code: 'NOT_FOUND' });
+  await call('setPostOutcome', { params: { id: missing }, body: { result: 'published' } }, { status: 404, code: 'NOT_FOUND' });
+  await call('emitEvent', { body: { event: 'post.published', objectId: missing } }, { status: 404, code: 'NOT_FOUND' });
+  await call('updateLimits', { body: { velocity: [{ accountId: missing, published: 1 }] } }, { status: 404, code: 'NOT_FOUND' });
+  await call('receiveInboundReview', { body: { accountId: missing } }, { status: 404, code: 'NOT_FOUND' });
+  await call('revokeApiKey', { params: { key: readKey } }, { status: 404, code: 'NOT_FOUND' });
+  await call('removeRule', { params: { id: missing } }, { status: 404, code: 'NOT_FOUND' });
+  await call('deleteWorkspace', { params: { id: doomed.workspaceId as string } }, { status: 404, code: 'NOT_FOUND' });
+  await call('deleteWorkspace', { params: { id: 'ws_default' } }, { status: 409, code: 'CONFLICT' });
+  await call('createWorkspace', { body: { from: doomed.workspaceId } }, { status: 404, code: 'NOT_FOUND' });
+  await call('addRule', { body: { then: { colour: 'red' } } }, { status: 400, code: 'INVALID_SCENARIO' });
   return exchanges;
 }
 

@@ -1,6 +1,6 @@
 import { Agent } from 'node:http';
 import fc from 'fast-check';
-import { CONTROL_BODY_LIMITS } from '../../src/control/routes.js';
+import { CONTROL_BODY_LIMITS } from '../../src/control/body-limits.js';
 import { DEFAULT_HTTP_LIMITS } from '../../src/http/transport.js';
 import { loadSpec } from '../../src/http/spec.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';

@@ -1,7 +1,8 @@
 import { accountsStore, type AccountRecord } from '../../src/api/accounts/store.js';
 import { commentsStore, type CommentRecord } from '../../src/api/comments/store.js';
 import { inboxStore, type ConversationRecord, type MessageRecord } from '../../src/api/inbox/store.js';
-import { postsStore, type DestinationRecord, type PostRecord } from '../../src/api/posts/store.js';
+import { postsStore } from '../../src/api/posts/store.js';
+import { type DestinationRecord, type PostRecord } from '../../src/api/posts/records.js';
 import type { DomainEvent } from '../../src/events/catalog.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';

@@ -1,7 +1,7 @@
 import type request from 'supertest';
 import { expect } from 'vitest';
 import type { DomainEvent, EventName } from '../../src/events/catalog.js';
-import type { PlanName } from '../../src/workspaces/plans.js';
+import type { PlanName } from '../../src/store/plans.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import type { TestMock } from './mock.js';
 import { exampleData } from './webhook-contract.js';

@@ -64,17 +64,28 @@ describe('package.json', () => {
     expect(manifest['keywords']).toEqual(expect.arrayContaining(['mock', 'openapi', 'contract-testing']));
   });
 
+  // One build (scripts/build.ts) for `npm run build`, `npm start` and `npm pack`; the package gets
+  // a clean one (docs/decisions/0032-npm-start-that-starts.md).
+  const scripts = manifest['scripts'] as Record<string, string>;
+  const build = readFileSync(packagePath('scripts', 'build.ts'), 'utf8');
+
+  it('builds with one script, wherever the build runs', () => {
+    expect(scripts['build']).toBe('node --import tsx scripts/build.ts');
+    expect(scripts['prestart']).toBe(scripts['build']);
+    expect(scripts['prepack']).toBe(`${scripts['build']} --clean`);
+  });
+
   it('copies the docs page assets in its build', () => {
-    expect((manifest['scripts'] as Record<string, string>)['build']).toContain('scripts/copy-docs-assets.ts');
+    expect(build).toContain("await import('../src/docs/docs-page.js')");
+    expect(build).toContain('write(join(BUILT_DOCS_ASSETS, file)');
     expect(manifest['files']).toContain('dist/docs-assets');
   });
 
   // The dashboard's code (tsc, its own program) and Preact's modules ship in dist/dashboard:
   // nothing is fetched by the page at run time (docs/decisions/0021-dashboard.md).
   it('compiles the dashboard and copies its assets in its build', () => {
-    const build = (manifest['scripts'] as Record<string, string>)['build'];
-    expect(build).toContain('tsc -p src/dashboard/ui/tsconfig.json');
-    expect(build).toContain('scripts/copy-dashboard-assets.ts');
+    expect(build).toContain("compile('src/dashboard/ui/tsconfig.json'");
+    expect(build).toContain('write(join(BUILT_DASHBOARD_VENDOR, name)');
     expect(manifest['files']).toContain('dist/dashboard');
   });
 });
@@ -83,7 +94,7 @@ describe('installing the package', () => {
   it('runs no script of its own: npm lists prepare among install scripts for a tarball, so the build runs at prepack', () => {
     const { scripts } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
-    expect(scripts['prepack']).toBe('npm run build');
+    expect(scripts['prepack']).toBe('node --import tsx scripts/build.ts --clean');
   });
 
   it('runs no install script of any production dependency', () => {

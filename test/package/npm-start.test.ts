@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
@@ -51,5 +51,83 @@ describe('npm start', { timeout: 120_000 }, () => {
     const report = JSON.parse(readFileSync(coverage, 'utf8')) as { byOperation: Array<{ operationId: string; calls: number }> };
     expect(report.byOperation.find((operation) => operation.operationId === 'listConnections')?.calls).toBe(1);
     await expect(fetch(`${url}/__control/health`)).rejects.toThrow();
+  });
+});
+
+/** `npm start -- --port 0` in the checkout, and its output until the banner names the server's URL. */
+function npmStart(cwd: string) {
+  const npm = execa('npm', ['start', '--', '--port', '0'], { cwd, env: cleanEnv(), extendEnv: false, detached: true, reject: false, timeout: 120_000, all: true });
+  let output = '';
+  const listening = new Promise<{ url: string; output: string }>((resolve, reject) => {
+    npm.all.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /API\s+(http:\/\/\S+)\/v1/.exec(output)?.[1];
+      if (url) resolve({ url, output });
+    });
+    void npm.then((result) => reject(new Error(`npm start exited (${result.exitCode}) before listening:\n${output}`)));
+  });
+  return { npm, listening };
+}
+
+/** Every file under dist/, by path, with what a rewrite or a delete-and-rebuild would change: its inode and mtime. */
+function distFiles(repo: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(join(repo, 'dist'), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const { ino, mtimeMs } = statSync(path);
+    files[relative(join(repo, 'dist'), path)] = `${ino}:${mtimeMs}`;
+  }
+  return files;
+}
+
+// The build never deletes the dist/ a server is using, and builds nothing when nothing changed
+// (docs/decisions/0032-npm-start-that-starts.md).
+describe('two npm starts in one checkout', { timeout: 240_000 }, () => {
+  let fresh: string;
+  beforeAll(async () => {
+    fresh = await checkout();
+  }, 120_000);
+  afterAll(async () => {
+    if (fresh) await rm(fresh, { recursive: true, force: true });
+  });
+
+  it('both serve; one builds, the other waits for that build; a third start builds nothing; a rebuild replaces only what changed', async () => {
+    const [first, second] = [npmStart(fresh), npmStart(fresh)];
+    try {
+      const servers = await Promise.all([first.listening, second.listening]);
+      // Started together on a checkout with no dist/: whichever took the build's lock built, the other found it done.
+      expect(servers.map(({ output }) => (output.includes('build: dist/ rebuilt') ? 'built' : output.includes('build: dist/ is up to date') ? 'up to date' : output)).sort()).toEqual(['built', 'up to date']);
+      expect(servers[0].url).not.toBe(servers[1].url);
+
+      const built = distFiles(fresh);
+      const third = npmStart(fresh);
+      const { output } = await third.listening;
+      expect(output).toContain('build: dist/ is up to date');
+      process.kill(third.npm.pid!, 'SIGTERM');
+      expect((await third.npm).exitCode).toBe(0);
+      expect(distFiles(fresh)).toEqual(built);
+
+      // An edit while both serve: the build writes that file's output (and its own records) by a
+      // rename, and leaves every other file of dist/ as it was.
+      appendFileSync(join(fresh, 'src', 'cli', 'serve.ts'), '\n// edited while two servers run\n');
+      const rebuild = await execa('npm', ['run', 'build'], { cwd: fresh, env: cleanEnv(), extendEnv: false, timeout: 120_000 });
+      expect(rebuild.stdout).toContain('build: server code: ');
+      const rebuilt = distFiles(fresh);
+      expect(Object.keys(rebuilt).sort()).toEqual(Object.keys(built).sort());
+      expect(Object.keys(built).filter((file) => rebuilt[file] !== built[file]).sort()).toEqual(['.build/server.tsbuildinfo', '.build/steps.json', 'src/cli/serve.js']);
+      expect(readFileSync(join(fresh, 'dist', 'src', 'cli', 'serve.js'), 'utf8')).toContain('// edited while two servers run');
+
+      // What a running server reads from dist/ at request time is still there for both.
+      for (const { url } of servers) {
+        for (const path of ['/__control/health', '/docs/assets/swagger-ui.css', '/__dashboard/vendor/preact.mjs', '/__dashboard/ui/main.js']) {
+          expect((await fetch(`${url}${path}`)).status, `${url}${path}`).toBe(200);
+        }
+      }
+    } finally {
+      for (const { npm } of [first, second]) if (npm.exitCode === null) process.kill(npm.pid!, 'SIGTERM');
+    }
+    expect((await first.npm).exitCode).toBe(0);
+    expect((await second.npm).exitCode).toBe(0);
   });
 });

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { curlCommand } from '../../src/dashboard/ui/curl.js';
 import type { JournalEntry, LiveDetail } from '../../src/dashboard/ui/contract.js';
-import { REDACTED } from '../../src/redaction/redactor.js';
+import { maskUserInfo } from '../../src/lib/uri.js';
+import { RECORDING_FORMAT, readRecording, writeExchange } from '../../src/proxy/recording.js';
+import { hideSecretShapes, REDACTED } from '../../src/redaction/redactor.js';
 import { cliIo } from '../helpers/cli-io.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { listening, plainServer, proxyTo, temporaryDir, type Listening } from '../proxy/helpers.js';
@@ -35,6 +37,7 @@ const SECRETS = {
   'a live key in a text field': 'sk_live_51TextFieldSecret13',
   'a GitHub token the upstream echoes': 'ghp_EchoedByUpstream0123456789ab',
   'the request key, echoed': 'sgw_live_request_key_14',
+  'a Bearer credential in a header of no secret name': 'fwdBearer0a1b2c3d15',
 } as const;
 
 /** What must stay visible: no secret, and what a person reads the journal for. */
@@ -55,6 +58,7 @@ function requests(base: string): Array<[string, RequestInit]> {
     'x-auth-token': SECRETS['header x-auth-token'],
     'X-Service-Password': SECRETS['header X-Service-Password'],
     'Idempotency-Key': 'idem-visible-123',
+    'X-Forwarded-Authorization': `Bearer ${SECRETS['a Bearer credential in a header of no secret name']}`,
   };
   const body = {
     text: `Launch day ${SECRETS['a live key in a text field']}`,
@@ -171,5 +175,105 @@ describe('secrets, spelled every way, sent to the mock itself', () => {
       stream.close();
       await mock.close();
     }
+  });
+});
+
+describe('a recording written before names were judged by family (or by hand)', () => {
+  it('gives a scenario with none of its secrets: from-recording redacts what it reads as the proxy now would', async () => {
+    const recording = temporaryDir();
+    // What a proxy of decision 0022 wrote: only the names of its fixed list hidden.
+    writeExchange(recording, {
+      format: RECORDING_FORMAT,
+      seq: 1,
+      operationId: 'listConnections',
+      startedAt: '2026-03-02T09:00:00.000Z',
+      durationMs: 3,
+      request: {
+        method: 'GET',
+        path: '/v1/connections',
+        query: `token[]=${SECRETS['query token[]']}&api_key=${SECRETS['query api_key']}&limit=5`,
+        headers: { 'x-api-key': REDACTED, 'x-auth-token': SECRETS['header x-auth-token'], 'idempotency-key': 'idem-visible-123' },
+      },
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-upstream-token': SECRETS['a GitHub token the upstream echoes'] },
+        json: {
+          data: [],
+          nextCursor: null,
+          hasMore: false,
+          echoed: {
+            client_secret: SECRETS['field client_secret'],
+            private_key: SECRETS['field private_key (PEM)'],
+            hook: `https://hookuser:${SECRETS['webhook URL password']}@hooks.example/in`,
+            note: `token ${SECRETS['query token[]']} and ${SECRETS['a live key in a text field']}`,
+            keywords: ['launch-keyword'],
+          },
+        },
+      },
+    });
+    const io = cliIo();
+    expect(await main(['scenario', 'from-recording', recording], io.streams)).toEqual({ exitCode: 0 });
+    const yaml = io.out.join('\n');
+    expect(yaml).toContain('launch-keyword');
+    expect(yaml).toContain('limit=5');
+    expectNoSecret(yaml, 'scenario from-recording of an old recording');
+  });
+});
+
+describe('an upstream answer nested deeper than the API accepts', () => {
+  it('is recorded hidden whole, so the recording stays one that drift and from-recording can read', async () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}"${SECRETS['field api_key']}"${']'.repeat(depth)}`;
+    const upstream = await plainServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // 200 levels: written, then refused when read back; 5,000: past what JSON.stringify writes.
+      res.end(nested(req.url?.includes('limit=1') ? 200 : 5_000));
+    });
+    const recording = temporaryDir();
+    const proxy = await proxyTo(upstream.url, { recordDir: recording });
+    try {
+      for (const limit of [1, 2]) await (await fetch(`${proxy.url}/v1/connections?limit=${limit}`, { headers: { 'x-api-key': 'sgw_test_default' } })).arrayBuffer();
+      const exchanges = readRecording(recording);
+      expect(exchanges.map((exchange) => exchange.response?.text)).toEqual([REDACTED, REDACTED]);
+      const io = cliIo();
+      expect(await main(['scenario', 'from-recording', recording], io.streams)).toEqual({ exitCode: 0 });
+      expect(io.out.join('\n').match(/respond:/g)).toHaveLength(2);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('the shapes are searched in linear time', () => {
+  // Each the worst case of a pattern that scanned a run once per word start: minutes for a megabyte
+  // before, from any body through the proxy or the live detail, while every tenant waited.
+  it.each([
+    ['a scheme-like run before an @ (user info)', `${'a.'.repeat(128 * 1024)}@`],
+    ['JSON Web Token heads joined by - with no dot', 'eyJaaaaaaaa-'.repeat(40 * 1024)],
+  ])('%s: answers, and a real one in it is still found', (_case, hostile) => {
+    const secret = `https://u:${SECRETS['webhook URL password']}@h.example/ and eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlMDEyMw`;
+    const shown = hideSecretShapes(`${hostile} ${secret}`);
+    expect(shown.startsWith(hostile.slice(0, 1000))).toBe(true);
+    expect(shown).not.toContain(SECRETS['webhook URL password']);
+    expect(shown).not.toContain('c2lnbmF0dXJlMDEyMw');
+    expect(maskUserInfo(`${hostile} ${secret}`)).not.toContain(SECRETS['webhook URL password']);
+  });
+});
+
+describe("the dashboard's Copy as curl", () => {
+  it('leaves out every header the server masked, however its name is spelt, and keeps the rest', () => {
+    const detail: LiveDetail = {
+      requestHeaders: { 'x-auth-token': '••••n-07', 'X-Service-Password': '••••s-08', 'x-api-key': '••••_14', 'idempotency-key': 'idem-visible-123', 'x-forwarded-authorization': `Bearer ${REDACTED}` },
+      requestBody: null,
+      requestBodyTruncated: false,
+      responseHeaders: {},
+      responseBody: null,
+      responseBodyTruncated: false,
+    };
+    const curl = curlCommand({ method: 'GET', path: '/v1/connections', query: `token[]=${REDACTED}` }, 'http://127.0.0.1:4010', detail);
+    expect(curl).not.toContain('••••');
+    expect(curl).toContain("-H 'idempotency-key: idem-visible-123'");
+    expect(curl).toContain(`-H 'x-forwarded-authorization: Bearer ${REDACTED}'`);
+    expect(curl).toContain('"x-api-key: $SGW_API_KEY"');
   });
 });

@@ -6,7 +6,8 @@ import { automationsStore, AUTOMATION_KINDS } from '../../src/api/automations/st
 import { commentsStore } from '../../src/api/comments/store.js';
 import { inboxStore } from '../../src/api/inbox/store.js';
 import { metricsAt } from '../../src/api/posts/metrics.js';
-import { POST_STATUSES, postsStore } from '../../src/api/posts/store.js';
+import { postsStore } from '../../src/api/posts/store.js';
+import { POST_STATUSES } from '../../src/api/posts/records.js';
 import { profilesStore } from '../../src/api/profiles/store.js';
 import { reviewsStore } from '../../src/api/reviews/store.js';
 import { FixtureError, parseFixture } from '../../src/api/world/fixture-file.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { metricsAt, type NormalizedMetrics } from '../../src/api/posts/metrics.js';
-import type { DestinationRecord } from '../../src/api/posts/store.js';
+import type { DestinationRecord } from '../../src/api/posts/records.js';
 
 const PUBLISHED_MS = Date.parse('2025-03-01T12:00:00.000Z');
 const HOUR = 3_600_000;

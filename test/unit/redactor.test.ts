@@ -151,6 +151,19 @@ describe('redaction of what a client may send (found by fuzzing through the prox
   it('walks a body nested deeper than the stack would allow, and hides the secret at its bottom', () => {
     let deep: unknown = { appPassword: 'deep-secret-value' };
     for (let i = 0; i < 100_000; i++) deep = { next: deep };
+    let bottom = redactor.json(deep) as { next?: unknown; appPassword?: string };
+    let depth = 0;
+    while (bottom.next !== undefined) {
+      bottom = bottom.next as typeof bottom;
+      depth++;
+    }
+    expect(depth).toBe(100_000);
+    expect(bottom).toEqual({ appPassword: REDACTED });
+  });
+
+  it('records a body nested deeper than the API accepts hidden whole, the other body and the headers as always', () => {
+    let deep: unknown = { appPassword: 'deep-secret-value' };
+    for (let i = 0; i < 100_000; i++) deep = { next: deep };
     const exchange: RecordedExchange = {
       format: RECORDING_FORMAT,
       seq: 1,
@@ -162,13 +175,8 @@ describe('redaction of what a client may send (found by fuzzing through the prox
     };
     const redacted = redactExchange(redactor, exchange);
     expect(redacted.request.headers).toEqual({ 'x-api-key': REDACTED });
-    let bottom = redacted.request.json as { next?: unknown; appPassword?: string };
-    let depth = 0;
-    while (bottom.next !== undefined) {
-      bottom = bottom.next as typeof bottom;
-      depth++;
-    }
-    expect(depth).toBe(100_000);
-    expect(bottom).toEqual({ appPassword: REDACTED });
+    expect(redacted.request.text).toBe(REDACTED);
+    expect(redacted.request.json).toBeUndefined();
+    expect(redacted.response?.json).toEqual({ error: { code: 'VALIDATION_ERROR', message: 'nope' } });
   });
 });

@@ -2,7 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import { ApiError } from '../../lib/errors.js';
 import type { TimeRange } from '../../http/lists.js';
 import { metricsAt, type NormalizedMetrics } from '../posts/metrics.js';
-import type { DestinationRecord } from '../posts/store.js';
+import type { DestinationRecord } from '../posts/records.js';
 
 /*
  * Daily readings, the stuff of timelines. The network reads each published

@@ -4,7 +4,8 @@ import { getOwn } from '../../lib/records.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore } from '../accounts/store.js';
 import { metricsAt, type NormalizedMetrics } from '../posts/metrics.js';
-import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
+import { postsStore } from '../posts/store.js';
+import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { resolveTimelineRange, timelinePoints, type DayRange, type ReadableDestination, type TimelinePoint } from './readings.js';
 
 /** The microblogging network gives no daily readings: no timelines there (the reference). */

@@ -9,7 +9,8 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import type { AccountRecord } from '../accounts/store.js';
 import { accountsStore } from '../accounts/store.js';
 import { findDestination, findTarget, publisherOf, requirePublished, requireSupported, resolveActingTarget, type Target, type TargetInput, type TargetRules } from '../engagement/target.js';
-import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
+import { postsStore } from '../posts/store.js';
+import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { commentsStore, type CommentRecord } from './store.js';
 import { getOwn } from '../../lib/records.js';
 

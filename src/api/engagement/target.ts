@@ -2,7 +2,8 @@ import { ApiError, validationError } from '../../lib/errors.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
-import { postsStore, type DestinationRecord, type PostRecord } from '../posts/store.js';
+import { postsStore } from '../posts/store.js';
+import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { getOwn } from '../../lib/records.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Direction, SortKey } from '../../http/lists.js';
 import { metricCeiling, metricCurve, metricOnCurve, type MetricName } from './metrics.js';
-import type { PostRecord } from './store.js';
+import type { PostRecord } from './records.js';
 
 /*
  * The orders of GET /v1/posts, kept so that a page costs what it shows rather

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import { seededRandom } from '../../lib/seeded-random.js';
-import type { DestinationRecord } from './store.js';
+import type { DestinationRecord } from './records.js';
 
 /** The reference's NormalizedMetrics: every key is a number, or null where the network does not count it. */
 export type NormalizedMetrics = components['schemas']['NormalizedMetrics'];

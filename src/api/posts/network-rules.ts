@@ -1,6 +1,6 @@
 import type { AccountRecord } from '../accounts/store.js';
 import { platformFacts } from '../../platforms/catalog.js';
-import type { MediaKind } from './store.js';
+import type { MediaKind } from './records.js';
 
 /**
  * What each network accepts in a new post: which destination fields it knows,

@@ -1,7 +1,7 @@
 import { getOwn, setOwn } from '../../lib/records.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { defineStore, type HasWorkspaceData } from '../../store/define-store.js';
-import type { DestinationRecord } from './store.js';
+import type { DestinationRecord } from './records.js';
 
 export const OUTCOME_RESULTS = ['published', 'failed'] as const;
 export type OutcomeResult = (typeof OUTCOME_RESULTS)[number];

@@ -6,7 +6,8 @@ import { reserve, settle, velocityError, velocityMessage, velocityRefusal, type 
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { decidedOutcome, decidedRefusal, dropOutcomes, takeOutcome } from './outcomes.js';
-import { postChanged, postsStore, type DestinationRecord, type PostRecord } from './store.js';
+import { postChanged, postsStore } from './store.js';
+import { type DestinationRecord, type PostRecord } from './records.js';
 import { destinationView, postView } from './views.js';
 
 /*

@@ -4,7 +4,7 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { canonicalZone, resolveLocalTime } from './local-time.js';
 import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, mediaProblem, networkPostRules, networksWithField, textLimitFor } from './network-rules.js';
-import type { MediaKind } from './store.js';
+import type { MediaKind } from './records.js';
 import { getOwn } from '../../lib/records.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
 

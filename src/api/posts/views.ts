@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { metricsAt } from './metrics.js';
-import type { DestinationRecord, PostRecord } from './store.js';
+import type { DestinationRecord, PostRecord } from './records.js';
 
 export type PostView = components['schemas']['Post'];
 export type DestinationView = components['schemas']['PostDestination'];

@@ -1,6 +1,6 @@
 import { Faker, base, en } from '@faker-js/faker';
 import type { AccountRecord } from '../accounts/store.js';
-import type { MediaKind } from '../posts/store.js';
+import type { MediaKind } from '../posts/records.js';
 import { loadDefaultFixture } from '../world/fixture-file.js';
 import { drawHex, hexToDigits, seedFrom } from '../../lib/ids.js';
 import { platformFacts } from '../../platforms/catalog.js';

@@ -58,7 +58,7 @@ export function ClockView({ client, generation, onTokenRequired }: ClockViewProp
     async (signal?: AbortSignal) => {
       const seq = ++readSeq.current;
       try {
-        const [clock, jobs] = await Promise.all([client.json<Clock>('/clock', signal && { signal }), client.json<PendingJobList>(`/clock/jobs?limit=${JOBS_SHOWN}`, signal && { signal })]);
+        const [clock, jobs] = await Promise.all([client.call('getClock', { signal }), client.call('listClockJobs', { query: { limit: JOBS_SHOWN }, signal })]);
         if (seq !== readSeq.current) return;
         setRead({ clock, readAt: performance.now(), jobs });
         setTick(performance.now());
@@ -131,13 +131,13 @@ export function ClockView({ client, generation, onTokenRequired }: ClockViewProp
     }
   }
 
-  const advance = () => act(() => client.send<ClockMove>('POST', '/clock/advance', { by: duration.trim() }));
+  const advance = () => act(() => client.call('advanceClock', { body: { by: duration.trim() } }));
   const moveTo = () => {
     const to = fromUtcField(setTo);
     if (to === null) return setError('Choose the date-time to set the clock to.');
-    return act(() => client.send<ClockMove>('POST', '/clock/set', { to }));
+    return act(() => client.call('setClock', { body: { to } }));
   };
-  const toggle = () => act(() => client.json<Clock>(read?.clock.frozen ? '/clock/resume' : '/clock/freeze', { method: 'POST' }));
+  const toggle = () => act(() => client.call(read?.clock.frozen ? 'resumeClock' : 'freezeClock'));
 
   const now = read ? clockNow(read.clock, read.readAt, tick) : null;
   return (

@@ -19,4 +19,4 @@ export type {
 } from '../../generated/named-types.js';
 
 /** What `request.recorded` carries besides the entry, for a request answered while the stream was open. */
-export type { LiveDetail } from '../../journal/live-detail-shape.js';
+export type { LiveDetail, MaskedHeaderPrefix } from '../../journal/live-detail-shape.js';

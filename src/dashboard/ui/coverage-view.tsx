@@ -73,8 +73,7 @@ export function CoverageView({ client, generation, onTokenRequired }: CoverageVi
 
   useEffect(() => {
     const abort = new AbortController();
-    const query = new URLSearchParams({ scope });
-    if (operations !== null) query.set('operations', operations);
+    const query = { scope, ...(operations !== null && { operations }) };
     const fail = (failure: unknown) => {
       if (abort.signal.aborted) return;
       if (failure instanceof TokenRequired) return onTokenRequired();
@@ -83,7 +82,7 @@ export function CoverageView({ client, generation, onTokenRequired }: CoverageVi
     const refresh = coalescedRefresh(
       () =>
         client
-          .json<CoverageReport>(`/coverage?${query.toString()}`, { signal: abort.signal })
+          .call('getCoverage', { query, signal: abort.signal })
           .then((answer) => {
             setReport(answer);
             setError(null);

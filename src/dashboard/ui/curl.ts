@@ -1,4 +1,4 @@
-import type { JournalEntry, LiveDetail } from './contract.js';
+import type { JournalEntry, LiveDetail, MaskedHeaderPrefix } from './contract.js';
 
 /** Quotes a word for a POSIX shell. */
 function shellQuote(text: string): string {
@@ -6,7 +6,14 @@ function shellQuote(text: string): string {
 }
 
 /** Headers curl sets itself, or that name this connection rather than the request. */
-const LEFT_OUT = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'accept-language', 'user-agent', 'x-api-key', 'authorization', 'x-control-token', 'cookie']);
+const LEFT_OUT = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'accept-language', 'user-agent']);
+
+/**
+ * How the server shows a secret header (any spelling of any family: the redactor's rule, which
+ * this page cannot load): such a header is left out rather than sent as a useless `••••ault`,
+ * and the page keeps no list of secret names of its own to fall behind the server's.
+ */
+const MASKED: MaskedHeaderPrefix = '••••';
 
 /** What a request asked for: its path and, when it had one, its query (`/v1/posts?limit=5`). */
 export function requestTarget(entry: Pick<JournalEntry, 'path' | 'query'>): string {
@@ -24,7 +31,7 @@ export function curlCommand(entry: Pick<JournalEntry, 'method' | 'path' | 'query
   if (entry.method !== 'GET') parts.push('-X', entry.method);
   parts.push(shellQuote(origin + requestTarget(entry)), '-H', '"x-api-key: $SGW_API_KEY"');
   for (const [name, value] of Object.entries(detail?.requestHeaders ?? {})) {
-    if (!LEFT_OUT.has(name.toLowerCase()) && !name.toLowerCase().startsWith('sec-')) parts.push('-H', shellQuote(`${name}: ${value}`));
+    if (!LEFT_OUT.has(name.toLowerCase()) && !name.toLowerCase().startsWith('sec-') && !value.startsWith(MASKED)) parts.push('-H', shellQuote(`${name}: ${value}`));
   }
   if (detail?.requestBody != null && !detail.requestBodyTruncated) parts.push('--data-raw', shellQuote(detail.requestBody));
   return parts.join(' ');

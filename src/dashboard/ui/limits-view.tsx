@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ControlClient } from './control-client.js';
-import { BUDGET_LABELS, BUDGETS, budgetAction, gaugeOf, velocityText, type BudgetName, type Limits } from './limits.js';
+import { BUDGET_LABELS, BUDGETS, budgetAction, gaugeOf, velocityText, type BudgetName } from './limits.js';
 import { useLiveRead } from './live-read.js';
 
 export interface LimitsViewProps {
@@ -25,7 +25,7 @@ const STYLE = `
  */
 export function LimitsView({ client, generation, onTokenRequired }: LimitsViewProps) {
   // Every API request takes a place in a window: read again on each one the stream reports.
-  const { data: limits, show, error, fail, clearError, connection, refresh } = useLiveRead<Limits>(client, '/limits', {
+  const { data: limits, show, error, fail, clearError, connection, refresh } = useLiveRead(client, 'getLimits', {
     generation,
     onTokenRequired,
     readsAgainOn: (name) => name === 'request.recorded',
@@ -36,7 +36,7 @@ export function LimitsView({ client, generation, onTokenRequired }: LimitsViewPr
     setBusy(true);
     clearError();
     try {
-      show(await client.send<Limits>('POST', '/limits', budgetAction(action, budget)));
+      show(await client.call('updateLimits', { body: budgetAction(action, budget) }));
     } catch (failure) {
       fail(failure);
     } finally {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { ControlOperationId, ControlResult } from '../../client/control-types.js';
 import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
 import { coalescedRefresh } from './coverage-grid.js';
 import { followStream, RECONNECT_MS } from './follow-stream.js';
@@ -32,12 +33,13 @@ export interface LiveRead<T> {
 }
 
 /**
- * A control-plane read (`GET /__control<path>`) kept live: read once, then again, coalesced
+ * A control-plane read (an operation of control.yaml that takes no parameter) kept live: read once, then again, coalesced
  * to one read per LIVE_READ_EVERY_MS however many events arrive, on the workspace's stream
  * events, which is opened again after the server ends it. What the views built on the stream
  * share, so each one says only what it reads and how it draws it.
  */
-export function useLiveRead<T>(client: ControlClient, path: string, { generation, onTokenRequired, readsAgainOn }: LiveReadOptions): LiveRead<T> {
+export function useLiveRead<K extends ControlOperationId>(client: ControlClient, operationId: K, { generation, onTokenRequired, readsAgainOn }: LiveReadOptions): LiveRead<ControlResult<K>> {
+  type T = ControlResult<K>;
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [connection, setConnection] = useState<Connection>('connecting');
@@ -56,14 +58,14 @@ export function useLiveRead<T>(client: ControlClient, path: string, { generation
   useEffect(() => {
     setData(null);
     setError(null);
-  }, [generation, path]);
+  }, [generation, operationId]);
 
   useEffect(() => {
     const abort = new AbortController();
     const refresh = coalescedRefresh(
       () =>
         client
-          .json<T>(path, { signal: abort.signal })
+          .call(operationId, { signal: abort.signal })
           .then(setData)
           .catch((failure: unknown) => {
             if (!abort.signal.aborted) fail(failure);
@@ -97,7 +99,7 @@ export function useLiveRead<T>(client: ControlClient, path: string, { generation
       refresh.cancel();
     };
     // readsAgainOn is read at each event; a new function each render must not reopen the stream.
-  }, [client, path, generation, retry, fail]);
+  }, [client, operationId, generation, retry, fail]);
 
   return { data, show: setData, error, fail, clearError: () => setError(null), connection, refresh: () => refresher?.poke() };
 }

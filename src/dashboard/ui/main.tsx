@@ -1,7 +1,7 @@
 import { render, type JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlClient, ControlError, TokenRequired } from './control-client.js';
-import type { WorkspaceList, WorkspaceListing } from './contract.js';
+import type { WorkspaceListing } from './contract.js';
 import { ClockView } from './clock-view.js';
 import { CoverageView } from './coverage-view.js';
 import { LimitsView } from './limits-view.js';
@@ -94,7 +94,7 @@ function App() {
 
   const loadWorkspaces = useCallback(async () => {
     try {
-      const list = await client.json<WorkspaceList>('/workspaces');
+      const list = await client.call('listWorkspaces');
       setWorkspaces(list.data);
       setNeedsToken(null);
       // A workspace deleted or evicted since this tab chose it: back to the default one.

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ControlError, TokenRequired, type ControlClient } from './control-client.js';
-import type { JournalEntry, JournalPage, LiveDetail } from './contract.js';
+import type { JournalEntry, LiveDetail } from './contract.js';
 import { curlCommand, requestTarget } from './curl.js';
 import { followStream, RECONNECT_MS } from './follow-stream.js';
 import { VirtualList } from './virtual-list.js';
@@ -96,7 +96,7 @@ export function RequestsView({ client, generation, onTokenRequired }: RequestsVi
       // The journal is read once the stream is open, so no entry falls between the two; the
       // entries the stream brings that the read already has are dropped by seq.
       client
-        .json<JournalPage>(`/journal?limit=${MAX_ENTRIES}`, { signal: abort.signal })
+        .call('getJournal', { query: { limit: MAX_ENTRIES }, signal: abort.signal })
         .then((page) => {
           setEntries(page.data);
           setCapacity(page.capacity);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ControlError, type ControlClient } from './control-client.js';
-import type { ActiveRule, RuleList, ScenarioList } from './contract.js';
+import type { ScenarioList } from './contract.js';
 import { useLiveRead } from './live-read.js';
 import { errorAtOf, hitsText, lineNumbers, matchText, offsetOf, parseRuleSnippet, SAMPLE_RULE, type ScenarioErrorAt } from './scenarios.js';
 
@@ -31,7 +31,7 @@ const STYLE = `
  * again as requests arrive, and a rule added (`POST /__control/rules`) or removed (`DELETE`).
  */
 export function ScenariosView({ client, generation, onTokenRequired }: ScenariosViewProps) {
-  const rules = useLiveRead<RuleList>(client, '/rules', { generation, onTokenRequired, readsAgainOn: (name) => name === 'request.recorded' });
+  const rules = useLiveRead(client, 'listRules', { generation, onTokenRequired, readsAgainOn: (name) => name === 'request.recorded' });
   const [available, setAvailable] = useState<ScenarioList | null>(null);
   const [chosen, setChosen] = useState('');
   const [yaml, setYaml] = useState('');
@@ -46,7 +46,7 @@ export function ScenariosView({ client, generation, onTokenRequired }: Scenarios
   useEffect(() => {
     setAvailable(null);
     client
-      .json<ScenarioList>('/scenarios')
+      .call('listScenarios')
       .then((list) => {
         setAvailable(list);
         setLoaded(list.loaded?.name ?? null);
@@ -71,7 +71,7 @@ export function ScenariosView({ client, generation, onTokenRequired }: Scenarios
     return act(
       async () => {
         setYamlError(null);
-        const answer = await client.send<{ scenario: { name: string } }>('POST', '/scenarios', body);
+        const answer = await client.call('loadScenario', { body });
         setLoaded(answer.scenario.name);
         rules.refresh();
       },
@@ -97,7 +97,7 @@ export function ScenariosView({ client, generation, onTokenRequired }: Scenarios
     return act(
       async () => {
         setRuleError(null);
-        rules.show({ data: [await client.send<ActiveRule>('POST', '/rules', parsed.rule), ...(rules.data?.data ?? [])] });
+        rules.show({ data: [await client.call('addRule', { body: parsed.rule }), ...(rules.data?.data ?? [])] });
         rules.refresh();
       },
       (failure) => (failure instanceof ControlError ? setRuleError(failure.message) : rules.fail(failure)),
@@ -106,7 +106,7 @@ export function ScenariosView({ client, generation, onTokenRequired }: Scenarios
 
   function removeRule(id: string) {
     return act(async () => {
-      await client.request(`/rules/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      await client.call('removeRule', { params: { id } });
       rules.show({ data: (rules.data?.data ?? []).filter((rule) => rule.id !== id) });
       rules.refresh();
     }, rules.fail);

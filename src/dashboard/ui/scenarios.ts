@@ -1,4 +1,5 @@
 import type { ActiveRule } from './contract.js';
+import type { ControlAddRuleBody } from '../../generated/named-types.js';
 
 /* The Scenarios view's pure logic: where a refused scenario's error sits in the editor, and how a rule reads. */
 
@@ -33,8 +34,11 @@ export function lineNumbers(text: string): number[] {
   return Array.from({ length: text.split('\n').length }, (_, i) => i + 1);
 }
 
-/** A rule typed as JSON for `POST /__control/rules`, or why it is not one. */
-export function parseRuleSnippet(text: string): { rule: Record<string, unknown> } | { problem: string } {
+/**
+ * A rule typed as JSON for `addRule`, or why it is not one. Only its being an object is checked
+ * here: the server checks the rest and names the field, as it does for any client.
+ */
+export function parseRuleSnippet(text: string): { rule: ControlAddRuleBody } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -42,7 +46,7 @@ export function parseRuleSnippet(text: string): { rule: Record<string, unknown> 
     return { problem: `Not JSON: ${failure instanceof Error ? failure.message : String(failure)}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'A rule is a JSON object with match and then.' };
-  return { rule: value as Record<string, unknown> };
+  return { rule: value as ControlAddRuleBody };
 }
 
 /** A rule's hits as the table shows them: fired, of its times when it has some. */

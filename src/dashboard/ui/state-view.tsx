@@ -10,7 +10,7 @@ import {
   composerAccounts,
   inboundBody,
   INBOUND_KINDS,
-  INBOUND_PATHS,
+  INBOUND_OPERATIONS,
   matchesFilter,
   postsOf,
   POSTS_SHOWN,
@@ -21,7 +21,6 @@ import {
   type ComposerFields,
   type InboundKind,
 } from './state.js';
-import type { WorkspaceSnapshot } from './webhooks.js';
 
 export interface StateViewProps {
   client: ControlClient;
@@ -91,7 +90,7 @@ function Composer({ kind, accounts, busy, onSend }: { kind: InboundKind; account
  * of the stream; a filter and a cap of POSTS_SHOWN keep a large world usable.
  */
 export function StateView({ client, generation, onTokenRequired }: StateViewProps) {
-  const { data: snapshot, error, fail, clearError, connection, refresh } = useLiveRead<WorkspaceSnapshot>(client, '/state', { generation, onTokenRequired });
+  const { data: snapshot, error, fail, clearError, connection, refresh } = useLiveRead(client, 'getState', { generation, onTokenRequired });
   const [filter, setFilter] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -121,13 +120,13 @@ export function StateView({ client, generation, onTokenRequired }: StateViewProp
 
   const changeStatus = (account: AccountRecord, action: AccountAction) =>
     act(async () => {
-      const changed = await client.send<{ status: string }>('POST', `/accounts/${encodeURIComponent(account.id)}/status`, statusChange(action));
+      const changed = await client.call('setAccountStatus', { params: { id: account.id }, body: statusChange(action) });
       return `${account.handle} is now ${changed.status}.`;
     });
 
   const compose = (kind: InboundKind, fields: ComposerFields) =>
     act(async () => {
-      await client.send('POST', INBOUND_PATHS[kind], inboundBody(kind, fields));
+      await client.call(INBOUND_OPERATIONS[kind], { body: inboundBody(kind, fields) });
       return `Inbound ${kind} added.`;
     });
 

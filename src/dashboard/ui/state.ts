@@ -5,6 +5,7 @@
  * the bodies the inbound composers send (`POST /__control/inbound/*`). No DOM here, so a unit test
  * loads it as it is.
  */
+import type { ControlOperationId } from '../../client/control-types.js';
 import type { WorkspaceSnapshot } from './webhooks.js';
 
 /*
@@ -99,7 +100,7 @@ export function actionApplies(action: AccountAction, status: string): boolean {
 export const INBOUND_KINDS = ['comment', 'message', 'review'] as const;
 export type InboundKind = (typeof INBOUND_KINDS)[number];
 
-export const INBOUND_PATHS: Record<InboundKind, string> = { comment: '/inbound/comments', message: '/inbound/messages', review: '/inbound/reviews' };
+export const INBOUND_OPERATIONS = { comment: 'receiveInboundComment', message: 'receiveInboundMessage', review: 'receiveInboundReview' } as const satisfies Record<InboundKind, ControlOperationId>;
 
 export interface ComposerFields {
   /** An account id, or '' for the server's choice (its newest post, its oldest inbox, its oldest page). */

@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ControlClient } from './control-client.js';
 import { useLiveRead } from './live-read.js';
-import { deliveryHeaders, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, type DeliveryRecord, type WebhookRecord, type WebhookWithDeliveries, type WorkspaceSnapshot } from './webhooks.js';
+import { deliveryHeaders, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, type DeliveryRecord, type WebhookRecord, type WebhookWithDeliveries } from './webhooks.js';
 
 /**
  * How often the view reads again while a retry is due: an attempt emits no event on the
@@ -166,7 +166,7 @@ function WebhookCard({ entry, selected, busy, onSelect, onTest, onRedeliver }: {
  * PENDING_POLL_MS while a retry is due.
  */
 export function WebhooksView({ client, generation, onTokenRequired }: WebhooksViewProps) {
-  const { data: snapshot, error, fail, clearError, connection, refresh } = useLiveRead<WorkspaceSnapshot>(client, '/state', { generation, onTokenRequired });
+  const { data: snapshot, error, fail, clearError, connection, refresh } = useLiveRead(client, 'getState', { generation, onTokenRequired });
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -198,13 +198,13 @@ export function WebhooksView({ client, generation, onTokenRequired }: WebhooksVi
 
   const sendTest = (webhookId: string) =>
     act(async () => {
-      const sent = await client.send<{ deliveries: Array<{ deliveryId: string }> }>('POST', '/events', { event: 'webhook.test', objectId: webhookId });
+      const sent = await client.call('emitEvent', { body: { event: 'webhook.test', objectId: webhookId } });
       setSelected(sent.deliveries[0]?.deliveryId ?? null);
     });
 
   const redeliver = (webhookId: string, deliveryId: string) =>
     act(async () => {
-      await client.request(`/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { method: 'POST' });
+      await client.call('redeliverDelivery', { params: { id: webhookId, deliveryId } });
     });
 
   return (

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import type { ControlClient } from './control-client.js';
-import type { CreatedWorkspace, WorkspaceListing } from './contract.js';
+import type { WorkspaceListing } from './contract.js';
 
 export interface WorkspaceSwitcherProps {
   client: ControlClient;
@@ -34,7 +34,7 @@ export function WorkspaceSwitcher({ client, workspaces, current, onSelect, onCha
 
   const create = () =>
     act(async () => {
-      const made = await client.send<CreatedWorkspace>('POST', '/workspaces', {});
+      const made = await client.call('createWorkspace', { body: {} });
       onChanged(made.workspaceId);
       return `Created ${made.workspaceId} (API key ${made.apiKey}).`;
     });
@@ -42,14 +42,14 @@ export function WorkspaceSwitcher({ client, workspaces, current, onSelect, onCha
   const reset = () =>
     act(async () => {
       if (!confirm(`Reset ${shownId} to its start? Its world and journal are cleared.`)) return '';
-      await client.request('/reset', { method: 'POST' });
+      await client.call('resetWorkspace');
       onChanged();
       return `Reset ${shownId}.`;
     });
 
   const snapshot = () =>
     act(async () => {
-      const blob = await (await client.request('/state')).blob();
+      const blob = await (await client.response('getState')).blob();
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
       link.download = `${shownId}-snapshot.json`;
@@ -61,7 +61,7 @@ export function WorkspaceSwitcher({ client, workspaces, current, onSelect, onCha
   const restore = (file: File) =>
     act(async () => {
       if (!confirm(`Replace the world of ${shownId} with ${file.name}?`)) return '';
-      await client.request('/state', { method: 'PUT', body: await file.text(), headers: { 'content-type': 'application/json' } });
+      await client.response('putState', { text: await file.text() });
       onChanged();
       return `Restored ${shownId} from ${file.name}.`;
     });

@@ -1,0 +1,16 @@
+import type { CoverageTracker } from '../coverage/coverage.js';
+import type { EventStreams } from '../events/streams.js';
+import type { RouteDefinition } from '../http/route.js';
+import type { WorkspaceRegistry } from '../workspaces/registry.js';
+
+/** What the control plane's handlers are built with: the same for every tag's file. */
+export interface ControlDependencies {
+  registry: WorkspaceRegistry;
+  version: string;
+  /** The open `GET /__control/events` streams. */
+  eventStreams: EventStreams;
+  coverage: CoverageTracker;
+}
+
+/** How each tag's file exports its routes (src/control/index.ts joins them). */
+export type ControlRouteFactory = (dependencies: ControlDependencies) => RouteDefinition[];
