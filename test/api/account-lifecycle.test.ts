@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionOf, eventsOf, newWorkspace, paramsOf, pathOf, signInForm, startRedirectReceiver, type RedirectReceiver, type TestWorkspace } from '../helpers/accounts.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, TEST_CLOCK, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-let baseUrl: string;
+const mock = useMock({}, { listen: true });
 let receiver: RedirectReceiver;
 beforeAll(async () => {
-  mock = await startMock();
-  baseUrl = await mock.server.listen(0);
   receiver = await startRedirectReceiver();
 });
-afterAll(async () => {
-  await receiver.close();
-  await mock.close();
-});
+afterAll(() => receiver.close());
 
 const at = (ms: number) => new Date(Date.parse(TEST_CLOCK) + ms).toISOString();
 const HOUR = 3_600_000;
@@ -166,7 +160,7 @@ describe('POST /v1/accounts/{id}/reconnect', () => {
       expect(replay.body).toEqual(first.body);
 
       // A real browser's path: open the page on the mock's real port, submit its form, follow the 303.
-      const signInUrl = `${baseUrl}${pathOf(first.body.url)}`;
+      const signInUrl = `${mock.url}${pathOf(first.body.url)}`;
       const page = await fetch(signInUrl);
       expect(page.status).toBe(200);
       const html = await page.text();
@@ -200,9 +194,9 @@ describe('POST /v1/accounts/{id}/reconnect', () => {
       const { body } = await mock.call('post', `/v1/accounts/${linkedin.id}/reconnect`, ws.apiKey).send({ redirectUrl: receiver.url });
       await mock.control('post', '/__control/clock/advance', ws.apiKey).send({ by: 'PT16M' });
 
-      const signInUrl = `${baseUrl}${pathOf(body.url)}`;
+      const signInUrl = `${mock.url}${pathOf(body.url)}`;
       const html = await (await fetch(signInUrl)).text();
-      const landed = await fetch(`${baseUrl}/__oauth/decide`, {
+      const landed = await fetch(`${mock.url}/__oauth/decide`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ ...signInForm(html), decision: 'approve' }),

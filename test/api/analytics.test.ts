@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { timelineMetrics } from '../../src/api/analytics/readings.js';
 import { metricsAt } from '../../src/api/posts/metrics.js';
 import { addPost } from '../../src/api/posts/store.js';
 import { type DestinationStatus, type PostRecord, type PostStatus } from '../../src/api/posts/records.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, TEST_CLOCK, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const at = (iso: string) => Date.parse(iso);
 const KEYS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'views', 'engagement'] as const;

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { automationsStore } from '../../src/api/automations/store.js';
 import { expectEventDataInContract } from '../helpers/events.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/fixture-world.js';
 
-let mock: TestMock;
+const mock = useMock();
 let world: World;
-beforeAll(async () => {
-  mock = await startMock();
+beforeAll(() => {
   world = worldOf(mock);
 });
-afterAll(() => mock.close());
 
 type Automation = { id: string; accountId: string; name: string; kind: string; keywords: string[]; excludeKeywords: string[]; message: string; enabled: boolean; createdAt: string; updatedAt: string };
 

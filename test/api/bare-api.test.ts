@@ -1,9 +1,9 @@
 import { IncomingMessage } from 'node:http';
 import express from 'express';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
-import { startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { TEST_CLOCK, useMock } from '../helpers/mock.js';
 import { listening, proxyTo } from '../proxy/helpers.js';
 
 /**
@@ -12,16 +12,14 @@ import { listening, proxyTo } from '../proxy/helpers.js';
  * mounted in another Express app) goes through Express. Both must answer alike.
  */
 describe('the API on Node’s objects and through Express', () => {
-  let mock: TestMock;
+  const mock = useMock();
   /** The mock's app mounted in an integrator's own Express app. */
   let outer: express.Express;
 
-  beforeAll(async () => {
-    mock = await startMock();
+  beforeAll(() => {
     outer = express();
     outer.use(mock.server.app);
   });
-  afterAll(() => mock.close());
   afterEach(() => vi.restoreAllMocks());
 
   /** How many requests Express gave its prototypes while `send` ran. */

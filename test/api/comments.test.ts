@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commentsStore } from '../../src/api/comments/store.js';
 import { postsStore } from '../../src/api/posts/store.js';
 import type { DomainEvent } from '../../src/events/catalog.js';
 import { expectEventDataInContract } from '../helpers/events.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/fixture-world.js';
 
-let mock: TestMock;
+const mock = useMock();
 let world: World;
-beforeAll(async () => {
-  mock = await startMock();
+beforeAll(() => {
   world = worldOf(mock);
 });
-afterAll(() => mock.close());
 
 type Comment = { id: string; platformCommentId: string; parentId: string | null; createdAt: string; replies: Comment[]; username: string | null; likeCount: number | null; text: string };
 

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addOutage } from '../../src/platforms/outages.js';
 import { connectionOf, eventsOf, newWorkspace, paramsOf, pathOf, signInForm, type TestWorkspace } from '../helpers/accounts.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, TEST_CLOCK, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  // The sign-in URL is built from the Host the request came to: one the server was told to answer.
-  mock = await startMock({ allowedHosts: ['mock.test'] });
-});
-afterAll(() => mock.close());
+// The sign-in URL is built from the Host the request came to: one the server was told to answer.
+const mock = useMock({ allowedHosts: ['mock.test'] });
 
 const REDIRECT = 'https://app.example-client.com/integrations/callback?state=abc';
 

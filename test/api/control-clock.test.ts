@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  // No fixture world: its scheduled and in-flight posts and its accounts' token expiries would put jobs on the clock.
-  mock = await startMock({ fixtures: false });
-});
-afterAll(() => mock.close());
+// No fixture world: its scheduled and in-flight posts and its accounts' token expiries would put jobs on the clock.
+const mock = useMock({ fixtures: false });
 
 const at = (ms: number) => new Date(Date.parse(TEST_CLOCK) + ms).toISOString();
 

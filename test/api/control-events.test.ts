@@ -1,18 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, startMock, useMock } from '../helpers/mock.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { newWorld } from '../helpers/world.js';
 
-let mock: TestMock;
-let baseUrl: string;
+const mock = useMock({ fixtures: false }, { listen: true });
 let receiver: WebhookReceiver;
 const clients: SseClient[] = [];
-beforeAll(async () => {
-  mock = await startMock({ fixtures: false });
-  baseUrl = await mock.server.listen(0);
-});
-afterAll(() => mock.close());
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });
@@ -22,7 +16,7 @@ afterEach(async () => {
 });
 
 async function open(key: string, query = ''): Promise<SseClient> {
-  const client = await SseClient.open(`${baseUrl}/__control/events${query}`, { 'x-api-key': key });
+  const client = await SseClient.open(`${mock.url}/__control/events${query}`, { 'x-api-key': key });
   clients.push(client);
   await client.waitFor(1);
   return client;

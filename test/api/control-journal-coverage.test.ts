@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { advance, workspaceWith } from '../helpers/scenarios.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 interface OperationCoverage {
   operationId: string;
@@ -160,12 +156,8 @@ describe('GET /__control/coverage', () => {
 });
 
 describe('GET /__control/journal', () => {
-  let small: TestMock;
-  beforeAll(async () => {
-    // A small journal, so that a test can run it over many times.
-    small = await startMock({ journalSize: 25 });
-  });
-  afterAll(() => small.close());
+  // A small journal, so that a test can run it over many times.
+  const small = useMock({ journalSize: 25 });
 
   it('never grows past its bound under load, keeping the most recent requests', async () => {
     const { key } = await workspaceWith(small, 'rules:\n  - { id: every-tenth, match: { operationId: listProfiles, every: 10 }, then: { error: { status: 429, code: RATE_LIMITED } } }\n');

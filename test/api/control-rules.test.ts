@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { accountOn, advance, journalOf, workspaceWith } from '../helpers/scenarios.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 /** Declared by every operation, so a rule may answer it anywhere; the message tells it from a real one. */
 const SCRIPTED = { error: { status: 400, code: 'VALIDATION_ERROR', message: 'Scripted.' } };

@@ -1,17 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
 import { operationModels, requestTarget } from '../fuzz/operations.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, useMock } from '../helpers/mock.js';
 import { accountOn, advance, journalOf, scenarioJobs, scenarioSteps, workspaceWith } from '../helpers/scenarios.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const START = '2026-03-02T09:00:00.000Z';
 

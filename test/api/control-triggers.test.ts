@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, type TestMock, useMock } from '../helpers/mock.js';
 import { EVENT_NAMES } from '../../src/events/catalog.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { payloadProblems } from '../helpers/webhook-contract.js';
@@ -8,12 +8,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const MINUTE = 60_000;
 
-let mock: TestMock;
+const mock = useMock();
 let receiver: WebhookReceiver;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

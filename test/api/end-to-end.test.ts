@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/index.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Across capabilities, as an integrator meets them: a post published through the
  * API reaches the integrator's webhook endpoint, signed, over real HTTP.
  */
-let mock: TestMock;
+const mock = useMock();
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  mock = await startMock();
   receiver = await WebhookReceiver.start();
 });
-afterAll(async () => {
-  await receiver.close();
-  await mock.close();
-});
+afterAll(() => receiver.close());
 
 describe('a post published through the API', () => {
   it('delivers post.platform.published and post.published to the webhook, signed', async () => {

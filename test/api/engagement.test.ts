@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { postsStore } from '../../src/api/posts/store.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/fixture-world.js';
 
-let mock: TestMock;
+const mock = useMock();
 let world: World;
-beforeAll(async () => {
-  mock = await startMock();
+beforeAll(() => {
   world = worldOf(mock);
 });
-afterAll(() => mock.close());
 
 const TOGGLES = [
   ['like', '/v1/likes'],

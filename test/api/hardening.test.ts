@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseFixture } from '../../src/api/world/fixture-file.js';
 import { STATE_BODY_LIMIT_BYTES } from '../../src/control/body-limits.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, useMock } from '../helpers/mock.js';
 import { rawExchange } from '../helpers/raw-http.js';
 
 /** Names on Object.prototype that a lookup `records[id]` would find without an own record. */
@@ -22,13 +22,7 @@ function portOf(url: string): number {
   return Number(new URL(url).port);
 }
 
-let mock: TestMock;
-let url: string;
-beforeAll(async () => {
-  mock = await startMock();
-  url = await mock.server.listen(0);
-});
-afterAll(() => mock.close());
+const mock = useMock({}, { listen: true });
 
 describe('request bodies', () => {
   describe('when the body is over the 1 MiB default limit', () => {
@@ -200,7 +194,7 @@ describe('URL and header limits', () => {
 
   describe('when the request line and headers are over 16 KiB', () => {
     it('answers 431 HEADERS_TOO_LARGE in the envelope and closes the connection', async () => {
-      const res = await rawExchange(portOf(url), {
+      const res = await rawExchange(portOf(mock.url), {
         chunks: [`GET /v1/connections HTTP/1.1\r\nHost: localhost\r\nx-api-key: sgw_test_default\r\nX-Padding: ${'p'.repeat(17 * 1024)}\r\n\r\n`],
         giveUpMs: 5000,
       });
@@ -211,7 +205,7 @@ describe('URL and header limits', () => {
     });
 
     it('answers 431 for a URL past the header limit too', async () => {
-      const res = await rawExchange(portOf(url), { chunks: [`GET /v1/accounts?cursor=${'c'.repeat(20 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], giveUpMs: 5000 });
+      const res = await rawExchange(portOf(mock.url), { chunks: [`GET /v1/accounts?cursor=${'c'.repeat(20 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], giveUpMs: 5000 });
       expect(res.status).toBe(431);
       expect(JSON.parse(res.body).error.code).toBe('HEADERS_TOO_LARGE');
     });
@@ -219,7 +213,7 @@ describe('URL and header limits', () => {
 
   describe('when the request is not HTTP', () => {
     it('answers 400 in the envelope and closes the connection', async () => {
-      const res = await rawExchange(portOf(url), { chunks: ['HELLO THERE\r\n\r\n'], giveUpMs: 5000 });
+      const res = await rawExchange(portOf(mock.url), { chunks: ['HELLO THERE\r\n\r\n'], giveUpMs: 5000 });
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body).error.code).toBe('VALIDATION_ERROR');
       expect(res.closedByServer).toBe(true);
@@ -228,18 +222,12 @@ describe('URL and header limits', () => {
 });
 
 describe('slow clients', () => {
-  let slow: TestMock;
-  let slowUrl: string;
-  beforeAll(async () => {
-    slow = await startMock({ httpLimits: { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 300 } });
-    slowUrl = await slow.server.listen(0);
-  });
-  afterAll(() => slow.close());
+  const slow = useMock({ httpLimits: { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 300 } }, { listen: true });
 
   describe('when the headers dribble in and never end', () => {
     it('answers 408 REQUEST_TIMEOUT in the envelope and closes the socket after headersTimeout', async () => {
       const header = Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: ${i}\r\n`);
-      const res = await rawExchange(portOf(slowUrl), { chunks: ['GET /v1/connections HTTP/1.1\r\nHost: localhost\r\n', ...header], gapMs: 100, giveUpMs: 6000 });
+      const res = await rawExchange(portOf(slow.url), { chunks: ['GET /v1/connections HTTP/1.1\r\nHost: localhost\r\n', ...header], gapMs: 100, giveUpMs: 6000 });
       expect(res.closedByServer).toBe(true);
       expect(res.status).toBe(408);
       expect(JSON.parse(res.body).error.code).toBe('REQUEST_TIMEOUT');
@@ -252,7 +240,7 @@ describe('slow clients', () => {
     it('closes the socket after requestTimeout', async () => {
       const body = '{"name":"' + 'x'.repeat(30) + '"}';
       const head = `POST /v1/profiles HTTP/1.1\r\nHost: localhost\r\nx-api-key: sgw_test_default\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-      const res = await rawExchange(portOf(slowUrl), { chunks: [head, ...body.split('')], gapMs: 100, giveUpMs: 8000 });
+      const res = await rawExchange(portOf(slow.url), { chunks: [head, ...body.split('')], gapMs: 100, giveUpMs: 8000 });
       expect(res.closedByServer).toBe(true);
       expect(res.status).toBe(408);
       expect(res.elapsedMs).toBeLessThan(4000);
@@ -261,7 +249,7 @@ describe('slow clients', () => {
 
   describe('when a keep-alive connection sits idle', () => {
     it('closes it after keepAliveTimeout', async () => {
-      const res = await rawExchange(portOf(slowUrl), { chunks: ['GET /__control/health HTTP/1.1\r\nHost: localhost\r\n\r\n'], giveUpMs: 5000 });
+      const res = await rawExchange(portOf(slow.url), { chunks: ['GET /__control/health HTTP/1.1\r\nHost: localhost\r\n\r\n'], giveUpMs: 5000 });
       expect(res.status).toBe(200);
       expect(res.closedByServer).toBe(true);
       expect(res.elapsedMs).toBeGreaterThanOrEqual(250);
@@ -286,11 +274,7 @@ describe('shutdown', () => {
 });
 
 describe('--cors', () => {
-  let browser: TestMock;
-  beforeAll(async () => {
-    browser = await startMock({ cors: ['http://app.example:3000'] });
-  });
-  afterAll(() => browser.close());
+  const browser = useMock({ cors: ['http://app.example:3000'] });
 
   describe('a preflight from an allowed origin', () => {
     it('answers 204 with the methods and headers a client sends', async () => {
@@ -370,7 +354,7 @@ describe('upload keys', () => {
       expect(new URL(res.body.uploadUrl as string).pathname).toBe(`/__uploads/${key}`);
     }
     for (const path of ['/__uploads/..%2f..%2fetc%2fpasswd', '/__uploads/%2e%2e', '/__media/..%2fpackage.json']) {
-      const res = await request(url).put(path).set('Content-Type', 'image/png').send(Buffer.from('x'));
+      const res = await request(mock.url).put(path).set('Content-Type', 'image/png').send(Buffer.from('x'));
       expect([400, 404], `${path}: ${res.status}`).toContain(res.status);
       expect(res.body, path).toMatchObject({ error: { code: expect.stringMatching(/^(VALIDATION_ERROR|NOT_FOUND)$/) as unknown } });
     }

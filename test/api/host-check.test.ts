@@ -1,17 +1,13 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '../helpers/raw-http.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, useMock } from '../helpers/mock.js';
 
 /*
  * DNS rebinding: a page on evil.example points its own name at 127.0.0.1 and calls the mock
  * as a page of its own origin; the only trace is the Host header (decision 0019).
  */
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const PATHS = ['/v1/connections', '/__control/health', '/__control/journal', '/__dashboard', '/', '/docs', '/openapi.yaml', '/__media/0123456789abcdef0123456789abcdef.png', '/__oauth/authorize?session=x', '/no/such/path'];
 
@@ -72,11 +68,7 @@ describe('a request with no Host or a malformed one', () => {
 });
 
 describe('with allowedHosts', () => {
-  let named: TestMock;
-  beforeAll(async () => {
-    named = await startMock({ allowedHosts: ['mock.test', '.corp.example'] });
-  });
-  afterAll(() => named.close());
+  const named = useMock({ allowedHosts: ['mock.test', '.corp.example'] });
 
   it.each(['mock.test:9999', 'corp.example', 'api.corp.example:8443'])('answers %s on /v1, /__control and any other path', async (host) => {
     expectStatus(await named.call('get', '/v1/connections').set('Host', host), 200);

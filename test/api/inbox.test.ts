@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/events/catalog.js';
 import { expectEventDataInContract } from '../helpers/events.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/fixture-world.js';
 
-let mock: TestMock;
+const mock = useMock();
 let world: World;
-beforeAll(async () => {
-  mock = await startMock();
+beforeAll(() => {
   world = worldOf(mock);
 });
-afterAll(() => mock.close());
 
 type Convo = { id: string; unreadCount: number; muted: boolean; lastMessage: { id: string; text: string | null; sentAt: string } | null; members: Array<{ id: string; username: string | null; displayName: string | null }> };
 

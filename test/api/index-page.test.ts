@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { startMock, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  // The index is built from the Host the request came to: one the server was told to answer.
-  mock = await startMock({ allowedHosts: ['mock.example.test'] });
-});
-afterAll(async () => {
-  await mock.close();
-});
+// The index is built from the Host the request came to: one the server was told to answer.
+const mock = useMock({ allowedHosts: ['mock.example.test'] });
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 

@@ -1,12 +1,12 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { operationModels, requestTarget, type OperationModel } from '../fuzz/operations.js';
 import { SchemaArbitraries } from '../fuzz/schema-arbitraries.js';
 import { snapshot, unchangedSince } from '../fuzz/state.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 
 /*
  * Every operation of openapi.yaml that takes an id (in its path, or in its body:
@@ -53,7 +53,7 @@ type Row = { id: string; platform?: string };
 const idParams = (op: OperationModel) => op.parameters.filter((p) => p.in === 'path' && /id$/i.test(p.name));
 const withIds = operations.filter((op) => idParams(op).length > 0);
 
-let mock: TestMock;
+const mock = useMock();
 let keyA: string;
 let keyB: string;
 let workspaceA: Workspace;
@@ -154,7 +154,6 @@ function pathFor(op: OperationModel): string | undefined {
 }
 
 beforeAll(async () => {
-  mock = await startMock();
   const a = await mock.control('post', '/__control/workspaces').send({});
   const b = await mock.control('post', '/__control/workspaces').send({});
   expectStatus(a, 201);
@@ -209,10 +208,6 @@ function bodyWithIdsOfA(op: OperationModel): { body: unknown; fields: string[] }
   const body = replace(example, '');
   return fields.length > 0 ? { body, fields } : undefined;
 }
-
-afterAll(async () => {
-  await mock.close();
-});
 
 describe('the body check every walk below relies on', () => {
   // Bodies whose schema is inline under components/requestBodies, and one whose operation holds its body (a $ref to components/schemas).

@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { operationModels, requestTarget } from '../fuzz/operations.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, useMock } from '../helpers/mock.js';
 
 /*
  * Scoped keys (issue 19, decision 0013): a read key answers every GET of openapi.yaml as a
@@ -18,11 +18,7 @@ const operations = operationModels(loadSpec('openapi.yaml').document, 'api');
 const writes = operations.filter((op) => op.method !== 'GET');
 const reads = operations.filter((op) => op.method === 'GET');
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 /** A fresh workspace with the fixture world, and its first (full) key. */
 async function workspace(body: Record<string, unknown> = {}): Promise<string> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockServerOptions } from '../../src/server.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, type StartedMock, type TestMock } from '../helpers/mock.js';
 
 /*
  * A workspace made with the fixture world gets its world on first use (decision 0018).
@@ -18,9 +18,9 @@ const T0 = Date.parse(TEST_CLOCK);
 
 /** The wall clock every server of this file reads: tests move it, nothing sleeps. */
 let wall = T0;
-const mocks: TestMock[] = [];
+const mocks: StartedMock[] = [];
 
-async function server(options: MockServerOptions = {}): Promise<TestMock> {
+async function server(options: MockServerOptions = {}): Promise<StartedMock> {
   const mock = await startMock({ realTime: () => wall, ...options });
   mocks.push(mock);
   return mock;
@@ -66,7 +66,7 @@ async function reads(mock: TestMock, apiKey: string): Promise<Record<string, str
  * The same workspace on a server of its own, built the eager way: made, then reset to
  * its start at its creation instant. Answers the reset's answer (the clock it shows).
  */
-async function eagerTwin(options: MockServerOptions, body: Record<string, unknown> = {}): Promise<{ mock: TestMock; created: Created; clock: unknown; workspace: Workspace }> {
+async function eagerTwin(options: MockServerOptions, body: Record<string, unknown> = {}): Promise<{ mock: StartedMock; created: Created; clock: unknown; workspace: Workspace }> {
   const mock = await server(options);
   const created = await create(mock, body);
   const reset = await mock.control('post', '/__control/reset', created.apiKey);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, startMock, type TestMock, useMock } from '../helpers/mock.js';
 
 /** A free workspace (60 requests a minute, 6 a second for analytics) on its own frozen clock. */
 async function freeWorkspace(mock: TestMock, start = '2026-03-02T09:00:20.000Z') {
@@ -8,11 +8,7 @@ async function freeWorkspace(mock: TestMock, start = '2026-03-02T09:00:20.000Z')
   return res.body.apiKey as string;
 }
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const advance = (key: string, ms: number) => mock.control('post', '/__control/clock/advance', key).send({ ms });
 

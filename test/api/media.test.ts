@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MEDIA_MAX_BYTES } from '../../src/api/media/service.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  // URLs are built from the Host the request came to: names the server was told to answer.
-  mock = await startMock({ allowedHosts: ['mock.test', 'gateway.internal'] });
-});
-afterAll(() => mock.close());
+// URLs are built from the Host the request came to: names the server was told to answer.
+const mock = useMock({ allowedHosts: ['mock.test', 'gateway.internal'] });
 
 /** Path and query of an absolute URL the mock handed out, to send through supertest. */
 function local(url: string): string {

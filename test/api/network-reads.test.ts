@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { postsStore } from '../../src/api/posts/store.js';
 import { reviewsStore } from '../../src/api/reviews/store.js';
 import { PLATFORM_IDS } from '../../src/platforms/catalog.js';
 import { addOutage } from '../../src/platforms/outages.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { connectionOf, newWorkspace, type TestWorkspace } from '../helpers/accounts.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, TEST_CLOCK, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
+const mock = useMock();
 let ws: TestWorkspace;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
-  mock = await startMock();
   ws = await newWorkspace(mock);
   for (const platform of PLATFORM_IDS) ids[platform] = (await connectionOf(mock, ws.apiKey, platform)).id;
 });
-afterAll(() => mock.close());
 
 function workspaceOf(test: TestWorkspace): Workspace {
   const workspace = mock.server.registry.get(test.id);

@@ -1,18 +1,16 @@
 import { connect } from 'node:net';
 import { get } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { declaredOperations } from '../../src/http/declared-responses.js';
 import { loadSpec } from '../../src/http/spec.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { accountOn, advance, workspaceWith } from '../helpers/scenarios.js';
 
-let mock: TestMock;
+const mock = useMock();
 let port: number;
 beforeAll(async () => {
-  mock = await startMock();
   port = Number(new URL(await mock.server.listen(0)).port);
 });
-afterAll(() => mock.close());
 
 /** What a client reading the raw connection saw: the status line and headers, each piece of body as it came, and how the connection ended. */
 interface Received {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
 import { answered2xx, OPERATIONS, walkEveryOperation, type Exchange } from '../contract/every-operation.js';
 import { boundEventStreams, CONTROL_OPERATIONS, walkEveryControlOperation } from '../contract/every-control-operation.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -98,8 +98,7 @@ function laterYears(_operationId: string, value: unknown): unknown {
   return JSON.parse(JSON.stringify(value).replace(/"(20\d\d)-(\d\d-\d\dT)/g, (_match, year: string, rest: string) => `"${Number(year) + 4}-${rest}`));
 }
 
-let mock: TestMock;
-let url: string;
+const mock = useMock({ clock: START }, { listen: true });
 let receiver: WebhookReceiver;
 let events: SseClient;
 let apiExchanges: Exchange[];
@@ -108,17 +107,15 @@ let wallMs: number;
 
 beforeAll(async () => {
   wallMs = Date.now();
-  mock = await startMock({ clock: START });
-  url = await mock.server.listen(0);
   receiver = await WebhookReceiver.start();
   // Everything the default workspace emits while the API is walked.
-  events = await SseClient.open(`${url}/__control/events?replay=true`);
-  apiExchanges = await walkEveryOperation({ apiUrl: url, mockUrl: url, apiKey: DEFAULT_API_KEY, hookUrl: receiver.url, adaptExample: laterYears });
+  events = await SseClient.open(`${mock.url}/__control/events?replay=true`);
+  apiExchanges = await walkEveryOperation({ apiUrl: mock.url, mockUrl: mock.url, apiKey: DEFAULT_API_KEY, hookUrl: receiver.url, adaptExample: laterYears });
   // Deliveries still on the wire are settled before anything is read.
   await mock.control('post', '/__control/clock/advance').send({ ms: 0 });
-  const relay = await boundEventStreams(url);
+  const relay = await boundEventStreams(mock.url);
   try {
-    controlExchanges = await walkEveryControlOperation({ controlUrl: relay.url, mockUrl: url, hookUrl: receiver.url });
+    controlExchanges = await walkEveryControlOperation({ controlUrl: relay.url, mockUrl: mock.url, hookUrl: receiver.url });
   } finally {
     await relay.close();
   }
@@ -127,7 +124,6 @@ beforeAll(async () => {
 afterAll(async () => {
   events.close();
   await receiver.close();
-  await mock.close();
 });
 
 describe('on a clock set years ahead of the wall clock', () => {
@@ -170,7 +166,7 @@ describe('on a clock set years ahead of the wall clock', () => {
 
   it('dates the answers outside the contracts (a 401, the index, the docs, the contracts) with the default workspace’s clock', async () => {
     for (const path of ['/v1/connections', '/', '/docs/', '/openapi.yaml', '/control.yaml']) {
-      const res = await fetch(`${url}${path}`);
+      const res = await fetch(`${mock.url}${path}`);
       await res.arrayBuffer();
       expect(res.headers.get('date'), path).toBe(new Date(startMs).toUTCString());
     }
@@ -179,7 +175,7 @@ describe('on a clock set years ahead of the wall clock', () => {
   it('dates a sign-in page, an upload and a media file with the clock of the workspace they belong to', async () => {
     const laterMs = startMs + 10 * DAY_MS;
     const key = (await mock.control('post', '/__control/workspaces').send({ clock: { start: new Date(laterMs).toISOString(), frozen: true } })).body.apiKey as string;
-    const local = (address: string) => `${url}${new URL(address).pathname}${new URL(address).search}`;
+    const local = (address: string) => `${mock.url}${new URL(address).pathname}${new URL(address).search}`;
     const connect = await mock.call('post', '/v1/connections/instagram/connect', key).send({ redirectUrl: 'https://app.example/done' });
     const presigned = await mock.call('post', '/v1/media/presign', key).send({ filename: 'photo.jpg', contentType: 'image/jpeg' });
     const answers = [

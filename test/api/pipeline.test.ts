@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rawExchange } from '../helpers/raw-http.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock({ bodyLimit: '2kb' });
-});
-afterAll(() => mock.close());
+const mock = useMock({ bodyLimit: '2kb' });
 
 describe('authentication', () => {
   it('accepts the key as x-api-key', async () => {

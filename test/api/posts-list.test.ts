@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveLocalTime, formatLocalTime } from '../../src/api/posts/local-time.js';
 import { postsStore } from '../../src/api/posts/store.js';
 import { compareKeys, type SortKey } from '../../src/http/lists.js';
 import { addOutage } from '../../src/platforms/outages.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, TEST_CLOCK, useMock } from '../helpers/mock.js';
 
 interface Metrics {
   [name: string]: number | null;
@@ -30,7 +30,7 @@ const T0 = Date.parse(TEST_CLOCK);
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-let mock: TestMock;
+const mock = useMock();
 let workspace: Workspace;
 let key: string;
 let ids: Record<string, string>;
@@ -44,7 +44,6 @@ let all: PostView[];
  * outage, one marked as imported by sync.
  */
 beforeAll(async () => {
-  mock = await startMock();
   const created = await mock.control('post', '/__control/workspaces').send({});
   key = created.body.apiKey;
   const found = mock.server.registry.get(created.body.workspaceId);
@@ -88,7 +87,6 @@ beforeAll(async () => {
   all = await pageThrough('sort=created_asc', 100);
   expect(all).toHaveLength(120);
 });
-afterAll(() => mock.close());
 
 async function pageThrough(params: string, limit: number): Promise<PostView[]> {
   const seen: PostView[] = [];

@@ -1,23 +1,19 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accountsStore } from '../../src/api/accounts/store.js';
 import { postsStore } from '../../src/api/posts/store.js';
 import type { DomainEvent } from '../../src/events/catalog.js';
 import { loadSpec } from '../../src/http/spec.js';
 import { addOutage } from '../../src/platforms/outages.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, TEST_CLOCK, useMock } from '../helpers/mock.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const T0 = Date.parse(TEST_CLOCK);
 const at = (ms: number) => new Date(ms).toISOString();

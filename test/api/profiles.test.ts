@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 describe('GET /v1/profiles', () => {
   it('lists the fixture profiles with their connection counts', async () => {

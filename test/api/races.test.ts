@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toApiError } from '../../src/http/error-mapping.js';
 import { Idempotency } from '../../src/http/idempotency.js';
 import { Responder } from '../../src/http/respond.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, useMock } from '../helpers/mock.js';
 import { worldOf } from '../helpers/fixture-world.js';
 
 /*
@@ -18,11 +18,7 @@ import { worldOf } from '../helpers/fixture-world.js';
  * the test opens. The real operations (replies, automations) are raced as well.
  */
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 /** A promise and the function that settles it. */
 function gate(): { opened: Promise<void>; open: () => void } {

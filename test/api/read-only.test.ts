@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
 import { operationModels, requestTarget, type OperationModel } from '../fuzz/operations.js';
 import { takeSnapshot } from '../../src/workspaces/snapshot.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 import { advance, workspaceWith } from '../helpers/scenarios.js';
 import { SseClient } from '../helpers/sse-client.js';
 
@@ -14,13 +14,7 @@ import { SseClient } from '../helpers/sse-client.js';
  * fuzz check API reads on the fixture world too.)
  */
 
-let mock: TestMock;
-let baseUrl: string;
-beforeAll(async () => {
-  mock = await startMock();
-  baseUrl = await mock.server.listen(0);
-});
-afterAll(() => mock.close());
+const mock = useMock({}, { listen: true });
 
 interface Read {
   operationId: string;
@@ -65,7 +59,7 @@ async function read(key: string, { path, streams }: Read): Promise<void> {
     return;
   }
   // A stream is read until its first message (the replayed events, or the comment that opens it).
-  const client = await SseClient.open(`${baseUrl}${path}?replay=true`, { 'x-api-key': key });
+  const client = await SseClient.open(`${mock.url}${path}?replay=true`, { 'x-api-key': key });
   try {
     expect(client.response.statusCode).toBe(200);
     await client.waitFor(1);

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/events/catalog.js';
 import { expectEventDataInContract } from '../helpers/events.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { freshWorld, worldOf, type World } from '../helpers/fixture-world.js';
 
-let mock: TestMock;
+const mock = useMock();
 let world: World;
-beforeAll(async () => {
-  mock = await startMock();
+beforeAll(() => {
   world = worldOf(mock);
 });
-afterAll(() => mock.close());
 
 type Review = { id: string; createdAt: string; recommendation: string | null; rating: number | null; text: string | null; reviewerName: string | null };
 

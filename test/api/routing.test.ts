@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OperationIndex } from '../../src/http/operations.js';
 import { loadSpec } from '../../src/http/spec.js';
-import { expectApiError, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  // Every path of the contract is asked several times: no budget to run out of.
-  mock = await startMock({ rateLimit: false });
-});
-afterAll(() => mock.close());
+// Every path of the contract is asked several times: no budget to run out of.
+const mock = useMock({ rateLimit: false });
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, pathOf, paramsOf } from '../helpers/accounts.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { accountOn, advance, asText, replayTwice, scenarioSteps } from '../helpers/scenarios.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { accountsStore } from '../../src/api/accounts/store.js';
@@ -12,16 +12,12 @@ import { recentNetworkPosts } from '../../src/api/sync/network-timeline.js';
  * journal must equal the first's, line for line.
  */
 
-let mock: TestMock;
+const mock = useMock();
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  mock = await startMock();
   receiver = await WebhookReceiver.start();
 });
-afterAll(async () => {
-  await receiver.close();
-  await mock.close();
-});
+afterAll(() => receiver.close());
 
 /** An event as [name, createdAt]. */
 function eventLine(event: { event: string; createdAt: string }): [string, string] {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { asText, workspaceWith } from '../helpers/scenarios.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
 // close() also fails on any response the mock counted as breaking its own contract: a drifted recorded answer must not be one.
-afterAll(() => mock.close());
+const mock = useMock();
 
 interface JournalEntry {
   operationId: string;

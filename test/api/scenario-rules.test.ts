@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { accountOn, advance, asText, journalOf, workspaceWith } from '../helpers/scenarios.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 /** A scenario of one rule, in YAML. */
 function oneRule(match: string, then: string, extra = ''): string {
@@ -298,6 +294,6 @@ describe('scenario rule effects', () => {
     expectStatus(await mock.control('get', '/__control/state', key), 200);
     const state = (await mock.control('get', '/__control/state', key)).body.workspace.stores.accounts.accounts as Record<string, { platform: string }>;
     expect(Object.values(state).map((a) => a.platform)).not.toContain('mastodon');
-    // mock.close() fails on any contract violation: the rewritten answers validated.
+    // Closing the mock (useMock does, after the file) fails on any contract violation: the rewritten answers validated.
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhooksStore } from '../../src/api/webhooks/store.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { eventsOf } from '../helpers/accounts.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { accountOn, advance, journalOf, scenarioSteps, workspaceWith } from '../helpers/scenarios.js';
 
 /*
@@ -12,11 +12,7 @@ import { accountOn, advance, journalOf, scenarioSteps, workspaceWith } from '../
  * that could never run fails the load at its line and changes nothing.
  */
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const timeline = (...lines: string[]) => ['timeline:', '  - at: PT1M', ...lines.map((line) => `    ${line}`)].join('\n');
 

@@ -1,14 +1,10 @@
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/lib/package-root.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { accountOn, advance, journalOf, scenarioJobs, scenarioSteps, workspaceWith } from '../helpers/scenarios.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const READY_MADE = readdirSync(packagePath('scenarios'))
   .filter((file) => file.endsWith('.yaml'))

@@ -1,17 +1,13 @@
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../src/api/accounts/store.js';
 import { postsStore } from '../../src/api/posts/store.js';
 import { recentNetworkPosts, type NetworkPost } from '../../src/api/sync/network-timeline.js';
 import { addOutage, clearOutages } from '../../src/platforms/outages.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 interface World {
   key: string;

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhooksStore } from '../../src/api/webhooks/store.js';
 import { setDeliveryFaults } from '../../src/api/webhooks/service.js';
 import { verifyWebhookSignature } from '../../src/index.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, useMock } from '../helpers/mock.js';
 import { payloadProblems } from '../helpers/webhook-contract.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { newWorld, type World } from '../helpers/world.js';
@@ -15,12 +15,8 @@ const SECRET = 'whsec_0123456789abcdef';
 /** When each of the six attempts goes out, counted from the first: +1 min, +5, +30, +2 h, +6 h after the one before. */
 const ATTEMPT_OFFSETS = [0, 1, 6, 36, 156, 516].map((minutes) => minutes * MINUTE);
 
-let mock: TestMock;
+const mock = useMock({ fixtures: false });
 let receiver: WebhookReceiver;
-beforeAll(async () => {
-  mock = await startMock({ fixtures: false });
-});
-afterAll(() => mock.close());
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setDeliveryFaults } from '../../src/api/webhooks/service.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, TEST_CLOCK, useMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { newWorld, type World } from '../helpers/world.js';
 
@@ -8,12 +8,8 @@ const T0 = Date.parse(TEST_CLOCK);
 const MINUTE = 60_000;
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
-let mock: TestMock;
+const mock = useMock({ fixtures: false });
 let receiver: WebhookReceiver;
-beforeAll(async () => {
-  mock = await startMock({ fixtures: false });
-});
-afterAll(() => mock.close());
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

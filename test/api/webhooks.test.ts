@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhooksStore } from '../../src/api/webhooks/store.js';
 import { EVENT_NAMES } from '../../src/events/catalog.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, useMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { newWorld, type World } from '../helpers/world.js';
 
@@ -12,12 +12,8 @@ const DAY = 24 * HOUR;
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 const q = (iso: string) => encodeURIComponent(iso);
 
-let mock: TestMock;
+const mock = useMock({ fixtures: false });
 let receiver: WebhookReceiver;
-beforeAll(async () => {
-  mock = await startMock({ fixtures: false });
-});
-afterAll(() => mock.close());
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../src/server.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, useMock } from '../helpers/mock.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { exampleData } from '../helpers/webhook-contract.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -14,12 +14,8 @@ const MINUTE = 60_000;
 
 /** The wall clock the server reads (its `realTime`): tests move it, nothing sleeps. */
 let wall = T0;
-let mock: TestMock;
+const mock = useMock({ fixtures: false, realTime: () => wall });
 let receiver: WebhookReceiver;
-beforeAll(async () => {
-  mock = await startMock({ fixtures: false, realTime: () => wall });
-});
-afterAll(() => mock.close());
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
 });
@@ -297,11 +293,7 @@ describe('POST /__control/workspaces { from }', () => {
 describe('--workspace-ttl', () => {
   const TTL = 30 * MINUTE;
   let clockMs = T0;
-  let ttlMock: TestMock;
-  beforeAll(async () => {
-    ttlMock = await startMock({ fixtures: false, realTime: () => clockMs, workspaceTtlMs: TTL });
-  });
-  afterAll(() => ttlMock.close());
+  const ttlMock = useMock({ fixtures: false, realTime: () => clockMs, workspaceTtlMs: TTL });
 
   async function make() {
     const res = await ttlMock.control('post', '/__control/workspaces').send({ fixtures: false });

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { createFrozenWorkspace, openViewOn } from '../helpers/dashboard-page.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, type TestMock, useMock } from '../helpers/mock.js';
 
 /*
  * The dashboard's Clock view in Debian's Chromium, driven as a user would (issue 20, view 3):
@@ -13,11 +13,10 @@ import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
  */
 
 let browser: Browser | undefined;
-let mock: TestMock | undefined;
+const mock = useMock({}, { listen: true });
 
 afterAll(async () => {
   await browser?.close();
-  await mock?.close();
 });
 
 /** The view's reading of one field ("Virtual now", "State", "Pending jobs", "Next job due"). */
@@ -27,12 +26,10 @@ function reading(page: Page, name: string) {
 
 describe('the Clock view in Chromium', () => {
   it('advances the picked workspace, lists the scheduled post it published, freezes and resumes', async () => {
-    mock = await startMock();
-    const url = await mock.server.listen(0);
     // A second workspace, its clock three days ahead of the default one's: the view shows and moves the one picked.
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, url, 'Clock', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'Clock', workspaceId);
     await expect.poll(() => reading(page, 'Virtual now').textContent()).toBe('2026-03-05T09:00:00Z');
     expect(await reading(page, 'State').textContent()).toMatch(/^Frozen/);
     const pendingBefore = Number(await reading(page, 'Pending jobs').textContent());

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CoverageReport } from '../../src/coverage/coverage.js';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 
 /*
  * The dashboard's Coverage view in Chromium (issue 20: "the coverage grid matches
@@ -12,11 +12,10 @@ import { startMock, type TestMock } from '../helpers/mock.js';
  */
 
 let browser: Browser | undefined;
-let mock: TestMock | undefined;
+const mock = useMock({}, { listen: true });
 
 afterAll(async () => {
   await browser?.close();
-  await mock?.close();
 });
 
 /** One row of the grid as the page shows it: the operation, and the text of its seven cells. */
@@ -79,14 +78,12 @@ function get(url: string, path: string): Promise<Response> {
 
 describe('the Coverage view in Chromium', () => {
   it('shows GET /__control/coverage as a grid, filters its gaps, follows new requests live, and passes axe', async () => {
-    mock = await startMock();
-    const url = await mock.server.listen(0);
-    expect((await get(url, '/v1/connections')).status).toBe(200);
-    expect((await get(url, '/v1/posts/post_missing')).status).toBe(404);
+    expect((await get(mock.url, '/v1/connections')).status).toBe(200);
+    expect((await get(mock.url, '/v1/posts/post_missing')).status).toBe(404);
 
     browser = await launchChromium();
     const page = await browser.newPage();
-    await page.goto(`${url}/__dashboard`);
+    await page.goto(`${mock.url}/__dashboard`);
     await page.getByRole('navigation').getByRole('link', { name: 'Coverage', exact: true }).click();
     await page.getByRole('heading', { level: 2, name: 'Coverage', exact: true }).waitFor();
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
@@ -114,7 +111,7 @@ describe('the Coverage view in Chromium', () => {
     await page.getByLabel('Search').fill('');
 
     // A new request: the grid follows it without a reload.
-    expect((await get(url, '/v1/posts')).status).toBe(200);
+    expect((await get(mock.url, '/v1/posts')).status).toBe(200);
     await grid.locator('tr[data-operation="listPosts"]').filter({ hasText: '✓exercised' }).waitFor({ timeout: 3000 });
     const after = await coverageJson();
     expect(after.operations.exercised).toBe(3);

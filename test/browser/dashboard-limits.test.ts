@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { createFrozenWorkspace, openViewOn } from '../helpers/dashboard-page.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 
 /*
  * The dashboard's Limits view in Chromium, driven as a user would (issue 20, view 5: "a gauge
@@ -14,11 +14,10 @@ import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
  */
 
 let browser: Browser | undefined;
-let mock: TestMock | undefined;
+const mock = useMock({}, { listen: true });
 
 afterAll(async () => {
   await browser?.close();
-  await mock?.close();
 });
 
 /** The requests gauge's value and maximum, as the `<meter>` holds them. */
@@ -30,11 +29,9 @@ function requestsGauge(page: Page): Promise<{ value: number; max: number }> {
 
 describe('the Limits view in Chromium', () => {
   it('drops the requests gauge as the picked workspace is called, drains it to a 429, refills it, passes axe, and shows the message of a refused call', async () => {
-    mock = await startMock();
-    const url = await mock.server.listen(0);
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, url, 'Limits', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'Limits', workspaceId);
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
 
     const limits = (await mock.control('get', '/__control/limits', apiKey)).body as { budgets: { requests: { limit: number; remaining: number } }; velocity: Array<{ accountId: string }> };

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { createFrozenWorkspace, openViewOn } from '../helpers/dashboard-page.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 
 /*
  * The dashboard's Scenarios view in Chromium, driven as a user would (issue 20, view 4: "loading
@@ -14,11 +14,10 @@ import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
  */
 
 let browser: Browser | undefined;
-let mock: TestMock | undefined;
+const mock = useMock({}, { listen: true });
 
 afterAll(async () => {
   await browser?.close();
-  await mock?.close();
 });
 
 /** Line 8, column 17 is a status listConnections does not declare. */
@@ -26,11 +25,9 @@ const BAD_YAML = ['description: A status the operation does not declare', 'rules
 
 describe('the Scenarios view in Chromium', () => {
   it('shows a bad scenario at its line and column, loads a ready-made one with its rules, adds a rule whose hits rise live, removes it, and passes axe', async () => {
-    mock = await startMock();
-    const url = await mock.server.listen(0);
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     browser = await launchChromium();
-    const page = await openViewOn(browser, url, 'Scenarios', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'Scenarios', workspaceId);
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
 
     // What the API itself answers for this YAML (a refused load changes nothing).

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { createFrozenWorkspace, openViewOn } from '../helpers/dashboard-page.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, type TestMock, useMock } from '../helpers/mock.js';
 
 /*
  * The dashboard's State view in Debian's Chromium, driven as a user would (issue 20, view 6): on a
@@ -14,11 +14,10 @@ import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
  */
 
 let browser: Browser | undefined;
-let mock: TestMock | undefined;
+const mock = useMock({}, { listen: true });
 
 afterAll(async () => {
   await browser?.close();
-  await mock?.close();
 });
 
 interface Connection {
@@ -36,15 +35,13 @@ async function connections(testMock: TestMock, apiKey: string): Promise<Connecti
 
 describe('the State view in Chromium', () => {
   it('shows a scheduled post published by an advance, expires an account, composes an inbound comment', async () => {
-    mock = await startMock();
-    const url = await mock.server.listen(0);
     const { workspaceId, apiKey } = await createFrozenWorkspace(mock, '2026-03-05T09:00:00.000Z');
     const accounts = await connections(mock, apiKey);
     const bluesky = accounts.find((account) => account.platform === 'bluesky');
     const instagram = accounts.find((account) => account.platform === 'instagram');
     if (!bluesky || !instagram) throw new Error('the seeded world has a bluesky and an instagram account');
     browser = await launchChromium();
-    const page = await openViewOn(browser, url, 'State', workspaceId);
+    const page = await openViewOn(browser, mock.url, 'State', workspaceId);
 
     // A post scheduled half an hour ahead shows scheduled, live from the stream.
     const created = await mock.call('post', '/v1/posts', apiKey).send({ text: 'Doors open at ten.', destinations: [{ connectionId: bluesky.id }], scheduledFor: '2026-03-05T09:30:00', timezone: 'UTC' });

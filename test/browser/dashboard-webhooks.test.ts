@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /*
@@ -14,13 +14,12 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
  */
 
 let browser: Browser | undefined;
-let mock: TestMock | undefined;
+const mock = useMock({}, { listen: true });
 let receiver: WebhookReceiver | undefined;
 
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  await mock?.close();
 });
 
 /** The timeline of the delivery shown, row by row: attempt, status, duration (the instant left out). */
@@ -32,8 +31,6 @@ async function timeline(page: Page): Promise<string[][]> {
 
 describe('the Webhooks view in Chromium', () => {
   it('shows failed attempts and the next retry, redelivers once the receiver recovers, sends a test event', async () => {
-    mock = await startMock();
-    const url = await mock.server.listen(0);
     receiver = await WebhookReceiver.start();
     receiver.answerAlways(503);
     const created = await mock.control('post', '/__control/workspaces').send({});
@@ -47,7 +44,7 @@ describe('the Webhooks view in Chromium', () => {
 
     browser = await launchChromium();
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${url}/__dashboard#/webhooks`);
+    await page.goto(`${mock.url}/__dashboard#/webhooks`);
     await page.getByRole('heading', { level: 2, name: 'Webhooks', exact: true }).waitFor();
     const picker = page.getByLabel('Workspace', { exact: true });
     await picker.locator(`option[value="${workspaceId}"]`).waitFor({ state: 'attached' });

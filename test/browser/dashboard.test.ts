@@ -2,7 +2,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { injectAxe } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { startMock, type StartedMock } from '../helpers/mock.js';
 
 /*
  * The dashboard in Debian's Chromium, driven as a user would (issue 20): the shell, the
@@ -13,9 +13,9 @@ import { startMock, type TestMock } from '../helpers/mock.js';
 const VIEWS = ['Requests', 'Webhooks', 'Clock', 'Scenarios', 'Limits', 'State', 'Coverage'];
 
 let browser: Browser | undefined;
-const mocks: TestMock[] = [];
+const mocks: StartedMock[] = [];
 
-async function serve(options: Parameters<typeof startMock>[0] = {}): Promise<{ mock: TestMock; url: string }> {
+async function serve(options: Parameters<typeof startMock>[0] = {}): Promise<{ mock: StartedMock; url: string }> {
   const mock = await startMock(options);
   mocks.push(mock);
   return { mock, url: await mock.server.listen(0) };

@@ -7,15 +7,14 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS, requireChromium } from '../helpers/chromium.js';
 import { connectionOf, newWorkspace, paramsOf, startRedirectReceiver, type RedirectReceiver } from '../helpers/accounts.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 
 /*
  * The sign-in page in a real browser: Debian's Chromium driven by playwright-core.
  * Never skipped: without Chromium this fails and says how to install it (.ci/run does).
  */
 
-let mock: TestMock;
-let baseUrl: string;
+const mock = useMock({}, { listen: true });
 let receiver: RedirectReceiver;
 let browser: BrowserContext | undefined;
 let profileDir: string;
@@ -25,8 +24,6 @@ let attackerPage = '';
 let attackerUrl: string;
 
 beforeAll(async () => {
-  mock = await startMock();
-  baseUrl = await mock.server.listen(0);
   receiver = await startRedirectReceiver();
   attacker = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -53,16 +50,15 @@ afterAll(async () => {
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   await receiver?.close();
   await new Promise<void>((resolve) => (attacker ? attacker.close(() => resolve()) : resolve()));
-  await mock?.close();
 });
 
 describe('the sign-in page in Chromium', () => {
   it('lands on the redirect URL with connectSession after a click on Approve', async () => {
     const browser = await openBrowser();
     const expired = await connectionOf(mock, 'sgw_test_default', 'linkedin');
-    const res = await mock.call('post', `/v1/accounts/${expired.id}/reconnect`).set('Host', new URL(baseUrl).host).send({ redirectUrl: receiver.url });
+    const res = await mock.call('post', `/v1/accounts/${expired.id}/reconnect`).set('Host', new URL(mock.url).host).send({ redirectUrl: receiver.url });
     expectStatus(res, 200);
-    expect(res.body.url.startsWith(`${baseUrl}/__oauth/authorize?session=`)).toBe(true);
+    expect(res.body.url.startsWith(`${mock.url}/__oauth/authorize?session=`)).toBe(true);
 
     const page = await browser.newPage();
     await page.goto(res.body.url);
@@ -81,13 +77,13 @@ describe('the sign-in page in Chromium', () => {
     const browser = await openBrowser();
     const ws = await newWorkspace(mock);
     const expired = await connectionOf(mock, ws.apiKey, 'linkedin');
-    const res = await mock.call('post', `/v1/accounts/${expired.id}/reconnect`, ws.apiKey).set('Host', new URL(baseUrl).host).send({ redirectUrl: receiver.url });
+    const res = await mock.call('post', `/v1/accounts/${expired.id}/reconnect`, ws.apiKey).set('Host', new URL(mock.url).host).send({ redirectUrl: receiver.url });
     expectStatus(res, 200);
     const signInUrl = res.body.url as string;
     const session = new URL(signInUrl).searchParams.get('session') ?? '';
     attackerPage = `<!doctype html><title>Win a prize</title>
 <a id="link" href="${signInUrl}&amp;auto=approve">Claim your prize</a>
-<form id="form" method="post" action="${baseUrl}/__oauth/decide"><input type="hidden" name="session" value="${session}"><button name="decision" value="approve">Claim by form</button></form>`;
+<form id="form" method="post" action="${mock.url}/__oauth/decide"><input type="hidden" name="session" value="${session}"><button name="decision" value="approve">Claim by form</button></form>`;
 
     const page = await browser.newPage();
     await page.goto(attackerUrl);

@@ -4,22 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_ROUTES, ControlClient, ControlError, createControlClient } from '../../src/client/control-client.js';
 import { packagePath } from '../../src/lib/package-root.js';
 import { VERSION } from '../../src/version.js';
-import { startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { TEST_CLOCK, useMock } from '../helpers/mock.js';
 
-let mock: TestMock;
-let url: string;
+const mock = useMock({}, { listen: true });
 /** The client of the server's default workspace. */
 let control: ControlClient;
 
-beforeAll(async () => {
-  mock = await startMock();
-  url = await mock.server.listen(0);
-  control = createControlClient({ baseUrl: url });
+beforeAll(() => {
+  control = createControlClient({ baseUrl: mock.url });
 });
-afterAll(async () => {
-  control.close();
-  await mock.close();
-});
+afterAll(() => control.close());
 
 /** A client of a workspace of its own, fixture world included unless told otherwise. */
 async function freshWorkspace(body: Parameters<ControlClient['createWorkspace']>[0] = {}): Promise<ControlClient> {
@@ -33,7 +27,7 @@ async function freshWorkspace(body: Parameters<ControlClient['createWorkspace']>
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function api(client: ControlClient, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${url}/v1${path}`, {
+  const response = await fetch(`${mock.url}/v1${path}`, {
     method,
     headers: { 'x-api-key': client.apiKey ?? 'sgw_test_default', ...(body !== undefined && { 'content-type': 'application/json' }) },
     ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -88,8 +82,8 @@ describe('getHealth', () => {
   });
 
   it('takes the control URL as it is, /__control and trailing slash included', async () => {
-    const client = createControlClient({ baseUrl: `${url}/__control/` });
-    expect(client.baseUrl).toBe(url);
+    const client = createControlClient({ baseUrl: `${mock.url}/__control/` });
+    expect(client.baseUrl).toBe(mock.url);
     expect((await client.getHealth()).status).toBe('ok');
   });
 });
@@ -379,7 +373,7 @@ describe('state and scenarios', () => {
     const workspace = await freshWorkspace({ fixtures: false });
     const rule = await workspace.addRule({ match: { operationId: 'listPosts' }, then: { fault: { status: 503, body: 'empty' } }, times: 1 });
     expect(rule).toMatchObject({ id: 'rule-1', source: 'runtime', phase: 'armed', remaining: 1 });
-    expect((await fetch(`${url}/v1/posts`, { headers: { 'x-api-key': workspace.apiKey ?? '' } })).status).toBe(503);
+    expect((await fetch(`${mock.url}/v1/posts`, { headers: { 'x-api-key': workspace.apiKey ?? '' } })).status).toBe(503);
     expect((await workspace.listRules()).data).toEqual([expect.objectContaining({ id: 'rule-1', fired: 1, phase: 'exhausted' })]);
     expect(await workspace.removeRule('rule-1')).toMatchObject({ id: 'rule-1', fired: 1 });
     expect((await workspace.listRules()).data).toEqual([]);
@@ -402,18 +396,12 @@ describe('getCoverage', () => {
 });
 
 describe('a server with --control-token', () => {
-  let guarded: TestMock;
-  let guardedUrl: string;
-  beforeAll(async () => {
-    guarded = await startMock({ controlToken: 'let-me-in', fixtures: false });
-    guardedUrl = await guarded.server.listen(0);
-  });
-  afterAll(() => guarded.close());
+  const guarded = useMock({ controlToken: 'let-me-in', fixtures: false }, { listen: true });
 
   it('refuses a client without the token with 401 UNAUTHORIZED, and takes one with it', async () => {
-    const error = await controlError(() => createControlClient({ baseUrl: guardedUrl }).getClock());
+    const error = await controlError(() => createControlClient({ baseUrl: guarded.url }).getClock());
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
-    const client = createControlClient({ baseUrl: guardedUrl, controlToken: 'let-me-in' });
+    const client = createControlClient({ baseUrl: guarded.url, controlToken: 'let-me-in' });
     const { apiKey } = await client.createWorkspace({ fixtures: false });
     // forWorkspace keeps the token.
     expect((await client.forWorkspace(apiKey).getClock()).now).toBe(TEST_CLOCK);

@@ -1,11 +1,11 @@
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postsStore } from '../../src/api/posts/store.js';
 import { declaredOperations } from '../../src/http/declared-responses.js';
 import { HTTP_METHODS, loadSpec } from '../../src/http/spec.js';
 import { addOutage } from '../../src/platforms/outages.js';
 import { freshWorld, type World } from '../helpers/fixture-world.js';
-import { expectApiError, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, type TestMock, useMock } from '../helpers/mock.js';
 
 /*
  * Descriptions that stay honest. Every error code an operation's description (or
@@ -19,12 +19,8 @@ import { expectApiError, startMock, type TestMock } from '../helpers/mock.js';
  * the rest is left to the area tests (pipeline, limits, races, keys).
  */
 
-let mock: TestMock;
-beforeAll(async () => {
-  // Each case asks once or twice; no budget should be what answers.
-  mock = await startMock({ rateLimit: false });
-});
-afterAll(() => mock.close());
+// Each case asks once or twice; no budget should be what answers.
+const mock = useMock({ rateLimit: false });
 
 const document = loadSpec('openapi.yaml').document;
 const declared = declaredOperations(document);

@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_FILES, loadSpec } from '../../src/http/spec.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 import { answered2xx, bodyExamples, OPERATIONS, walkEveryOperation, type Exchange } from './every-operation.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -67,23 +67,20 @@ describe.each(CONTRACT_FILES)('every example of %s', (file) => {
 });
 
 describe('every request-body example of openapi.yaml, sent to the mock', () => {
-  let mock: TestMock;
+  const mock = useMock({}, { listen: true });
   let receiver: Server;
   let exchanges: Exchange[];
 
   beforeAll(async () => {
-    mock = await startMock();
     receiver = createServer((_req, res) => res.writeHead(204).end());
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const url = await mock.server.listen(0);
     const workspace = await mock.control('post', '/__control/workspaces').send({});
     expect(workspace.status).toBe(201);
-    exchanges = await walkEveryOperation({ apiUrl: url, mockUrl: url, apiKey: workspace.body.apiKey as string, hookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+    exchanges = await walkEveryOperation({ apiUrl: mock.url, mockUrl: mock.url, apiKey: workspace.body.apiKey as string, hookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
   });
 
   afterAll(async () => {
     await new Promise((resolve) => receiver.close(resolve));
-    await mock.close();
   });
 
   it.each(OPERATIONS.filter((op) => bodyExamples(op.operationId).length > 0).flatMap((op) => bodyExamples(op.operationId).map(({ name }) => [op.operationId, name] as const)))(

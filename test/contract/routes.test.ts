@@ -1,19 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/api/index.js';
 import { renderCoverageDoc } from '../../src/docs/coverage-doc.js';
 import { OperationIndex } from '../../src/http/operations.js';
 import { loadSpec } from '../../src/http/spec.js';
 import { packagePath } from '../../src/lib/package-root.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 
 const index = new OperationIndex(loadSpec('openapi.yaml').document);
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 /** A concrete path for a template: every {param} gets a value no workspace holds. */
 function concrete(path: string): string {

@@ -2,27 +2,23 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { createControlClient } from '../../src/client/control-client.js';
 import { test } from '../../src/kit/vitest.js';
 import { DEFAULT_WORKSPACE_ID } from '../../src/workspaces/registry.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 
 // A team's shared server (--control-token and --max-workspaces) that a CI job reaches by its URL
 // alone, without the owner's token: the kit makes each test's workspace, drives it with the
 // workspace's own key, and deletes it with that key (docs/decisions/0024).
-let shared: TestMock;
-let url: string;
+const shared = useMock({ controlToken: 'owner-token-0123456789', maxWorkspaces: 10, fixtures: false }, { listen: true });
 const seen: string[] = [];
-beforeAll(async () => {
-  shared = await startMock({ controlToken: 'owner-token-0123456789', maxWorkspaces: 10, fixtures: false });
-  url = await shared.server.listen(0);
-  process.env.SOCIAL_GATEWAY_MOCK_CONTROL_URL = `${url}/__control`;
+beforeAll(() => {
+  process.env.SOCIAL_GATEWAY_MOCK_CONTROL_URL = `${shared.url}/__control`;
   delete process.env.SOCIAL_GATEWAY_MOCK_CONTROL_TOKEN;
 });
 afterAll(async () => {
   delete process.env.SOCIAL_GATEWAY_MOCK_CONTROL_URL;
   // Every test's workspace is gone: only the default one is left.
-  const owner = createControlClient({ baseUrl: url, controlToken: 'owner-token-0123456789' });
+  const owner = createControlClient({ baseUrl: shared.url, controlToken: 'owner-token-0123456789' });
   expect((await owner.listWorkspaces()).data.map((workspace) => workspace.workspaceId)).toEqual([DEFAULT_WORKSPACE_ID]);
   expect(seen).toHaveLength(2);
-  await shared.close();
 });
 
 test('a job without the token gets a workspace and drives it with its key', async ({ mock }) => {

@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
+import { cliIo } from '../helpers/cli-io.js';
 import { proxyTo, temporaryDir, type Listening } from './helpers.js';
 
 /* A self-signed certificate for 127.0.0.1, made for this test alone (test/proxy/fixtures). */
@@ -53,9 +54,7 @@ describe('an https upstream', () => {
   });
 
   it('--upstream-ca reads the file, and refuses one that holds no certificate', async () => {
-    const cwd = temporaryDir();
-    const err: string[] = [];
-    const io: CliIo = { out: () => undefined, err: (line) => err.push(line), env: {}, cwd };
+    const { streams: io, err } = cliIo({}, temporaryDir());
     const started = await main(['proxy', '--upstream', url, '--port', '0', '--upstream-ca', fileURLToPath(new URL('./fixtures/test-upstream.cert.pem', import.meta.url))], io);
     if (started.exitCode !== undefined) throw new Error(err.join('\n'));
     const res = await fetch(`${started.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });

@@ -1,16 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, resolveOptions, type CliIo, type CliResult } from '../../src/cli/main.js';
+import { main, resolveOptions, type CliResult } from '../../src/cli/main.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
+import { cliIo } from '../helpers/cli-io.js';
 import { listening, temporaryDir, type Listening } from './helpers.js';
-
-function io(cwd = temporaryDir()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd };
-  return { streams, out, err, cwd };
-}
 
 function running(result: CliResult): Extract<CliResult, { url: string }> {
   if (result.exitCode !== undefined) throw new Error(`expected a running proxy, got exit ${result.exitCode}`);
@@ -25,7 +19,7 @@ describe('social-gateway-mock proxy', () => {
   afterAll(() => upstream.close());
 
   it('starts a proxy that says so, forwards /v1, and writes the findings summary in the coverage report at exit', async () => {
-    const { streams, out, err, cwd } = io();
+    const { streams, out, err, cwd } = cliIo();
     const started = running(await main(['proxy', '--upstream', `${upstream.url}/`, '--port', '0', '--record', 'rec', '--coverage-report', 'coverage.md', '--upstream-timeout', '5000'], streams));
     const banner = out.join('\n');
     expect(banner).toContain(`is proxying to ${upstream.url}`);
@@ -42,7 +36,7 @@ describe('social-gateway-mock proxy', () => {
   });
 
   it('started again on the same --record folder, appends after the exchanges already there', async () => {
-    const { streams, out, cwd } = io();
+    const { streams, out, cwd } = cliIo();
     for (const run of [1, 2]) {
       const started = running(await main(['proxy', '--upstream', upstream.url, '--port', '0', '--record', 'rec'], streams));
       await (await fetch(`${started.url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } })).arrayBuffer();
@@ -53,7 +47,7 @@ describe('social-gateway-mock proxy', () => {
   });
 
   it('takes its flags from the environment too', async () => {
-    const { streams, out } = io();
+    const { streams, out } = cliIo();
     streams.env = { SOCIAL_GATEWAY_MOCK_UPSTREAM: upstream.url, SOCIAL_GATEWAY_MOCK_STRICT: 'true' };
     const started = running(await main(['proxy', '--port', '0'], streams));
     expect(out.join('\n')).toContain('strict, a broken answer becomes 502 CONTRACT_VIOLATION');
@@ -61,12 +55,12 @@ describe('social-gateway-mock proxy', () => {
   });
 
   it('lists its flags in its help, and the main help names the command', async () => {
-    const proxyHelp = io();
+    const proxyHelp = cliIo();
     expect(await main(['proxy', '--help'], proxyHelp.streams)).toEqual({ exitCode: 0 });
     for (const flag of ['--upstream', '--strict', '--record', '--redact', '--upstream-timeout', '--upstream-ca', '--port', '--coverage-report']) expect(proxyHelp.out.join('\n')).toContain(flag);
     // Flags that only shape the proxy's own empty workspace are not offered as if they changed the proxy.
     for (const flag of ['--seed <value>', '--plan <value>', '--scenario <value>', '--strict-responses']) expect(proxyHelp.out.join('\n')).not.toContain(flag);
-    const mainHelp = io();
+    const mainHelp = cliIo();
     expect(await main(['--help'], mainHelp.streams)).toEqual({ exitCode: 0 });
     expect(mainHelp.out.join('\n')).toContain('social-gateway-mock proxy --upstream <url>');
     expect(mainHelp.out.join('\n')).toContain('--redact');
@@ -83,7 +77,7 @@ describe('social-gateway-mock proxy', () => {
     [['--upstream', 'http://example.com', '--bogus'], /bogus/],
     [['--upstream', 'http://example.com', '--scenario', 'flaky-network'], /--scenario has no effect/],
   ])('exits 2 with one clear line for %j', async (argv, message) => {
-    const { streams, err } = io();
+    const { streams, err } = cliIo();
     expect(await main(['proxy', ...argv], streams)).toEqual({ exitCode: 2 });
     expect(err[0]).toMatch(message);
   });
@@ -94,14 +88,14 @@ describe('social-gateway-mock proxy', () => {
   });
 
   it('refuses a --record folder it cannot create', async () => {
-    const { streams, err, cwd } = io();
+    const { streams, err, cwd } = cliIo();
     writeFileSync(join(cwd, 'taken'), 'a file, not a folder');
     expect(await main(['proxy', '--upstream', upstream.url, '--record', 'taken/rec'], streams)).toEqual({ exitCode: 2 });
     expect(err[0]).toMatch(/cannot record into --record .*taken\/rec/);
   });
 
   it('keeps the proxy flags out of the plain server', async () => {
-    const { streams, err } = io();
+    const { streams, err } = cliIo();
     expect(await main(['--upstream', upstream.url], streams)).toEqual({ exitCode: 2 });
     expect(err[0]).toMatch(/upstream/);
   });
@@ -115,7 +109,7 @@ describe('social-gateway-mock proxy', () => {
     ].join('\n');
 
     it('serves while the command runs, tells it only its root, records its calls and exits with its status', async () => {
-      const { streams, err, cwd } = io();
+      const { streams, err, cwd } = cliIo();
       const result = await main(['proxy', '--upstream', upstream.url, '--port', '0', '--record', 'rec', '--', process.execPath, '-e', SCRIPT, '3'], streams);
       expect(result.exitCode).toBe(3);
       // Neither the mock's key nor its control plane: the command's key goes upstream, and the vitest kit must not make workspaces on a proxy.
@@ -127,9 +121,9 @@ describe('social-gateway-mock proxy', () => {
     });
 
     it('answers 0 when the command passes, and refuses a -- with no command', async () => {
-      const { streams } = io();
+      const { streams } = cliIo();
       expect((await main(['proxy', '--upstream', upstream.url, '--port', '0', '--', process.execPath, '-e', SCRIPT], streams)).exitCode).toBe(0);
-      const bare = io();
+      const bare = cliIo();
       expect((await main(['proxy', '--upstream', upstream.url, '--'], bare.streams)).exitCode).toBe(2);
       expect(bare.err.join('\n')).toContain('proxy needs the command after --');
     });

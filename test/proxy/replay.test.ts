@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { DEFAULT_API_KEY } from '../../src/server.js';
+import { cliIo } from '../helpers/cli-io.js';
 import { expectStatus, startMock } from '../helpers/mock.js';
 import { listening, plainServer, proxyTo, refusedUrl, temporaryDir } from './helpers.js';
 
@@ -44,10 +45,8 @@ async function send(base: Parameters<typeof request>[0], call: Call, headers: Re
 }
 
 async function replayScenario(recording: string): Promise<string> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd: process.cwd() };
-  expect(await main(['scenario', 'from-recording', recording], io)).toEqual({ exitCode: 0 });
+  const { streams, out, err } = cliIo({}, process.cwd());
+  expect(await main(['scenario', 'from-recording', recording], streams)).toEqual({ exitCode: 0 });
   expect(err).toEqual([]);
   return out.join('\n');
 }

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/lib/nesting.js';
 import { createMockServer } from '../../src/server.js';
 import { DataFileError, DATA_FORMAT, DATA_VERSION } from '../../src/store/database.js';
-import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock, useMock } from '../helpers/mock.js';
 
 /*
  * Item 3 of issue 28, first half: a body nested a few thousand deep was accepted (as a free-form
@@ -38,11 +38,7 @@ async function expectServerReadable(mock: TestMock): Promise<void> {
 }
 
 describe('request bodies nested past the limit', () => {
-  let mock: TestMock;
-  beforeAll(async () => {
-    mock = await startMock();
-  });
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   describe('on /v1', () => {
     it.each([DEEP, MAX_JSON_DEPTH + 1])('refuses a body %i levels deep with 400 VALIDATION_ERROR naming the limit, and the world still reads', async (depth) => {

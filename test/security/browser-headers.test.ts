@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 
 /*
  * Issue 28, item 7 (the browser part): any page could frame the dashboard, and a click on an
@@ -12,19 +12,13 @@ import { startMock, type TestMock } from '../helpers/mock.js';
  * from the server (an inline one only by its hash); the dashboard still works under that policy.
  */
 
-let mock: TestMock;
-let url: string;
+const mock = useMock({}, { listen: true });
 let browser: Browser | undefined;
 let attacker: Server | undefined;
 
-beforeAll(async () => {
-  mock = await startMock();
-  url = await mock.server.listen(0);
-});
 afterAll(async () => {
   await browser?.close();
   if (attacker) await new Promise<void>((resolve) => attacker?.close(() => resolve()));
-  await mock.close();
 });
 
 /** A sign-in page of a session that does not exist answers an HTML error page: the same headers as the form. */
@@ -106,7 +100,7 @@ describe('in Chromium', () => {
 
   it('the dashboard loads under its policy and works, with no violation', async () => {
     const { page, violations } = await watchedPage();
-    const response = await page.goto(`${url}/__dashboard`);
+    const response = await page.goto(`${mock.url}/__dashboard`);
     expect(directives(response?.headers()['content-security-policy']).get('script-src')).toContain("'self'");
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
     // Every view renders (each loads its module through the import map and styles itself).
@@ -117,7 +111,7 @@ describe('in Chromium', () => {
     }
     // A live request reaches the Requests view over the event stream.
     await nav.getByRole('link', { name: 'Requests', exact: true }).click();
-    await fetch(`${url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } });
+    await fetch(`${mock.url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } });
     await page.getByRole('option').filter({ hasText: '/v1/connections' }).first().waitFor();
     expect(violations).toEqual([]);
     await page.context().close();
@@ -125,7 +119,7 @@ describe('in Chromium', () => {
 
   it('/docs loads its files under its policy with no violation (its rendering is issue 30)', async () => {
     const { page, violations } = await watchedPage();
-    const response = await page.goto(`${url}/docs`);
+    const response = await page.goto(`${mock.url}/docs`);
     expect(response?.headers()['x-frame-options']).toBe('DENY');
     await page.waitForFunction(() => typeof (globalThis as unknown as { ui?: unknown }).ui === 'object', undefined, { timeout: 10_000 });
     await page.waitForLoadState('networkidle');
@@ -135,7 +129,7 @@ describe('in Chromium', () => {
 
   it('a page of another origin cannot show the dashboard in a frame', async () => {
     attacker = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>another site</title><iframe id="victim" src="${url}/__dashboard" style="opacity:0"></iframe>`);
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>another site</title><iframe id="victim" src="${mock.url}/__dashboard" style="opacity:0"></iframe>`);
     });
     await new Promise<void>((resolve) => attacker?.listen(0, '127.0.0.1', resolve));
     const { port } = attacker.address() as AddressInfo;

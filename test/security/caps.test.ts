@@ -1,10 +1,10 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveOptions, UsageError } from '../../src/cli/options.js';
 import { EMITTED_DATA_MAX_BYTES, RECENT_EVENTS_MAX_BYTES } from '../../src/events/bus.js';
 import { SCENARIO_MAX_OBJECTS } from '../../src/scenarios/parse.js';
 import { addRuntimeRule, MAX_RUNTIME_RULES } from '../../src/scenarios/runtime-rules.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, type TestMock, useMock } from '../helpers/mock.js';
 
 /*
  * Caps on what one request can make the server build (issue 28, item 3): each attack
@@ -25,11 +25,7 @@ async function postCount(mock: TestMock, key?: string): Promise<number> {
 }
 
 describe('scenario worlds', () => {
-  let mock: TestMock;
-  beforeAll(async () => {
-    mock = await startMock();
-  });
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   describe('POST /__control/scenarios with a world past the cap', () => {
     it('answers 400 INVALID_SCENARIO naming the entry and the cap, and builds nothing', async () => {
@@ -89,11 +85,7 @@ describe('scenario worlds', () => {
 });
 
 describe('run-time rules per workspace', () => {
-  let mock: TestMock;
-  beforeAll(async () => {
-    mock = await startMock();
-  });
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it(`refuses rule ${MAX_RUNTIME_RULES + 1} with 409 naming the cap, and takes one again once a rule is removed`, async () => {
     const workspace = mock.server.registry.defaultWorkspace;
@@ -111,11 +103,7 @@ describe('run-time rules per workspace', () => {
 });
 
 describe('emitted events', () => {
-  let mock: TestMock;
-  beforeAll(async () => {
-    mock = await startMock();
-  });
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it('POST /__control/events refuses overrides that make the data larger than the cap, with 400 naming it', async () => {
     const post = (await mock.call('get', '/v1/posts?limit=1')).body.data[0] as { id: string };
@@ -159,11 +147,7 @@ describe('--media-quota and --media-quota-server', () => {
 
 describe('media quotas', () => {
   const KIB = 1024;
-  let mock: TestMock;
-  beforeAll(async () => {
-    mock = await startMock({ mediaQuotaBytes: 1024 * KIB, mediaQuotaServerBytes: 2048 * KIB });
-  });
-  afterAll(() => mock.close());
+  const mock = useMock({ mediaQuotaBytes: 1024 * KIB, mediaQuotaServerBytes: 2048 * KIB });
 
   function local(url: string): string {
     const parsed = new URL(url);
@@ -254,13 +238,7 @@ describe('media quotas', () => {
 
 describe('an event stream whose client stops reading', () => {
   const CAP = 256 * 1024;
-  let mock: TestMock;
-  let url: string;
-  beforeAll(async () => {
-    mock = await startMock({ fixtures: false, httpLimits: { maxStreamBufferBytes: CAP } });
-    url = await mock.server.listen(0);
-  });
-  afterAll(() => mock.close());
+  const mock = useMock({ fixtures: false, httpLimits: { maxStreamBufferBytes: CAP } }, { listen: true });
 
   async function openStreams(): Promise<number> {
     const { body } = await mock.control('get', '/__control/workspaces');
@@ -269,7 +247,7 @@ describe('an event stream whose client stops reading', () => {
 
   it('is closed once its buffered bytes pass the cap, instead of growing without bound', async () => {
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpRequest(`${url}/__control/events`, { headers: { Accept: 'text/event-stream' } }, resolve);
+      const req = httpRequest(`${mock.url}/__control/events`, { headers: { Accept: 'text/event-stream' } }, resolve);
       req.on('error', reject);
       req.end();
     });

@@ -2,12 +2,13 @@ import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/cli/options.js';
 import { RECORDING_FORMAT, MAX_EXCHANGE_FILE_BYTES } from '../../src/proxy/recording.js';
 import { REDACTED } from '../../src/redaction/redactor.js';
 import { MAX_SCENARIO_FILE_BYTES } from '../../src/scenarios/library.js';
 import { DATA_FORMAT, DATA_VERSION, MAX_DATA_FILE_BYTES } from '../../src/store/database.js';
+import { cliIo } from '../helpers/cli-io.js';
 
 /*
  * Item 9 of issue 28: every file the command line reads (a recording's exchanges for `drift` and
@@ -110,10 +111,8 @@ function hostileFile(entry: Entry, kind: Kind): string {
 }
 
 async function run(argv: string[]): Promise<{ exitCode: number | undefined; err: string[]; out: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd: root };
-  const result = await main(argv, io);
+  const { streams, out, err } = cliIo({}, root);
+  const result = await main(argv, streams);
   // Started after all (the old code took the file): stopped with the others.
   if (result.exitCode === undefined) stopping.push(result.stop);
   return { exitCode: result.exitCode, err, out };

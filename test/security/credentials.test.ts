@@ -6,7 +6,7 @@ import { webhooksStore } from '../../src/api/webhooks/store.js';
 import { drawHex, hexToUuid } from '../../src/lib/ids.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { connectionOf, paramsOf, pathOf, signInForm } from '../helpers/accounts.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, type StartedMock, type TestMock } from '../helpers/mock.js';
 
 /*
  * Issue 28, item 2 (decision 0025): everything that lets a caller in (a workspace's key,
@@ -22,17 +22,17 @@ const SEED = 7;
 const HOST = 'localhost';
 const REDIRECT = 'https://app.example/integrations/callback?state=abc';
 
-const mocks: TestMock[] = [];
+const mocks: StartedMock[] = [];
 const dirs: string[] = [];
 
-async function server(options: Parameters<typeof startMock>[0] = {}): Promise<TestMock> {
+async function server(options: Parameters<typeof startMock>[0] = {}): Promise<StartedMock> {
   const mock = await startMock({ seed: SEED, ...options });
   mocks.push(mock);
   return mock;
 }
 
 /** Two servers started alike: what one answers, an attacker running the other would see. */
-function twins(): Promise<[TestMock, TestMock]> {
+function twins(): Promise<[StartedMock, StartedMock]> {
   return Promise.all([server(), server()]);
 }
 

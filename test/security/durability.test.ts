@@ -5,7 +5,7 @@ import { Low } from 'lowdb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Database, DATA_FORMAT, DATA_VERSION, type DatabaseShape } from '../../src/store/database.js';
 import { DataWriteError } from '../../src/store/durable-file.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, type StartedMock } from '../helpers/mock.js';
 import { spawnMock, type MockProcess } from '../helpers/process.js';
 
 /*
@@ -44,7 +44,7 @@ function nested(depth: number): unknown[] {
 }
 
 describe('--data, when the data file cannot be written', () => {
-  let mock: TestMock | undefined;
+  let mock: StartedMock | undefined;
   beforeEach(() => {
     // The server's one line when writes start failing and one when they work again.
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

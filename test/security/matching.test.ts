@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MATCH_BUDGET_UNITS, MatchBudget, MAX_PATTERN_LENGTH, MAX_PATTERNS_LENGTH, pathCanReach, valueMatches } from '../../src/scenarios/matching.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 
 /*
  * Issue 28, item 4: rule patterns come from tenants of a shared server, so they must
@@ -8,11 +8,7 @@ import { expectApiError, expectStatus, startMock, type TestMock } from '../helpe
  * loop, every workspace's, for far longer than the test's 20 s.
  */
 
-let mock: TestMock;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const SCRIPTED = { error: { status: 400, code: 'VALIDATION_ERROR', message: 'Scripted.' } };
 

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { sameCredential } from '../../src/lib/credentials.js';
-import { expectApiError, expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, startMock, useMock } from '../helpers/mock.js';
 import { cliIo } from '../helpers/cli-io.js';
 
 /**
@@ -17,20 +17,18 @@ interface Tenant {
 }
 
 describe('a shared server (--control-token and --max-workspaces)', () => {
-  let mock: TestMock;
+  const mock = useMock({ controlToken: TOKEN, maxWorkspaces: 20 });
   let alice: Tenant;
   let bob: Tenant;
   const asKey = (method: 'get' | 'post' | 'put' | 'delete', path: string, key: string) => request(mock.server.app)[method](path).set('x-api-key', key);
   const asOwner = (method: 'get' | 'post' | 'put' | 'delete', path: string) => request(mock.server.app)[method](path).set('x-control-token', TOKEN);
 
   beforeAll(async () => {
-    mock = await startMock({ controlToken: TOKEN, maxWorkspaces: 20 });
     // Anyone who reaches the server may make a workspace while --max-workspaces bounds them.
     const made = await Promise.all([1, 2].map(() => request(mock.server.app).post('/__control/workspaces').send({ fixtures: false })));
     for (const res of made) expectStatus(res, 201);
     [alice, bob] = made.map((res) => res.body as Tenant) as [Tenant, Tenant];
   });
-  afterAll(() => mock.close());
 
   describe("with a workspace's own key", () => {
     it('moves its clock, adds a rule, reads its journal, limits, scenarios and coverage, and resets it', async () => {
@@ -153,11 +151,7 @@ describe('a server with a control token and no --max-workspaces', () => {
 });
 
 describe('a server without a control token (the laptop)', () => {
-  let mock: TestMock;
-  beforeAll(async () => {
-    mock = await startMock();
-  });
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it('lets any local client do anything, as before: list, pick by id, read keys in the state', async () => {
     const made = await mock.control('post', '/__control/workspaces').send({ fixtures: false });
@@ -171,12 +165,8 @@ describe('a server without a control token (the laptop)', () => {
 });
 
 describe('--cors', () => {
-  let mock: TestMock;
   const origin = 'http://app.localhost:5173';
-  beforeAll(async () => {
-    mock = await startMock({ cors: [origin] });
-  });
-  afterAll(() => mock.close());
+  const mock = useMock({ cors: [origin] });
 
   it('opens /v1 to the named origin', async () => {
     const preflight = await request(mock.server.app).options('/v1/posts').set('Origin', origin).set('Access-Control-Request-Method', 'POST');

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveOptions, UsageError } from '../../src/cli/options.js';
 import { HostFence } from '../../src/lib/host-fence.js';
 import type { MockServerOptions } from '../../src/server.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, startMock, type StartedMock, type TestMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /*
@@ -25,7 +25,7 @@ interface Delivery {
   nextAttemptAt: string | null;
 }
 
-const mocks: TestMock[] = [];
+const mocks: StartedMock[] = [];
 let receiver: WebhookReceiver;
 beforeEach(async () => {
   receiver = await WebhookReceiver.start();
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 /** A mock listening on a free loopback port, as `npx social-gateway-mock` and the vitest kit run it. */
-async function listening(options: MockServerOptions = {}): Promise<{ mock: TestMock; url: string; port: number }> {
+async function listening(options: MockServerOptions = {}): Promise<{ mock: StartedMock; url: string; port: number }> {
   const mock = await startMock(options);
   mocks.push(mock);
   const url = await mock.server.listen(0);

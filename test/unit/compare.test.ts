@@ -6,7 +6,7 @@ import { loadSpec } from '../../src/http/spec.js';
 import { ContractComparer, FINDING_KINDS, type Finding } from '../../src/proxy/compare.js';
 import type { RecordedExchange, RecordedRequest, RecordedResponse } from '../../src/proxy/recording.js';
 import { bodyExamples, walkEveryOperation } from '../contract/every-operation.js';
-import { startMock, type TestMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 
 type Exchange = Pick<RecordedExchange, 'request' | 'response'>;
 type Json = Record<string, unknown>;
@@ -51,15 +51,14 @@ function summary(findings: Finding[]): string[] {
 }
 
 describe('the mock’s own answers, compared with openapi.yaml', () => {
-  let mock: TestMock;
+  const mock = useMock({}, { listen: true });
   let receiver: Server;
-  let url: string;
   let apiKey: string;
   const exchanges: Exchange[] = [];
 
   /** fetch, with every /v1 exchange kept as the proxy would record it. */
   async function call(path: string, init: RequestInit = {}): Promise<Exchange> {
-    const target = new URL(path, url);
+    const target = new URL(path, mock.url);
     const res = await fetch(target, init);
     const exchange = { request: recordRequest(target, init), response: await recordResponse(res) };
     exchanges.push(exchange);
@@ -67,10 +66,8 @@ describe('the mock’s own answers, compared with openapi.yaml', () => {
   }
 
   beforeAll(async () => {
-    mock = await startMock();
     receiver = createServer((_req, res) => res.writeHead(204).end());
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    url = await mock.server.listen(0);
     const workspace = await mock.control('post', '/__control/workspaces').send({});
     apiKey = workspace.body.apiKey as string;
     const realFetch = globalThis.fetch;
@@ -82,7 +79,7 @@ describe('the mock’s own answers, compared with openapi.yaml', () => {
       return res;
     }) as typeof fetch;
     try {
-      await walkEveryOperation({ apiUrl: url, mockUrl: url, apiKey, hookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+      await walkEveryOperation({ apiUrl: mock.url, mockUrl: mock.url, apiKey, hookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
     } finally {
       globalThis.fetch = realFetch;
     }
@@ -90,7 +87,6 @@ describe('the mock’s own answers, compared with openapi.yaml', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => receiver.close(resolve));
-    await mock.close();
   });
 
   it('walks every operation, 2xx and errors alike', () => {

@@ -1,18 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountsOf, actionApplies, capped, composerAccounts, inboundBody, matchesFilter, postsOf, postWords, statusChange, type AccountRecord, type PostRecord } from '../../src/dashboard/ui/state.js';
 import type { WorkspaceSnapshot } from '../../src/dashboard/ui/webhooks.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 
 /* The State view's pure logic (src/dashboard/ui/state.ts), against a real workspace's snapshot and the API's own answers. */
 
-let mock: TestMock | undefined;
-afterAll(async () => {
-  await mock?.close();
-});
-
 describe('accountsOf and postsOf', () => {
+  const mock = useMock();
+
   it('read the snapshot into the accounts the API lists, and its posts newest first', async () => {
-    mock = await startMock();
     const snapshot = (await mock.control('get', '/__control/state')).body as WorkspaceSnapshot;
     const listed = await mock.call('get', '/v1/connections');
     expectStatus(listed, 200);

@@ -1,18 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../src/api/webhooks/signature.js';
 import { attemptOutcome, deliveryHeaders, hasPending, prettyBody, signatureHeader, timelineOf, webhooksOf, webhookState, type WorkspaceSnapshot } from '../../src/dashboard/ui/webhooks.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
 
 /* The Webhooks view's pure logic (src/dashboard/ui/webhooks.ts), against a real workspace's snapshot and the API's own answers. */
 
-let mock: TestMock | undefined;
-afterAll(async () => {
-  await mock?.close();
-});
-
 describe('webhooksOf', () => {
+  const mock = useMock();
+
   it('reads the snapshot into the webhooks and delivery logs the API lists, newest first', async () => {
-    mock = await startMock();
     const created = await mock.control('post', '/__control/workspaces').send({});
     const { apiKey } = created.body as { apiKey: string };
     // Two webhooks on URLs nobody answers: each delivery fails at once and waits for its retry.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatReport, runSoak } from '../bench/soak.js';
+import { formatReport, runSoak } from '../../bench/soak.js';
 
 /*
  * Three seconds of `npm run soak` at 6 concurrent jobs, with a 1.5 s --workspace-ttl,

@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { watchProcess } from '../src/cli/lifecycle.js';
-import { packagePath } from '../src/lib/package-root.js';
-import { processAlive } from './helpers/process.js';
+import { watchProcess } from '../../src/cli/lifecycle.js';
+import { packagePath } from '../../src/lib/package-root.js';
+import { processAlive } from '../helpers/process.js';
 
 /** Enough of a process for the watch: signals, a parent pid, exit. */
 function fakeProcess(ppid = 4242) {

@@ -2,24 +2,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli/main.js';
-import { DRIFT_FORMAT, type DriftReport } from '../src/cli/drift-command.js';
-import { RECORDING_FORMAT, writeExchange, type RecordedExchange, type RecordedRequest, type RecordedResponse } from '../src/proxy/recording.js';
-import { REDACTED } from '../src/redaction/redactor.js';
-import { startMock, type TestMock } from './helpers/mock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { DRIFT_FORMAT, type DriftReport } from '../../src/cli/drift-command.js';
+import { RECORDING_FORMAT, writeExchange, type RecordedExchange, type RecordedRequest, type RecordedResponse } from '../../src/proxy/recording.js';
+import { REDACTED } from '../../src/redaction/redactor.js';
+import { cliIo } from '../helpers/cli-io.js';
+import { useMock } from '../helpers/mock.js';
 
 type Json = Record<string, unknown>;
 
-function io(cwd = tmpdir()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd };
-  return { streams, out, err };
-}
-
 async function drift(args: string[]) {
-  const { streams, out, err } = io();
+  const { streams, out, err } = cliIo();
   const result = await main(['drift', ...args], streams);
   return { exitCode: result.exitCode, out: out.join('\n'), err: err.join('\n') };
 }
@@ -53,7 +47,7 @@ const withHeader = (response: RecordedResponse, name: string, value: string): Re
 const withJson = (response: RecordedResponse, json: unknown): RecordedResponse => ({ ...response, json });
 
 describe('social-gateway-mock drift', () => {
-  let mock: TestMock;
+  const mock = useMock();
   /** Exchanges of the mock's own answers: the baseline a drifting upstream is planted on. */
   const own: RecordedExchange[] = [];
   let webhook: RecordedResponse;
@@ -62,7 +56,6 @@ describe('social-gateway-mock drift', () => {
   let webhookPath: string;
 
   beforeAll(async () => {
-    mock = await startMock();
     const get = async (path: string) => mock.call('get', path);
     const add = (res: Response, operationId: string, method: string, path: string, query = '', json?: unknown) => {
       own.push(exchange(own.length + 1, operationId, { method, path, query, ...(json !== undefined && { json, headers: { 'x-api-key': REDACTED, 'content-type': 'application/json' } }) }, recorded(res)));
@@ -77,10 +70,6 @@ describe('social-gateway-mock drift', () => {
     add(await get('/v1/accounts'), 'listAccounts', 'GET', '/v1/accounts');
     add(await get('/v1/webhooks/0f8e7d6c-5b4a-4392-8a1b-2c3d4e5f6a7b'), 'getWebhook', 'GET', '/v1/webhooks/0f8e7d6c-5b4a-4392-8a1b-2c3d4e5f6a7b');
     expect(own.map((one) => one.response?.status)).toEqual([201, 200, 200, 200, 200, 404]);
-  });
-
-  afterAll(async () => {
-    await mock.close();
   });
 
   it('finds no drift in the mock’s own answers, and exits 0', async () => {
@@ -183,7 +172,7 @@ describe('social-gateway-mock drift', () => {
   it('compares with another contract given by --contract', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sgw-drift-contract-'));
     writeFileSync(join(cwd, 'tiny.yaml'), 'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /v1/webhooks:\n    get:\n      operationId: listHooks\n      responses:\n        "200": { description: ok }\n');
-    const { streams, out } = io(cwd);
+    const { streams, out } = cliIo({}, cwd);
     const result = await main(['drift', recording(own.slice(2, 3)), '--contract', 'tiny.yaml'], streams);
     expect(result.exitCode).toBe(1);
     expect(out.join('\n')).toContain('listHooks: 1 exchange (200 ×1)');

@@ -4,26 +4,20 @@ import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { main, type CliIo } from '../src/cli/main.js';
-import { OperationIndex } from '../src/http/operations.js';
-import { loadSpec } from '../src/http/spec.js';
-import { RECORDING_FORMAT, writeExchange, type RecordedExchange } from '../src/proxy/recording.js';
-import { REDACTED } from '../src/redaction/redactor.js';
-import { DEFAULT_API_KEY } from '../src/server.js';
-import { expectStatus, startMock, type TestMock } from './helpers/mock.js';
+import { main } from '../../src/cli/main.js';
+import { OperationIndex } from '../../src/http/operations.js';
+import { loadSpec } from '../../src/http/spec.js';
+import { RECORDING_FORMAT, writeExchange, type RecordedExchange } from '../../src/proxy/recording.js';
+import { REDACTED } from '../../src/redaction/redactor.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { cliIo } from '../helpers/cli-io.js';
+import { expectStatus, startMock, type TestMock, useMock } from '../helpers/mock.js';
 
 const tempDirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sgw-replay-'));
   tempDirs.push(dir);
   return dir;
-}
-
-function io(cwd = process.cwd()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd };
-  return { streams, out, err };
 }
 
 type Method = 'get' | 'post' | 'delete';
@@ -102,14 +96,13 @@ class Recorder {
   }
 }
 
-let upstream: TestMock;
+const upstream = useMock();
 let recorder: Recorder;
 let calls: Call[];
 let yaml: string;
 let recordingDir: string;
 
 beforeAll(async () => {
-  upstream = await startMock();
   const dir = join(tempDir(), 'recording');
   recordingDir = dir;
   recorder = new Recorder(dir, upstream);
@@ -134,13 +127,13 @@ beforeAll(async () => {
   recorder.failed({ method: 'get', path: '/v1/posts' });
   calls.push({ method: 'get', path: '/v1/posts' });
 
-  const { streams, out, err } = io();
+  // From the checkout: the printed scenario's $schema line is a path from the working folder.
+  const { streams, out, err } = cliIo({}, process.cwd());
   expect(await main(['scenario', 'from-recording', dir], streams)).toEqual({ exitCode: 0 });
   expect(err).toEqual([]);
   yaml = out.join('\n');
 });
-afterAll(async () => {
-  await upstream.close();
+afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -164,13 +157,11 @@ describe('scenario from-recording', () => {
   });
 
   describe('loaded into a mock of another seed, whose own answers differ', () => {
-    let replay: TestMock;
-    beforeAll(async () => {
+    const replay = useMock(() => {
       const file = join(tempDir(), 'replay.yaml');
       writeFileSync(file, yaml);
-      replay = await startMock({ seed: 2, scenario: file });
+      return { seed: 2, scenario: file };
     });
-    afterAll(() => replay.close());
 
     const replayAll = async () => {
       const answers: Seen[] = [];
@@ -228,7 +219,7 @@ describe('scenario from-recording', () => {
         drifted(4, 'DELETE', '/v1/posts/p-1', { status: 204, headers: { 'x-trace': 'abc' }, text: '' }),
       ];
       for (const exchange of exchanges) writeExchange(dir, exchange);
-      const { streams, out } = io();
+      const { streams, out } = cliIo();
       expect(await main(['scenario', 'from-recording', dir], streams)).toEqual({ exitCode: 0 });
       // No Date header recorded: the clock starts when the first request reached the proxy.
       expect((parse(out.join('\n')) as { clock: unknown }).clock).toEqual({ start: '2026-03-02T09:00:01.000Z', frozen: true });
@@ -283,7 +274,7 @@ describe('scenario from-recording', () => {
       ],
     ])('exits 2 with one line on stderr for %s', async (_what, folder, message) => {
       const dir = folder(tempDir());
-      const { streams, out, err } = io();
+      const { streams, out, err } = cliIo();
       expect(await main(['scenario', 'from-recording', dir], streams)).toEqual({ exitCode: 2 });
       expect(out).toEqual([]);
       expect(err).toHaveLength(1);
@@ -291,14 +282,14 @@ describe('scenario from-recording', () => {
     });
 
     it.each([[['scenario']], [['scenario', 'to-recording', 'x']], [['scenario', 'from-recording']], [['scenario', 'from-recording', 'a', 'b']], [['scenario', 'from-recording', '--bogus', 'a']]])('exits 2 on bad usage %j', async (argv) => {
-      const { streams, err } = io();
+      const { streams, err } = cliIo();
       expect(await main(argv, streams)).toEqual({ exitCode: 2 });
       expect(err[0]).toMatch(/^social-gateway-mock: /);
     });
 
     it('writes the scenario to --out, its $schema line a path from the file\'s own folder', async () => {
       const cwd = tempDir();
-      const { streams, out, err } = io(cwd);
+      const { streams, out, err } = cliIo({}, cwd);
       expect(await main(['scenario', 'from-recording', recordingDir, '--out', 'scenarios/replay.yaml'], streams)).toEqual({ exitCode: 0 });
       expect(out).toEqual([]);
       expect(err).toEqual([`social-gateway-mock: wrote ${join(cwd, 'scenarios', 'replay.yaml')}`]);
@@ -311,10 +302,10 @@ describe('scenario from-recording', () => {
     });
 
     it('prints its help with --help, and the main help names it', async () => {
-      const scenarioHelp = io();
+      const scenarioHelp = cliIo();
       expect(await main(['scenario', '--help'], scenarioHelp.streams)).toEqual({ exitCode: 0 });
       expect(scenarioHelp.out.join('\n')).toMatch(/^Usage: social-gateway-mock scenario from-recording <DIR>/);
-      const mainHelp = io();
+      const mainHelp = cliIo();
       await main(['--help'], mainHelp.streams);
       expect(mainHelp.out.join('\n')).toContain('scenario from-recording <DIR>');
     });

@@ -3,19 +3,13 @@ import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli/main.js';
-import { resolveOptions } from '../src/cli/options.js';
-
-function io(env: NodeJS.ProcessEnv = {}, cwd = mkdtempSync(join(tmpdir(), 'sgw-cli-'))) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env, cwd };
-  return { streams, out, err };
-}
+import { main } from '../../src/cli/main.js';
+import { resolveOptions } from '../../src/cli/options.js';
+import { cliIo } from '../helpers/cli-io.js';
 
 describe('the command line', () => {
   it('prints help with every flag and exits 0', async () => {
-    const { streams, out } = io();
+    const { streams, out } = cliIo();
     expect(await main(['--help'], streams)).toEqual({ exitCode: 0 });
     for (const flag of ['--port', '--host', '--api-key', '--seed', '--data', '--plan', '--clock', '--clock-frozen', '--strict-responses', '--control-token', '--cors', '--log-level', '--rate-limit', '--scenario', '--coverage-report', '--coverage-min', '--allowed-hosts']) {
       expect(out.join('\n')).toContain(flag);
@@ -36,13 +30,13 @@ describe('the command line', () => {
     [['--coverage-min', '120'], /--coverage-min/],
     [['--coverage-min', 'most'], /--coverage-min/],
   ])('exits 2 with a clear message for %j', async (argv, message) => {
-    const { streams, err } = io();
+    const { streams, err } = cliIo();
     expect(await main(argv, streams)).toEqual({ exitCode: 2 });
     expect(err.join('\n')).toMatch(message);
   });
 
   it('starts, prints the banner with URL, key, control, dashboard and docs, and serves the default key', async () => {
-    const { streams, out } = io();
+    const { streams, out } = cliIo();
     const result = await main(['--port', '0', '--clock', '2026-03-02T09:00:00Z', '--seed', '3'], streams);
     if (result.exitCode !== undefined) throw new Error('expected a running server');
     try {
@@ -63,7 +57,7 @@ describe('the command line', () => {
   it('reads options from the environment and the config file, flags first', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sgw-cfg-'));
     writeFileSync(join(cwd, 'social-gateway-mock.config.yaml'), 'api-key: sgw_from_file\nport: 0\nplan: free\n');
-    const { streams } = io({ SOCIAL_GATEWAY_MOCK_API_KEY: 'sgw_from_env' }, cwd);
+    const { streams } = cliIo({ SOCIAL_GATEWAY_MOCK_API_KEY: 'sgw_from_env' }, cwd);
     const result = await main([], streams);
     if (result.exitCode !== undefined) throw new Error('expected a running server');
     try {
@@ -77,7 +71,7 @@ describe('the command line', () => {
   it('exits 2 naming an unknown key in the config file', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sgw-cfg-'));
     writeFileSync(join(cwd, 'social-gateway-mock.config.yaml'), 'colour: red\n');
-    const { streams, err } = io({}, cwd);
+    const { streams, err } = cliIo({}, cwd);
     expect(await main([], streams)).toEqual({ exitCode: 2 });
     expect(err.join('\n')).toContain("unknown option 'colour'");
   });
@@ -85,14 +79,14 @@ describe('the command line', () => {
   it('exits 2 with the file named when the data file is corrupt', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sgw-cli-')), 'broken.json');
     writeFileSync(file, '{ nope');
-    const { streams, err } = io();
+    const { streams, err } = cliIo();
     expect(await main(['--port', '0', '--data', file], streams)).toEqual({ exitCode: 2 });
     expect(err.join('\n')).toContain(file);
   });
 
   describe('--scenario', () => {
     it('loads a ready-made scenario by name into the default workspace', async () => {
-      const { streams } = io();
+      const { streams } = cliIo();
       const result = await main(['--port', '0', '--scenario', 'rate-limit-exhaustion'], streams);
       if (result.exitCode !== undefined) throw new Error('expected a running server');
       try {
@@ -109,7 +103,7 @@ describe('the command line', () => {
     it('reads a file relative to the working directory', async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'sgw-scenario-'));
       writeFileSync(join(cwd, 'mine.yaml'), 'plan: free\nrules:\n  - { id: gone, match: { operationId: listProfiles }, then: { error: { status: 429, code: RATE_LIMITED } } }\n');
-      const { streams } = io({}, cwd);
+      const { streams } = cliIo({}, cwd);
       const result = await main(['--port', '0', '--scenario', 'mine.yaml'], streams);
       if (result.exitCode !== undefined) throw new Error('expected a running server');
       try {
@@ -127,7 +121,7 @@ describe('the command line', () => {
     ])('exits 2 on %s, naming where and why', async (_what, argument, content, message) => {
       const cwd = mkdtempSync(join(tmpdir(), 'sgw-scenario-'));
       if (content !== undefined) writeFileSync(join(cwd, argument), content);
-      const { streams, err } = io({}, cwd);
+      const { streams, err } = cliIo({}, cwd);
       expect(await main(['--port', '0', '--scenario', argument], streams)).toEqual({ exitCode: 2 });
       expect(err[0]).toMatch(message);
     });
@@ -136,7 +130,7 @@ describe('the command line', () => {
   describe('--coverage-report and --coverage-min', () => {
     async function run(argv: string[]) {
       const cwd = mkdtempSync(join(tmpdir(), 'sgw-coverage-'));
-      const { streams, err } = io({}, cwd);
+      const { streams, err } = cliIo({}, cwd);
       const result = await main(['--port', '0', ...argv], streams);
       if (result.exitCode !== undefined) throw new Error('expected a running server');
       await fetch(`${result.url}/v1/connections`, { headers: { 'x-api-key': 'sgw_test_default' } });
@@ -189,13 +183,13 @@ describe('the command line', () => {
       [['--allowed-hosts', 'http://mock.test'], /--allowed-hosts: 'http:\/\/mock\.test' is a URL/],
       [['--allowed-hosts', 'mock.test,all'], /--allowed-hosts: 'all' turns the check off/],
     ])('exits 2 for %j', async (argv, message) => {
-      const { streams, err } = io();
+      const { streams, err } = cliIo();
       expect(await main(argv, streams)).toEqual({ exitCode: 2 });
       expect(err.join('\n')).toMatch(message);
     });
 
     it('lets a running server answer the named host, and only it', async () => {
-      const { streams } = io();
+      const { streams } = cliIo();
       const result = await main(['--port', '0', '--allowed-hosts', 'mock.test'], streams);
       if (result.exitCode !== undefined) throw new Error('expected a running server');
       // fetch() will not send a Host of our choosing; node:http will.

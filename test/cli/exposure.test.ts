@@ -3,14 +3,8 @@ import { get } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo, type CliResult } from '../src/cli/main.js';
-
-function io(cwd = mkdtempSync(join(tmpdir(), 'sgw-exposure-'))) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd };
-  return { streams, out, err };
-}
+import { main, type CliResult } from '../../src/cli/main.js';
+import { cliIo } from '../helpers/cli-io.js';
 
 function running(result: CliResult): Extract<CliResult, { url: string }> {
   if (result.exitCode !== undefined) throw new Error(`expected a running server, got exit code ${result.exitCode}`);
@@ -21,7 +15,7 @@ function running(result: CliResult): Extract<CliResult, { url: string }> {
 describe('the command line, for exposure', { timeout: 60_000 }, () => {
   describe('without --host', () => {
     it('binds 127.0.0.1 and prints no warning', async () => {
-      const { streams, out, err } = io();
+      const { streams, out, err } = cliIo();
       const result = running(await main(['--port', '0'], streams));
       try {
         expect(result.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -35,7 +29,7 @@ describe('the command line, for exposure', { timeout: 60_000 }, () => {
 
   describe('with a non-loopback --host', () => {
     it('warns that the server is reachable and suggests --control-token', async () => {
-      const { streams, err } = io();
+      const { streams, err } = cliIo();
       const result = running(await main(['--port', '0', '--host', '0.0.0.0'], streams));
       try {
         expect(result.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
@@ -49,7 +43,7 @@ describe('the command line, for exposure', { timeout: 60_000 }, () => {
     it('answers a request that came over the network by address, and refuses a name nobody allowed (decision 0019)', async (context) => {
       const lan = Object.values(networkInterfaces()).flat().find((address) => address?.family === 'IPv4' && !address.internal)?.address;
       if (lan === undefined) return context.skip('no non-loopback IPv4 address on this machine');
-      const { streams } = io();
+      const { streams } = cliIo();
       const result = running(await main(['--port', '0', '--host', '0.0.0.0'], streams));
       const port = new URL(result.url).port;
       const statusFor = (address: string, host: string) =>
@@ -72,7 +66,7 @@ describe('the command line, for exposure', { timeout: 60_000 }, () => {
     });
 
     it('with --control-token: warns without the hint, and the control plane needs the token', async () => {
-      const { streams, err } = io();
+      const { streams, err } = cliIo();
       const result = running(await main(['--port', '0', '--host', '0.0.0.0', '--control-token', 's3cret-token'], streams));
       try {
         expect(err.join('\n')).toMatch(/warning: listening on 0\.0\.0\.0/);
@@ -103,7 +97,7 @@ describe('the command line, for exposure', { timeout: 60_000 }, () => {
     ])('exits 2 naming the file and leaves %s byte for byte', async (_kind, content) => {
       const file = join(mkdtempSync(join(tmpdir(), 'sgw-exposure-')), 'state.json');
       writeFileSync(file, content);
-      const { streams, err, out } = io();
+      const { streams, err, out } = cliIo();
       expect(await main(['--port', '0', '--data', file], streams)).toEqual({ exitCode: 2 });
       expect(err.join('\n')).toContain(file);
       expect(out.join('\n')).not.toContain('listening');
@@ -115,7 +109,7 @@ describe('the command line, for exposure', { timeout: 60_000 }, () => {
     it('exits 2 naming the key and pollutes nothing', async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'sgw-exposure-'));
       writeFileSync(join(cwd, 'social-gateway-mock.config.yaml'), '__proto__:\n  polluted: yes\n');
-      const { streams, err } = io(cwd);
+      const { streams, err } = cliIo({}, cwd);
       expect(await main([], streams)).toEqual({ exitCode: 2 });
       expect(err.join('\n')).toContain("unknown option '__proto__'");
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();

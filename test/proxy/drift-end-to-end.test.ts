@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DriftReport } from '../src/cli/drift-command.js';
-import { main, type CliIo } from '../src/cli/main.js';
-import { DEFAULT_API_KEY } from '../src/server.js';
-import { walkEveryOperation } from './contract/every-operation.js';
-import { listening, plainServer, proxyTo, temporaryDir, type Listening } from './proxy/helpers.js';
+import type { DriftReport } from '../../src/cli/drift-command.js';
+import { main } from '../../src/cli/main.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { walkEveryOperation } from '../contract/every-operation.js';
+import { cliIo } from '../helpers/cli-io.js';
+import { listening, plainServer, proxyTo, temporaryDir, type Listening } from './helpers.js';
 
 /*
  * The whole workflow of issue 22's drift report, over real sockets: clients talk to the proxy,
@@ -15,10 +16,8 @@ import { listening, plainServer, proxyTo, temporaryDir, type Listening } from '.
  */
 
 async function drift(args: string[]): Promise<{ exitCode: number | undefined; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, cwd: process.cwd() };
-  const result = await main(['drift', ...args], io);
+  const { streams, out, err } = cliIo();
+  const result = await main(['drift', ...args], streams);
   return { exitCode: result.exitCode, out: out.join('\n'), err: err.join('\n') };
 }
 

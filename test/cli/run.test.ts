@@ -3,15 +3,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ShutdownSource } from '../src/cli/lifecycle.js';
-import { main, type CliIo } from '../src/cli/main.js';
+import type { ShutdownSource } from '../../src/cli/lifecycle.js';
+import { main } from '../../src/cli/main.js';
+import { cliIo } from '../helpers/cli-io.js';
 
-function io(cwd = mkdtempSync(join(tmpdir(), 'sgw-run-')), env: NodeJS.ProcessEnv = { PATH: process.env.PATH }) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const streams: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env, cwd };
-  return { streams, out, err, cwd };
-}
+/** The command `run` starts needs PATH to be found. */
+const io = (cwd?: string) => cliIo({ PATH: process.env.PATH }, cwd);
 
 /** A shutdown the test triggers, as a signal or a lost parent would. */
 function manualShutdown(): ShutdownSource & { request(reason: string): void } {
