@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as parse from '../../src/scenarios/parse.js';
-import { expectStatus, startMock, type TestMock } from '../helpers/mock.js';
+import { expectStatus, startMock, type StartedMock } from '../helpers/mock.js';
 import { workspaceWith } from '../helpers/scenarios.js';
 
 // Every read of a scenario's YAML goes through parseScenario: counted here. A spy rather than
@@ -13,7 +13,7 @@ afterAll(() => {
 });
 
 describe('a scenario is read once', () => {
-  let mock: TestMock | undefined;
+  let mock: StartedMock | undefined;
   beforeEach(() => {
     parseScenario.mockClear();
   });
