@@ -4,6 +4,7 @@ import { oauthPages } from './api/accounts/oauth-pages.js';
 import { DEFAULT_MEDIA_QUOTA, MediaQuota } from './api/media/quota.js';
 import { mediaRouter } from './api/media/upload-router.js';
 import { systemTime, type RealTime } from './clock/real-time.js';
+import { clockStartProblem } from './clock/virtual-clock.js';
 import { controlRoutes } from './control/index.js';
 import { EventStreams } from './events/streams.js';
 import { CoverageTracker } from './coverage/coverage.js';
@@ -339,6 +340,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const realTime = options.realTime ?? systemTime;
   const clockStartMs = options.clock !== undefined ? Date.parse(options.clock) : realTime();
   if (Number.isNaN(clockStartMs)) throw new Error(`clock: '${options.clock}' is not an ISO 8601 date-time`);
+  const clockProblem = clockStartProblem(clockStartMs);
+  if (clockProblem !== undefined) throw new Error(`clock: '${options.clock}' ${clockProblem}`);
   const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   checkOptions(options, webhookTimeoutMs);
   // Built now: a bad allowedHosts, webhookAllow or webhookDeny entry stops the start.

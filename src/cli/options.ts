@@ -4,6 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
 import { parseIsoDuration } from '../clock/duration.js';
+import { clockStartProblem } from '../clock/virtual-clock.js';
 import { HostList } from '../lib/host-fence.js';
 import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
 import { InputFileError, parseInputYaml, readInputText } from '../lib/input-file.js';
@@ -216,6 +217,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
   if (clock !== undefined && (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(clock) || Number.isNaN(Date.parse(clock)))) {
     throw new UsageError(`--clock must be an ISO 8601 date-time with Z or an offset, such as 2026-01-15T09:00:00Z; got '${clock}'`);
   }
+  const clockProblem = clock === undefined ? undefined : clockStartProblem(Date.parse(clock));
+  if (clockProblem !== undefined) throw new UsageError(`--clock '${clock}' ${clockProblem}`);
   const logLevel = text(value('log-level')) ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'`);
   const apiKey = text(value('api-key'));

@@ -1,5 +1,14 @@
 import { systemTime, type RealTime } from './real-time.js';
 
+/**
+ * Why a virtual clock cannot start at `ms`, if it cannot: before the Unix epoch (1970), a time the
+ * real service never answers with, and which every instant the mock keeps as milliseconds (a
+ * snapshot's `clock.nowMs`, jobs' due times) declares non-negative.
+ */
+export function clockStartProblem(ms: number): string | undefined {
+  return ms < 0 ? 'is before 1970-01-01T00:00:00Z, where the virtual clock cannot start' : undefined;
+}
+
 /** What a clock persists: where virtual time stood, and whether it was moving. */
 export interface ClockState {
   nowMs: number;

@@ -1,6 +1,7 @@
 import type { EventStreams } from '../events/streams.js';
 import { beyondWorkspace } from '../http/authenticate.js';
 import { created, ok, route } from '../http/route.js';
+import { clockStartProblem } from '../clock/virtual-clock.js';
 import { ApiError } from '../lib/errors.js';
 import { inlineScenario, SCENARIO_NAME } from '../scenarios/library.js';
 import { loadedScenario } from '../scenarios/store.js';
@@ -110,7 +111,7 @@ export const workspacesRoutes: ControlRouteFactory = ({ registry, eventStreams }
         ...(body?.plan && { plan: body.plan }),
         ...(body?.seed !== undefined && { seed: body.seed }),
         ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
-        ...(body?.clock?.start !== undefined && { clockStartMs: Date.parse(body.clock.start) }),
+        ...(body?.clock?.start !== undefined && { clockStartMs: clockStart(body.clock.start) }),
         ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
       };
       let scenario: ScenarioChoice | undefined;
@@ -164,3 +165,11 @@ export const workspacesRoutes: ControlRouteFactory = ({ registry, eventStreams }
     return ok({ workspaceId: workspace.id, apiKey: key, scope });
   }),
 ];
+
+/** A new workspace's `clock.start`, or a 400 naming it when the clock cannot start there. */
+function clockStart(start: string): number {
+  const ms = Date.parse(start);
+  const problem = clockStartProblem(ms);
+  if (problem !== undefined) throw new ApiError(400, 'VALIDATION_ERROR', `clock.start '${start}' ${problem}.`, { param: 'clock.start' });
+  return ms;
+}

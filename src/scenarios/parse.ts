@@ -1,3 +1,4 @@
+import { clockStartProblem } from '../clock/virtual-clock.js';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
@@ -340,6 +341,8 @@ class Checker {
     if (raw.clock?.start !== undefined) {
       startMs = parseDateTime(raw.clock.start);
       if (startMs === undefined) this.map.fail(['clock', 'start'], `"${raw.clock.start}" is not an ISO 8601 date-time with a zone`);
+      const problem = clockStartProblem(startMs);
+      if (problem !== undefined) this.map.fail(['clock', 'start'], `"${raw.clock.start}" ${problem}`);
     }
     const scenario: Scenario = {
       name: raw.name ?? this.source.name,

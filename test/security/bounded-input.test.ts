@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { MAX_JSON_DEPTH } from '../../src/lib/nesting.js';
 import { createMockServer } from '../../src/server.js';
 import { DataFileError, DATA_FORMAT, DATA_VERSION } from '../../src/store/database.js';
+import { cliIo } from '../helpers/cli-io.js';
 import { expectApiError, expectStatus, startMock, TEST_CLOCK, type TestMock, useMock } from '../helpers/mock.js';
 
 /*
@@ -160,5 +162,24 @@ describe('--data', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('a virtual clock before 1970', () => {
+  // Found by the fuzz (seed 28): a scenario starting in 1960, loaded into the default workspace,
+  // made GET /__control/state answer 500 (its clock.nowMs, declared non-negative, was negative).
+  const mock = useMock();
+
+  it('is refused where a clock starts: a new workspace, a scenario, the command line', async () => {
+    const created = await mock.control('post', '/__control/workspaces').send({ clock: { start: '1969-12-31T23:59:59Z' } });
+    expectApiError(created, 400, 'VALIDATION_ERROR', 'clock.start');
+    const loaded = await mock.control('post', '/__control/scenarios').send({ yaml: 'name: old\nclock:\n  start: 1960-01-01T00:00:00Z\n' });
+    expectApiError(loaded, 400, 'INVALID_SCENARIO');
+    expect(loaded.body.error.message).toContain('1970');
+    expectStatus(await mock.control('get', '/__control/state'), 200);
+    const io = cliIo();
+    expect(await main(['--clock', '1900-01-01T00:00:00Z', '--port', '0'], io.streams)).toEqual({ exitCode: 2 });
+    expect(io.err.join('\n')).toContain('1970');
+    expectStatus(await mock.control('post', '/__control/workspaces').send({ clock: { start: '1970-01-01T00:00:00Z' } }), 201);
   });
 });
