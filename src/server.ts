@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { apiRoutes, eventSubscribers, jobHandlers, populateHooks, resumeHooks } from './api/index.js';
 import { oauthPages } from './api/accounts/oauth-pages.js';
@@ -19,19 +17,19 @@ import { ContractChecker, type ContractViolation } from './http/contract.js';
 import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
 import { browserBoundary, type AllowedHosts } from './http/host-check.js';
-import { stampDate } from './http/date-header.js';
 import { toApiError } from './http/error-mapping.js';
-import { clientErrorHandler, DEFAULT_HTTP_LIMITS, isApiPath, serverOptions, urlLengthGuard, type HttpLimits } from './http/transport.js';
+import { DEFAULT_HTTP_LIMITS, isApiPath, urlLengthGuard, type HttpLimits } from './http/transport.js';
+import { createListener } from './http/listener.js';
 import { pipeline } from './http/pipeline.js';
 import { answerApiBeforeExpress, type ErrorAnswer } from './http/bare-api.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
 import { dataFileUnwritable, noRoute } from './lib/errors.js';
 import { OperationIndex } from './http/operations.js';
 import { Responder } from './http/respond.js';
+import { requestRecording } from './http/request-recording.js';
 import type { RouteDefinition } from './http/route.js';
-import { loadSpec } from './http/spec.js';
+import { loadSpec, type LoadedSpec } from './http/spec.js';
 import './http/context.js';
-import { captureLiveDetail } from './journal/live-detail.js';
 import { ContractComparer } from './proxy/compare.js';
 import { UPSTREAM_BODY_LIMIT_BYTES, UpstreamAgents } from './proxy/forward.js';
 import { createProxyRouter, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy-router.js';
@@ -41,11 +39,11 @@ import type { PlanName } from './store/plans.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
 import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
 import { inlineScenario, scenarioFromArgument } from './scenarios/library.js';
-import { applyScenario, scenarioStart } from './scenarios/load.js';
+import { applyScenario, scenarioChoice } from './scenarios/load.js';
 import { parseScenario } from './scenarios/parse.js';
 import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
-import { WorkspaceRegistry, type MaxWorkspacesPolicy, type ScenarioChoice } from './workspaces/registry.js';
+import { WorkspaceRegistry, type MaxWorkspacesPolicy, type RegistryOptions } from './workspaces/registry.js';
 import { VERSION } from './version.js';
 import { HostFence } from './lib/host-fence.js';
 
@@ -152,19 +150,8 @@ function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: 
   return table;
 }
 
-/**
- * Builds the whole mock: store, workspaces, both contracts' pipelines, docs.
- * Tests hand `app` straight to supertest; the CLI calls `listen`.
- */
-export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const realTime = options.realTime ?? systemTime;
-  const seed = options.seed ?? 1;
-  const clockStartMs = options.clock !== undefined ? Date.parse(options.clock) : realTime();
-  if (Number.isNaN(clockStartMs)) throw new Error(`clock: '${options.clock}' is not an ISO 8601 date-time`);
-  const clockProblem = clockStartProblem(clockStartMs);
-  if (clockProblem !== undefined) throw new Error(`clock: '${options.clock}' ${clockProblem}`);
-
-  const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+/** Options a program may pass that the command line would have refused: stopped before anything starts. */
+function checkOptions(options: MockServerOptions, webhookTimeoutMs: number): void {
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);
   if (options.maxWorkspaces !== undefined && !(Number.isSafeInteger(options.maxWorkspaces) && options.maxWorkspaces > 0)) throw new Error(`maxWorkspaces: ${options.maxWorkspaces} is not a whole number above 0`);
@@ -173,25 +160,17 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     const bytes = options[name];
     if (bytes !== undefined && !(Number.isSafeInteger(bytes) && bytes >= 0)) throw new Error(`${name}: ${bytes} is not a whole number of bytes`);
   }
-  // Built now: a bad allowedHosts, webhookAllow or webhookDeny entry stops the start.
-  const boundary = browserBoundary(options.allowedHosts ?? [], options.cors);
-  const webhookFence = new HostFence({
-    ...(options.webhookAllow !== undefined && { allow: options.webhookAllow }),
-    ...(options.webhookDeny !== undefined && { deny: options.webhookDeny }),
-    ownNames: options.allowedHosts === true ? [] : (options.allowedHosts ?? []),
-  });
+}
 
-  // Read before anything else starts: a bad scenario stops the start with its line and column.
-  let defaultScenario: ScenarioChoice | undefined;
-  if (options.scenario !== undefined) {
-    const source = scenarioFromArgument(options.scenario, options.cwd ?? process.cwd());
-    defaultScenario = { source, start: scenarioStart(parseScenario(source).scenario) };
-  } else {
-    // The scenario checker compiles its schema and reads the contract on first use, once per
-    // process (about 200 ms): now, not while the first tenant's rule holds every other one up.
-    parseScenario(WARM_UP_SCENARIO);
-  }
-  // What the command line asked for wins over the scenario, which wins over the defaults.
+/** The default workspace's own start over the defaults. */
+type DefaultStart = NonNullable<RegistryOptions['defaultWorkspace']>;
+
+/**
+ * The default workspace's start: what the options ask for explicitly, which wins over the
+ * scenario's choices, which win over the defaults. The scenario is read now, before anything
+ * else starts: a bad one stops the start with its line and column.
+ */
+function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number): DefaultStart {
   const explicit: Partial<WorkspaceBase> = {
     ...(options.plan !== undefined && { plan: options.plan }),
     ...(options.seed !== undefined && { seed: options.seed }),
@@ -199,17 +178,33 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     ...(options.clockFrozen !== undefined && { clockFrozen: options.clockFrozen }),
     ...(options.fixtures !== undefined && { fixtures: options.fixtures }),
   };
+  if (options.scenario !== undefined) return { explicit, scenario: scenarioChoice(scenarioFromArgument(options.scenario, options.cwd ?? process.cwd())) };
+  // The scenario checker compiles its schema and reads the contract on first use, once per
+  // process (about 200 ms): now, not while the first tenant's rule holds every other one up.
+  parseScenario(WARM_UP_SCENARIO);
+  return { explicit };
+}
 
-  const api = loadSpec('openapi.yaml');
-  const coverage = new CoverageTracker(api.document);
-  const database = await Database.open(options.dataFile);
-  const eventStreams = new EventStreams();
-  const registry = new WorkspaceRegistry({
+/** What the registry's workspaces are wired to besides the options. */
+interface RegistryParts {
+  defaultStart: DefaultStart;
+  database: Database;
+  coverage: CoverageTracker;
+  eventStreams: EventStreams;
+  realTime: RealTime;
+  clockStartMs: number;
+  webhookTimeoutMs: number;
+  webhookFence: HostFence;
+}
+
+/** The one owner of the workspaces, with the hooks by which each API area and the server's services follow them. */
+function createRegistry(options: MockServerOptions, { defaultStart, database, coverage, eventStreams, realTime, clockStartMs, webhookTimeoutMs, webhookFence }: RegistryParts): WorkspaceRegistry {
+  return new WorkspaceRegistry({
     database,
-    seed,
+    seed: options.seed ?? 1,
     defaultApiKey: options.apiKey ?? DEFAULT_API_KEY,
     defaults: { plan: options.plan ?? 'payg', clockStartMs, clockFrozen: options.clockFrozen ?? false, fixtures: options.fixtures ?? true },
-    defaultWorkspace: { explicit, ...(defaultScenario && { scenario: defaultScenario }) },
+    defaultWorkspace: defaultStart,
     populate: (workspace) => {
       populateWorkspace(workspace);
       // Populating schedules nothing; each area puts the fixture world's due work on the scheduler.
@@ -241,23 +236,22 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
     },
   });
-  // A new data file is created now; one loaded unchanged is left as it is.
-  await database.flushChanges();
+}
 
-  const control = loadSpec('control.yaml');
-  const apiIndex = new OperationIndex(api.document);
-  const controlIndex = new OperationIndex(control.document);
-  const violations: ContractViolation[] = [];
-  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
+/**
+ * How every answer of both contracts goes out: checked against its contract, dated with its
+ * workspace's clock, held until the data file has what it acknowledges, and on /v1 with the
+ * rate-limit window behind it.
+ */
+function createResponder(options: MockServerOptions, specs: { api: LoadedSpec; control: LoadedSpec }, registry: WorkspaceRegistry, database: Database, httpLimits: HttpLimits, violations: ContractViolation[]): Responder {
   const responder = new Responder({
     maxStreamBufferBytes: httpLimits.maxStreamBufferBytes,
-    checkers: { api: new ContractChecker(api.document, 'openapi'), control: new ContractChecker(control.document, 'control') },
+    checkers: { api: new ContractChecker(specs.api.document, 'openapi'), control: new ContractChecker(specs.control.document, 'control') },
     strictResponses: options.strictResponses ?? false,
     onViolation: (violation) => violations.push(violation),
     // Looked up again as the answer goes out: a reset or a restore may have replaced the request's workspace (and its clock).
     clockOf: (req) => (req.ctx.workspace && registry.get(req.ctx.workspace.id)) ?? registry.defaultWorkspace,
   });
-  const bodyLimit = options.bodyLimit ?? '1mb';
   if (database.persistent) {
     // Flushed before the response: a write the client saw acknowledged is in the file
     // (synced and renamed into place) and survives kill -9 or a power cut. Concurrent
@@ -268,7 +262,6 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     };
     responder.holdUntil((req) => (req.method === 'GET' || req.method === 'HEAD' || !req.ctx.workspace ? undefined : database.flush().catch(unwritable)));
   }
-  const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const anonymousBudget = new AnonymousBudget(() => registry.defaultWorkspace.now());
   // Every /v1 response, errors included, tells the window behind its endpoint.
   responder.decorate((req, res) => {
@@ -279,59 +272,37 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     res.setHeader('X-RateLimit-Reset', String(budget.resetSeconds));
   });
   responder.decorate(applyReplyRewrite);
+  return responder;
+}
 
-  // One list of secrets for every place a request is shown or kept (decision 0022).
-  const redactor = new Redactor(options.redact ?? []);
-  // Proxy mode only: a plain mock holds no connections to anyone.
-  const proxy = options.proxy && { ...options.proxy, url: new URL(options.proxy.upstream), agents: new UpstreamAgents(options.proxy.upstreamCa) };
-  if (proxy) {
-    if (proxy.url.protocol !== 'http:' && proxy.url.protocol !== 'https:') throw new Error(`proxy.upstream: '${proxy.upstream}' is not an http or https URL`);
-    coverage.trackContractFindings();
-  }
+/** Proxy mode's upstream, with its URL read and the connections kept open to it. */
+type Upstream = ProxyOptions & { url: URL; agents: UpstreamAgents };
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
+/** Proxy mode's upstream, made ready: a plain mock holds no connections to anyone. */
+function upstreamOf(proxy: ProxyOptions): Upstream {
+  const url = new URL(proxy.upstream);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`proxy.upstream: '${proxy.upstream}' is not an http or https URL`);
+  return { ...proxy, url, agents: new UpstreamAgents(proxy.upstreamCa) };
+}
 
-  const requestStart = (req: Request, res: Response, next: NextFunction): void => {
-    req.ctx = { startedAt: realTime(), params: {} };
-    // Virtual time from the start; the responder dates its answers again with the request's workspace's clock.
-    stampDate(res, registry.defaultWorkspace);
-    // While a dashboard watches, an API request's headers and bodies go with its entry on the stream (never kept).
-    const liveDetail = eventStreams.watchesRequests() && isApiPath(req.path) ? captureLiveDetail(req, res, redactor) : undefined;
-    // Once per request: 'close' follows every response, finished or not (a dropped or reset
-    // connection answers nothing: status 0; an answer cut short still had its status seen).
-    res.once('close', () => {
-      req.ctx.endUse?.();
-      const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
-      options.logRequests?.(`${req.method} ${redactor.url(req.originalUrl, req.ctx.params)} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
-      const { workspace, contract, operation } = req.ctx;
-      if (contract !== 'api') return;
-      const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
-      const injected = req.ctx.injected ?? false;
-      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
-      if (!workspace) return;
-      const queryAt = req.originalUrl.indexOf('?');
-      workspace.journal.record({
-        at: req.ctx.arrivedAt ?? workspace.nowIso(),
-        method: req.method,
-        path: redactor.path(queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt), req.ctx.params),
-        query: queryAt === -1 ? '' : redactor.query(req.originalUrl.slice(queryAt + 1)),
-        operationId: operation?.operationId ?? null,
-        status,
-        errorCode,
-        durationMs: realTime() - req.ctx.startedAt,
-        matchedRule: req.ctx.matchedRule ?? null,
-        effect: req.ctx.scenarioEffect ?? null,
-        injected,
-        ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
-      }, liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined);
-    });
-    next();
-  };
+/** What the API's handler is built from. */
+interface ApiParts {
+  api: LoadedSpec;
+  apiIndex: OperationIndex;
+  registry: WorkspaceRegistry;
+  coverage: CoverageTracker;
+  responder: Responder;
+  idempotency: Idempotency;
+  redactor: Redactor;
+  realTime: RealTime;
+  bodyLimit: string;
+  /** Proxy mode's upstream; none for the mock's own API. */
+  proxy: Upstream | undefined;
+}
 
-  // The API's handler: the proxy's, or the mock's own contract pipeline.
-  const apiHandler: RequestHandler = proxy
+/** The API's handler: the proxy's, or the mock's own contract pipeline. */
+function createApiHandler(options: MockServerOptions, { api, apiIndex, registry, coverage, responder, idempotency, redactor, realTime, bodyLimit, proxy }: ApiParts): RequestHandler {
+  return proxy
     ? createProxyRouter({
         upstream: proxy.url,
         strict: proxy.strict ?? false,
@@ -359,12 +330,66 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         bodyLimit,
         responder,
       });
+}
+
+/**
+ * Builds the whole mock: store, workspaces, both contracts' pipelines, docs.
+ * Tests hand `app` straight to supertest; the CLI calls `listen`.
+ */
+export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const realTime = options.realTime ?? systemTime;
+  const clockStartMs = options.clock !== undefined ? Date.parse(options.clock) : realTime();
+  if (Number.isNaN(clockStartMs)) throw new Error(`clock: '${options.clock}' is not an ISO 8601 date-time`);
+  const clockProblem = clockStartProblem(clockStartMs);
+  if (clockProblem !== undefined) throw new Error(`clock: '${options.clock}' ${clockProblem}`);
+  const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  checkOptions(options, webhookTimeoutMs);
+  // Built now: a bad allowedHosts, webhookAllow or webhookDeny entry stops the start.
+  const boundary = browserBoundary(options.allowedHosts ?? [], options.cors);
+  const webhookFence = new HostFence({
+    ...(options.webhookAllow !== undefined && { allow: options.webhookAllow }),
+    ...(options.webhookDeny !== undefined && { deny: options.webhookDeny }),
+    ownNames: options.allowedHosts === true ? [] : (options.allowedHosts ?? []),
+  });
+  const defaultStart = defaultWorkspaceStart(options, clockStartMs);
+
+  const api = loadSpec('openapi.yaml');
+  const coverage = new CoverageTracker(api.document);
+  const database = await Database.open(options.dataFile);
+  const eventStreams = new EventStreams();
+  const registry = createRegistry(options, { defaultStart, database, coverage, eventStreams, realTime, clockStartMs, webhookTimeoutMs, webhookFence });
+  // A new data file is created now; one loaded unchanged is left as it is.
+  await database.flushChanges();
+
+  const control = loadSpec('control.yaml');
+  const apiIndex = new OperationIndex(api.document);
+  const controlIndex = new OperationIndex(control.document);
+  const violations: ContractViolation[] = [];
+  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
+  const responder = createResponder(options, { api, control }, registry, database, httpLimits, violations);
+  const idempotency = new Idempotency(idempotentOperations(api.document), responder);
+  const bodyLimit = options.bodyLimit ?? '1mb';
+  // One list of secrets for every place a request is shown or kept (decision 0022).
+  const redactor = new Redactor(options.redact ?? []);
+  const proxy = options.proxy && upstreamOf(options.proxy);
+  if (proxy) coverage.trackContractFindings();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  const apiHandler = createApiHandler(options, { api, apiIndex, registry, coverage, responder, idempotency, redactor, realTime, bodyLimit, proxy });
 
   // The steps before every route (a page of another site must not reach any of them: DNS rebinding,
   // cross-site writes), then the API, in one router layer. Express answers the API only for
   // requests already given other prototypes (this app mounted in another); the rest is answered
   // before Express (src/http/bare-api.ts, below).
-  const front: RequestHandler[] = [requestStart, boundary, ...(options.cors ? [cors(options.cors)] : []), urlLengthGuard(httpLimits)];
+  const front: RequestHandler[] = [
+    requestRecording({ realTime, registry, redactor, coverage, eventStreams, logRequests: options.logRequests }),
+    boundary,
+    ...(options.cors ? [cors(options.cors)] : []),
+    urlLengthGuard(httpLimits),
+  ];
   app.use(pipeline([...front, (req, res, next) => (isApiPath(req.path) ? apiHandler(req, res, next) : next())]));
 
   app.get('/', indexPage(VERSION));
@@ -409,46 +434,21 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // The API, the mock's own or the proxy's, skips Express's prototypes.
   answerApiBeforeExpress(app, pipeline([...front, apiHandler]), answerError);
 
-  let server: Server | undefined;
+  const listener = createListener(app, httpLimits, (port) => webhookFence.listeningOn(port));
   return {
     app,
     registry,
     database,
     violations,
     coverage,
-    listen(port = 0, host = '127.0.0.1') {
-      return new Promise((resolve, reject) => {
-        const listening = createServer(serverOptions(httpLimits), app);
-        listening.on('clientError', clientErrorHandler(httpLimits));
-        listening.once('error', reject);
-        listening.listen(port, host, () => {
-          server = listening;
-          const address = listening.address() as AddressInfo;
-          webhookFence.listeningOn(address.port);
-          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-          resolve(`http://${shownHost}:${address.port}`);
-        });
-      });
-    },
+    listen: (port = 0, host = '127.0.0.1') => listener.listen(port, host),
     async close() {
       registry.stopAll();
       eventStreams.closeAll();
       // Webhook attempts on the wire get the same grace as requests in flight, in the same
       // time; one still out after it is attempted again at the next start with --data.
       const attempts = registry.settleAll(httpLimits.shutdownGraceMs);
-      if (server) {
-        const closing = server;
-        await new Promise<void>((resolve) => {
-          // Requests in flight get a grace period to finish; a stream or a client that
-          // never completes its request would otherwise hold the shutdown open.
-          const force = setTimeout(() => closing.closeAllConnections(), httpLimits.shutdownGraceMs);
-          closing.close(() => {
-            clearTimeout(force);
-            resolve();
-          });
-        });
-        server = undefined;
-      }
+      await listener.close();
       await attempts;
       proxy?.agents.destroy();
       await database.flush();

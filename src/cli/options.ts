@@ -183,7 +183,7 @@ export interface ResolvedCli {
   host: string;
   port: number;
   logLevel: LogLevel;
-  cors: string[] | undefined;
+  /** Everything the server itself is told, in the shape createMockServer takes. */
   server: MockServerOptions;
   /** Absolute path of --coverage-report. */
   coverageReport: string | undefined;
@@ -231,7 +231,10 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
   }
   const bodyLimit = text(value('body-limit'));
   if (bodyLimit !== undefined && !/^\d+(b|kb|mb)$/i.test(bodyLimit)) throw new UsageError(`--body-limit must look like 512kb or 2mb; got '${bodyLimit}'`);
-  const cors = text(value('cors'));
+  const cors = text(value('cors'))
+    ?.split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
   const host = text(value('host'));
   const hosts = allowedHosts(text(value('allowed-hosts')), host);
   const rateLimit = text(value('rate-limit'));
@@ -289,6 +292,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     ...(mediaQuotaBytes !== undefined && { mediaQuotaBytes }),
     ...(mediaQuotaServerBytes !== undefined && { mediaQuotaServerBytes }),
     ...(hosts !== undefined && { allowedHosts: hosts }),
+    ...(cors !== undefined && { cors }),
     ...(redact.length > 0 && { redact }),
   };
   const extraValues: Record<string, string | boolean | undefined> = {};
@@ -300,7 +304,6 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     host: host ?? '127.0.0.1',
     port: integer('port', value('port'), 0, 65535) ?? 4010,
     logLevel: logLevel as LogLevel,
-    cors: cors === undefined ? undefined : cors.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''),
     server,
     coverageReport: coverageReport === undefined ? undefined : resolvePath(io.cwd, coverageReport),
     coverageMin,

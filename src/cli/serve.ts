@@ -68,7 +68,8 @@ export interface StartOptions {
 export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, confirm }: StartOptions): Promise<RunningServer | { exitCode: number }> {
   let server: MockServer;
   try {
-    server = await createMockServer({ ...resolved.server, ...(resolved.cors && { cors: resolved.cors }), logRequests: resolved.logLevel === 'debug' ? io.err : undefined });
+    // The request log's destination is the command's stderr: the one thing the options cannot hold.
+    server = await createMockServer({ ...resolved.server, logRequests: resolved.logLevel === 'debug' ? io.err : undefined });
   } catch (error) {
     if (!(error instanceof DataFileError) && !(error instanceof ScenarioError)) throw error;
     io.err(`social-gateway-mock: ${error.message}`);

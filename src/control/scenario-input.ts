@@ -1,7 +1,7 @@
 import { ApiError } from '../lib/errors.js';
 import { scenarioByName, unknownScenarioReason } from '../scenarios/library.js';
-import { scenarioStart } from '../scenarios/load.js';
-import { parseScenario, ScenarioError } from '../scenarios/parse.js';
+import { scenarioChoice } from '../scenarios/load.js';
+import { ScenarioError } from '../scenarios/parse.js';
 import type { ScenarioSource } from '../store/database.js';
 import type { ScenarioChoice } from '../workspaces/registry.js';
 
@@ -32,8 +32,7 @@ export function namedScenario(name: string, param: string): ScenarioSource {
   return source;
 }
 
-/** Reads and checks a scenario, and what it asks of the workspace it builds. */
+/** Reads and checks a scenario (a bad one is a 400), and what it asks of the workspace it builds. */
 export function chooseScenario(source: ScenarioSource, param: string): ScenarioChoice {
-  const { scenario } = withScenario(param, () => parseScenario(source));
-  return { source, start: scenarioStart(scenario) };
+  return withScenario(param, () => scenarioChoice(source));
 }

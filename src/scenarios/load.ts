@@ -1,4 +1,5 @@
 import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
+import type { ScenarioChoice } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { pathPattern } from './matching.js';
 import { resolveMoment } from './moments.js';
@@ -20,7 +21,7 @@ export interface ScenarioObserver {
  * The parts of a scenario that decide how its workspace is made rather than what it
  * holds: the registry builds the workspace from them, then calls applyScenario.
  */
-export function scenarioStart(scenario: Scenario): Partial<WorkspaceBase> {
+function scenarioStart(scenario: Scenario): Partial<WorkspaceBase> {
   return {
     ...(scenario.plan !== undefined && { plan: scenario.plan }),
     ...(scenario.seed !== undefined && { seed: scenario.seed }),
@@ -28,6 +29,24 @@ export function scenarioStart(scenario: Scenario): Partial<WorkspaceBase> {
     ...(scenario.clock.startMs !== undefined && { clockStartMs: scenario.clock.startMs }),
     ...(scenario.clock.frozen !== undefined && { clockFrozen: scenario.clock.frozen }),
   };
+}
+
+/**
+ * Scenarios read by scenarioChoice, by their source: the registry hands the same source object
+ * on to applyScenario, which takes the parse from here instead of reading the YAML again. A
+ * source read back from a workspace's origin (a reset, a restart with --data) is another object
+ * and is read afresh; one chosen and never applied goes with its source.
+ */
+const chosen = new WeakMap<ScenarioSource, ParsedScenario>();
+
+/**
+ * Reads and checks a scenario (a bad one throws a ScenarioError naming its line), once:
+ * the plan, seed, clock and fixtures it asks of the workspace it builds, for the registry.
+ */
+export function scenarioChoice(source: ScenarioSource): ScenarioChoice {
+  const parsed = parseScenario(source);
+  chosen.set(source, parsed);
+  return { source, start: scenarioStart(parsed.scenario) };
 }
 
 /** A checked rule made ready for requests: account references resolved, moments made absolute (relative to `loadedAtMs`). */
@@ -60,12 +79,12 @@ export function compileRule(workspace: Workspace, parsed: Pick<ParsedScenario, '
 
 /**
  * Applies a scenario to a freshly made workspace (its plan, seed, clock and fixtures
- * already set from scenarioStart): changes the world, installs the rules with fresh
+ * already set from scenarioChoice's start): changes the world, installs the rules with fresh
  * counters and schedules the timeline. Throws a ScenarioError naming the line of
  * anything the workspace cannot satisfy; the registry then discards the workspace.
  */
 export function applyScenario(workspace: Workspace, source: ScenarioSource, observer?: ScenarioObserver): LoadedScenario {
-  const parsed = parseScenario(source);
+  const parsed = chosen.get(source) ?? parseScenario(source);
   const { scenario } = parsed;
   const loadedAtMs = workspace.now();
 

@@ -1,3 +1,4 @@
+import type { components as controlComponents } from '../../generated/control.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, walletStore } from './store.js';
@@ -12,16 +13,8 @@ import { accountsStore, walletStore } from './store.js';
 export const FREE_PLAN_ACCOUNT_SLOTS = 15;
 export const CURRENCY = 'USD';
 
-export interface WalletView {
-  plan: string;
-  currency: string;
-  balanceCents: number;
-  pricePerAccountCents: number;
-  accountsBilled: number;
-  connectedAccounts: number;
-  /** The free plan's limit on connected accounts; null on payg. */
-  accountSlots: number | null;
-}
+/** GET /__control/wallet (control.yaml). */
+export type WalletView = controlComponents['schemas']['Wallet'];
 
 export function walletView(workspace: Workspace): WalletView {
   const wallet = walletStore.read(workspace);

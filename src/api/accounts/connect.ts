@@ -1,3 +1,4 @@
+import type { components } from '../../generated/openapi.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { randomHex, sameCredential } from '../../lib/credentials.js';
 import { getOwn } from '../../lib/records.js';
@@ -25,38 +26,17 @@ const SESSION_RETENTION_MS = 24 * 3_600_000;
 /** The app password the mock's network refuses, to rehearse a wrong password. */
 export const REFUSED_APP_PASSWORD = 'fail-fail-fail-fail';
 
-export type LoginMethod = 'instagram_login' | 'facebook_login';
-
-export interface OAuthRedirect {
-  type: 'oauth';
-  url: string;
-  expiresAt: string;
-}
+export type OAuthRedirect = components['schemas']['OAuthRedirect'];
 
 // ---------------------------------------------------------------------------
 // The operations: which form a request is, and its fields for the network
 // ---------------------------------------------------------------------------
 
 /** The connect body: the union of the app-password, OAuth and choosing forms. */
-export interface ConnectBody {
-  identifier?: string;
-  appPassword?: string;
-  reconnectId?: string;
-  connectSession?: string;
-  tempToken?: string;
-  candidateId?: string;
-  profileName?: string;
-  redirectUrl?: string;
-  headless?: boolean;
-  loginMethod?: LoginMethod;
-  metadata?: Record<string, unknown>;
-}
+export type ConnectBody = components['schemas']['ConnectAccountBody'];
+export type LoginMethod = NonNullable<ConnectBody['loginMethod']>;
 
-export interface ReconnectBody {
-  redirectUrl?: string;
-  identifier?: string;
-  appPassword?: string;
-}
+export type ReconnectBody = components['schemas']['ReconnectAccountBody'];
 
 /** A connect or reconnect answers an account at once (app passwords, choices) or a sign-in URL. */
 export type ConnectResult = { kind: 'account'; account: AccountRecord } | { kind: 'oauth'; redirect: OAuthRedirect };
@@ -496,7 +476,7 @@ function connectCandidate(workspace: Workspace, platform: string, choice: Candid
 // Views
 // ---------------------------------------------------------------------------
 
-export function candidateView(candidate: CandidateRecord) {
+export function candidateView(candidate: CandidateRecord): components['schemas']['ConnectCandidate'] {
   return {
     id: candidate.id,
     platform: candidate.platform,
@@ -508,7 +488,7 @@ export function candidateView(candidate: CandidateRecord) {
   };
 }
 
-export function pendingAccountView(candidate: CandidateRecord) {
+export function pendingAccountView(candidate: CandidateRecord): components['schemas']['PendingInstagramAccount'] {
   return {
     pageId: candidate.pageId ?? '',
     pageName: candidate.pageName ?? candidate.displayName,

@@ -1,4 +1,5 @@
 import { seedFrom } from '../../lib/ids.js';
+import { seededRandom } from '../../lib/seeded-random.js';
 
 /**
  * Numbers in [0, 1) drawn from a text (splitmix32 over its hash). Network reads
@@ -7,15 +8,7 @@ import { seedFrom } from '../../lib/ids.js';
  * workspace's id stream, and the same question must always get the same answer.
  */
 export function drawStream(...parts: Array<string | number>): () => number {
-  let state = seedFrom(parts.join(':')) >>> 0;
-  return () => {
-    state = (state + 0x9e3779b9) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    z ^= z >>> 16;
-    return (z >>> 0) / 2 ** 32;
-  };
+  return seededRandom(seedFrom(parts.join(':')));
 }
 
 /** An integer in [min, max] from a draw. */

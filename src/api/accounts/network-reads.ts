@@ -1,3 +1,4 @@
+import type { components } from '../../generated/openapi.js';
 import { ApiError } from '../../lib/errors.js';
 import { parseInclude, parseTimeRange } from '../../http/lists.js';
 import { platformFacts } from '../../platforms/catalog.js';
@@ -149,15 +150,7 @@ export function latestReviews(workspace: Workspace, account: AccountRecord, limi
 // Media
 // ---------------------------------------------------------------------------
 
-export interface NetworkMediaItem {
-  id: string;
-  mediaType: MediaType;
-  mediaUrl: string | null;
-  thumbnailUrl: string | null;
-  caption: string | null;
-  permalink: string | null;
-  timestamp: string;
-}
+export type NetworkMediaItem = components['schemas']['ConnectionMediaItem'];
 
 const CAPTIONS = [
   'New week, new batch. Come say hi.',
@@ -286,14 +279,7 @@ export function pinBoardsOf(workspace: Workspace, account: AccountRecord) {
 // Daily insights
 // ---------------------------------------------------------------------------
 
-export interface InsightPoint {
-  day: string;
-  followers: number | null;
-  impressions: number | null;
-  reach: number | null;
-  profileViews: number | null;
-  engagement: number | null;
-}
+export type InsightPoint = components['schemas']['AccountInsightPoint'];
 
 /** Weekday rhythm of attention, Sunday first: feeds are busiest mid-week. */
 const WEEKDAY_FACTOR = [0.8, 1.05, 1.1, 1.1, 1.05, 0.95, 0.85];

@@ -1,3 +1,5 @@
+import type { components } from '../../generated/openapi.js';
+import type { components as controlComponents } from '../../generated/control.js';
 import type { JobRecord } from '../../clock/scheduler.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { getOwn } from '../../lib/records.js';
@@ -12,7 +14,7 @@ import { accountsStore, type AccountRecord } from './store.js';
 const HOUR_MS = 3_600_000;
 
 /** The list-and-connect shape of the reference ("Connection"). */
-export function connectionView(workspace: Workspace, account: AccountRecord) {
+export function connectionView(workspace: Workspace, account: AccountRecord): components['schemas']['Connection'] {
   const profileName = account.profileId ? getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name : undefined;
   return {
     id: account.id,
@@ -32,7 +34,7 @@ export function connectionView(workspace: Workspace, account: AccountRecord) {
 }
 
 /** The single-account shape of the reference ("Account"). */
-export function accountView(workspace: Workspace, account: AccountRecord) {
+export function accountView(workspace: Workspace, account: AccountRecord): components['schemas']['Account'] {
   const profile = account.profileId ? (getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name ?? null) : null;
   return {
     id: account.id,
@@ -241,14 +243,12 @@ function expire(workspace: Workspace, account: AccountRecord, tokenExpiresAt: st
 export const SETTABLE_STATUSES = ['active', 'expired', 'revoked', 'error'] as const;
 export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
 
-export interface StatusChange {
-  status: SettableStatus;
-  /** Default: healthy for active, action_required otherwise. */
-  authHealth?: 'healthy' | 'action_required';
-  /** Default: kept; a fresh token when turning active with none valid; now when expiring. */
-  tokenExpiresAt?: string | null;
-  canAutoRenew?: boolean;
-}
+/**
+ * POST /__control/accounts/{id}/status (control.yaml). Left out, `authHealth` is healthy for
+ * active and action_required otherwise; `tokenExpiresAt` is kept, but a fresh token when turning
+ * active with none valid, and now when expiring.
+ */
+export type StatusChange = controlComponents['schemas']['AccountStatusChange'];
 
 /**
  * Moves an account to a status as the network would have: `expired` sends

@@ -1,3 +1,4 @@
+import type { components } from '../../generated/openapi.js';
 import { ApiError } from '../../lib/errors.js';
 import type { TimeRange } from '../../http/lists.js';
 import { metricsAt, type NormalizedMetrics } from '../posts/metrics.js';
@@ -19,16 +20,10 @@ export const TIMELINE_MAX_DAYS = 90;
 /** The timeline's metric keys: NormalizedMetrics with `plays` named `views`, and numbers only. */
 export const TIMELINE_METRICS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'views', 'engagement'] as const;
 export type TimelineMetricName = (typeof TIMELINE_METRICS)[number];
-export type TimelineMetrics = Record<TimelineMetricName, number>;
-export type TimelineDelta = Record<TimelineMetricName, number | null>;
-
-export interface TimelinePoint {
-  /** UTC day, YYYY-MM-DD. */
-  day: string;
-  metrics: TimelineMetrics;
-  /** Change since the previous point; null for every key on the first point. */
-  delta: TimelineDelta;
-}
+export type TimelineMetrics = components['schemas']['TimelineMetrics'];
+export type TimelineDelta = components['schemas']['TimelineDelta'];
+/** A day's reading; its delta is the change since the previous point, null for every key on the first point. */
+export type TimelinePoint = components['schemas']['TimelinePoint'];
 
 /** The UTC days a timeline covers, both ends included. */
 export interface DayRange {

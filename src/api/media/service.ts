@@ -1,3 +1,4 @@
+import type { components } from '../../generated/openapi.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, validationError } from '../../lib/errors.js';
 import { compareKeys, type SortKey } from '../../http/lists.js';
@@ -47,10 +48,7 @@ export function requestOrigin(headers: IncomingHttpHeaders): string {
   return `${scheme}://${host}`;
 }
 
-export interface PresignRequest {
-  filename: string;
-  contentType: string;
-}
+export type PresignRequest = components['schemas']['PresignMediaBody'];
 
 /** POST /v1/media/presign: a record waiting for its file, and the URLs to send and serve it. */
 export function presignMedia(workspace: Workspace, origin: string, request: PresignRequest) {
@@ -175,7 +173,7 @@ export function mediaSortKey(record: MediaRecord): SortKey {
 }
 
 /** The MediaAsset shape. */
-export function mediaAssetView(origin: string, record: MediaRecord) {
+export function mediaAssetView(origin: string, record: MediaRecord): components['schemas']['MediaAsset'] {
   return {
     id: record.id,
     url: `${origin}${PUBLIC_PATH}/${record.key}`,

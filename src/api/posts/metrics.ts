@@ -1,18 +1,9 @@
+import type { components } from '../../generated/openapi.js';
+import { seededRandom } from '../../lib/seeded-random.js';
 import type { DestinationRecord } from './records.js';
 
 /** The reference's NormalizedMetrics: every key is a number, or null where the network does not count it. */
-export interface NormalizedMetrics {
-  impressions: number | null;
-  reach: number | null;
-  likes: number | null;
-  comments: number | null;
-  shares: number | null;
-  saves: number | null;
-  /** Video networks only; null elsewhere. */
-  plays: number | null;
-  /** likes + comments + shares + saves. */
-  engagement: number | null;
-}
+export type NormalizedMetrics = components['schemas']['NormalizedMetrics'];
 
 /** Networks whose posts are videos, so plays are counted. */
 const VIDEO_PLATFORMS: ReadonlySet<string> = new Set(['tiktok', 'youtube']);
@@ -121,7 +112,7 @@ export interface MetricCurve {
  */
 export function metricCurve(seed: number, platform: string): MetricCurve {
   const audience = AUDIENCES[platform] ?? DEFAULT_AUDIENCE;
-  const next = randomStream(seed);
+  const next = seededRandom(seed);
   // Squared draw: most posts do modestly, a few do far better.
   const impressions = Math.round(audience.impressions * (0.15 + 2.5 * next() ** 2));
   const reach = Math.round(impressions * (0.55 + 0.35 * next()));
@@ -138,15 +129,3 @@ export function metricCurve(seed: number, platform: string): MetricCurve {
   };
 }
 
-/** splitmix32: a tiny seeded generator, so the totals depend on the seed and nothing else. */
-function randomStream(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x9e3779b9) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    z ^= z >>> 16;
-    return (z >>> 0) / 2 ** 32;
-  };
-}

@@ -1,16 +1,11 @@
+import type { components } from '../../generated/openapi.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { getOwn } from '../../lib/records.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore } from '../accounts/store.js';
 import { profilesStore, type ProfileRecord } from './store.js';
 
-export interface ProfileView {
-  id: string;
-  name: string;
-  isDefault: boolean;
-  connectionCount: number;
-  createdAt: string;
-}
+export type ProfileView = components['schemas']['Profile'];
 
 export function profileView(workspace: Workspace, profile: ProfileRecord): ProfileView {
   const accounts = Object.values(accountsStore.read(workspace).accounts);

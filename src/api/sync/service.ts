@@ -1,3 +1,4 @@
+import type { components } from '../../generated/openapi.js';
 import { ApiError } from '../../lib/errors.js';
 import { assertNetworkUp } from '../../platforms/outages.js';
 import type { Workspace } from '../../workspaces/workspace.js';
@@ -17,10 +18,7 @@ export const SYNC_DEPTH = 20;
 /** A sync within this long of the last one is skipped (the reference's 15 seconds, virtual time). */
 export const SYNC_SKIP_MS = 15_000;
 
-export interface SyncRequest {
-  url?: string;
-  platformPostId?: string;
-}
+export type SyncRequest = components['schemas']['SyncAccountBody'];
 
 /** A post of the account as the service knows it: one destination of a grouped post. */
 interface KnownPost {
@@ -224,7 +222,7 @@ export function comparableUrl(raw: string): string | null {
 }
 
 /** The single-account post shape (AccountPost): one destination of a post, as an account sync answers it. */
-export function accountPostView(workspace: Workspace, { post, destination }: KnownPost) {
+export function accountPostView(workspace: Workspace, { post, destination }: KnownPost): components['schemas']['AccountPost'] {
   return {
     id: destination.id,
     groupId: post.id,

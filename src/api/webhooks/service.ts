@@ -1,14 +1,16 @@
+import type { components } from '../../generated/openapi.js';
+import type { components as controlComponents } from '../../generated/control.js';
 import type { EventName } from '../../events/catalog.js';
 import { notFound, validationError } from '../../lib/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { LOG_RETENTION_MS, logWindow, type LogWindow } from './delivery-log.js';
 import { cancelWebhookJobs, createDelivery, disableWebhook, findDelivery, releaseDelivery, startAttempt } from './dispatcher.js';
-import { webhooksStore, type DeliveryRecord, type ForcedError, type WebhookFaults, type WebhookRecord } from './store.js';
+import { webhooksStore, type DeliveryRecord, type WebhookFaults, type WebhookRecord } from './store.js';
 import { getOwn } from '../../lib/records.js';
 import { maskCredentials } from './url-credentials.js';
 
 /** The contract's Webhook: the secret itself never leaves the mock, nor a password in the URL. */
-export function webhookView(webhook: WebhookRecord) {
+export function webhookView(webhook: WebhookRecord): components['schemas']['Webhook'] {
   return {
     id: webhook.id,
     name: webhook.name,
@@ -24,7 +26,7 @@ export function webhookView(webhook: WebhookRecord) {
 }
 
 /** The contract's WebhookDelivery. */
-export function deliveryView(delivery: DeliveryRecord) {
+export function deliveryView(delivery: DeliveryRecord): components['schemas']['WebhookDelivery'] {
   return {
     id: delivery.id,
     webhookId: delivery.webhookId,
@@ -54,13 +56,7 @@ export function deliveriesOf(workspace: Workspace, webhook: WebhookRecord): read
   return webhooksStore.read(workspace).deliveries[webhook.id] ?? [];
 }
 
-export interface CreateWebhookInput {
-  name: string;
-  url: string;
-  events: EventName[];
-  secret?: string;
-  enabled?: boolean;
-}
+export type CreateWebhookInput = components['requestBodies']['CreateWebhookBody']['content']['application/json'];
 
 /**
  * The contract has already checked lengths, the http(s) scheme, the event names and
@@ -101,12 +97,7 @@ export function createWebhook(workspace: Workspace, input: CreateWebhookInput): 
   return webhook;
 }
 
-export interface UpdateWebhookInput {
-  name?: string;
-  url?: string;
-  events?: EventName[];
-  enabled?: boolean;
-}
+export type UpdateWebhookInput = components['schemas']['UpdateWebhookBody'];
 
 /** Changes the sent fields only. `enabled: true` on a disabled webhook starts it afresh. */
 export function updateWebhook(workspace: Workspace, id: string, input: UpdateWebhookInput): WebhookRecord {
@@ -170,15 +161,8 @@ export interface DeliveryFaultsInput {
   failCount?: number;
 }
 
-export interface DeliveryFaultsView {
-  duplicate: boolean;
-  outOfOrder: boolean;
-  delayMs: number;
-  failStatus: number | null;
-  failError: ForcedError | null;
-  /** Attempts still to fail; null means every attempt. */
-  failCount: number | null;
-}
+/** A webhook's delivery faults as control.yaml shows them (failCount: attempts still to fail; null means every attempt). */
+export type DeliveryFaultsView = controlComponents['schemas']['WebhookFaults']['faults'];
 
 export function deliveryFaultsView(webhook: WebhookRecord): DeliveryFaultsView {
   const faults = webhook.faults;

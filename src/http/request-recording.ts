@@ -1,0 +1,87 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RealTime } from '../clock/real-time.js';
+import { captureLiveDetail } from '../journal/live-detail.js';
+import type { Redactor } from '../redaction/redactor.js';
+import type { Workspace } from '../workspaces/workspace.js';
+import { stampDate } from './date-header.js';
+import { isApiPath } from './transport.js';
+
+/** One answered (or unanswered: status 0) request to an operation of the API, as contract coverage counts it. */
+export interface AnsweredOperation {
+  /** Null when no workspace was found (a bad key). */
+  workspaceId: string | null;
+  operationId: string;
+  status: number;
+  errorCode: string | null;
+  injected: boolean;
+  /** The workspace ended (deleted or evicted) while the request was answered. */
+  ended: boolean;
+}
+
+/**
+ * What the recording reads and tells. Described by what it needs rather than by the
+ * server's classes: coverage and the event streams import from src/http, so importing
+ * them back would close a loop.
+ */
+export interface RequestRecordingOptions {
+  /** The wall clock: when a request started and how long it took. */
+  realTime: RealTime;
+  /** Dates every answer in virtual time before the request's own workspace is known. */
+  registry: { readonly defaultWorkspace: Workspace };
+  /** Hides secrets in the logged line and in the journal's path and query. */
+  redactor: Redactor;
+  /** Contract coverage: counts every answered API operation. */
+  coverage: { recordResponse(answer: AnsweredOperation): void };
+  /** The dashboard's streams: whether any (no id) or this workspace's watch requests. */
+  eventStreams: { watchesRequests(workspaceId?: string): boolean };
+  /** Receives one line per answered request (--log-level debug). */
+  logRequests?: ((line: string) => void) | undefined;
+}
+
+/**
+ * The first step of every request, and the last word on it: it opens the request's context
+ * (`req.ctx`) and, once the response is over, logs the request, counts it for coverage and
+ * writes its journal entry, from what the pipeline noted in the context on the way.
+ */
+export function requestRecording(options: RequestRecordingOptions): RequestHandler {
+  const { realTime, registry, redactor, coverage, eventStreams } = options;
+  return (req: Request, res: Response, next: NextFunction): void => {
+    req.ctx = { startedAt: realTime(), params: {} };
+    // Virtual time from the start; the responder dates its answers again with the request's workspace's clock.
+    stampDate(res, registry.defaultWorkspace);
+    // While a dashboard watches, an API request's headers and bodies go with its entry on the stream (never kept).
+    const liveDetail = eventStreams.watchesRequests() && isApiPath(req.path) ? captureLiveDetail(req, res, redactor) : undefined;
+    // Once per request: 'close' follows every response, finished or not (a dropped or reset
+    // connection answers nothing: status 0; an answer cut short still had its status seen).
+    res.once('close', () => {
+      req.ctx.endUse?.();
+      const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
+      options.logRequests?.(`${req.method} ${redactor.url(req.originalUrl, req.ctx.params)} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
+      const { workspace, contract, operation } = req.ctx;
+      if (contract !== 'api') return;
+      const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
+      const injected = req.ctx.injected ?? false;
+      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
+      if (!workspace) return;
+      const queryAt = req.originalUrl.indexOf('?');
+      workspace.journal.record(
+        {
+          at: req.ctx.arrivedAt ?? workspace.nowIso(),
+          method: req.method,
+          path: redactor.path(queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt), req.ctx.params),
+          query: queryAt === -1 ? '' : redactor.query(req.originalUrl.slice(queryAt + 1)),
+          operationId: operation?.operationId ?? null,
+          status,
+          errorCode,
+          durationMs: realTime() - req.ctx.startedAt,
+          matchedRule: req.ctx.matchedRule ?? null,
+          effect: req.ctx.scenarioEffect ?? null,
+          injected,
+          ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
+        },
+        liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined,
+      );
+    });
+    next();
+  };
+}
