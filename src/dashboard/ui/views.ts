@@ -1,7 +1,7 @@
 /**
  * The dashboard's views, in the navigation's order: the one list the shell's navigation and
  * routing (main.tsx), `npm run screenshots` and the browser tests read
- * (docs/contributing/dashboard-views.md). A view's `id` is its address (`#/<id>`), its module
+ * (CONTRIBUTING.md, "A dashboard view"). A view's `id` is its address (`#/<id>`), its module
  * (`src/dashboard/ui/<id>-view.tsx`, whose default export is the view) and its picture
  * (`docs/screenshots/<id>.png`); its `label` names its link and heads it.
  *
