@@ -1554,6 +1554,7 @@ export interface components {
         WorkspaceBase: {
             plan: components["schemas"]["PlanName"];
             seed: number;
+            /** @description Where the virtual clock starts, in ms since 1970 (a clock cannot start before). */
             clockStartMs: number;
             clockFrozen: boolean;
             fixtures: boolean;
@@ -1563,6 +1564,7 @@ export interface components {
             base?: components["schemas"]["WorkspaceBase"];
             plan: components["schemas"]["PlanName"];
             seed: number;
+            /** @description Where the virtual clock starts, in ms since 1970 (a clock cannot start before). */
             clockStartMs: number;
             clockFrozen: boolean;
             fixtures: boolean;

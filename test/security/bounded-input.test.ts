@@ -183,3 +183,24 @@ describe('a virtual clock before 1970', () => {
     expectStatus(await mock.control('post', '/__control/workspaces').send({ clock: { start: '1970-01-01T00:00:00Z' } }), 201);
   });
 });
+
+describe('a snapshot whose workspace would start before 1970', () => {
+  // The same fuzz run found the second way in: a restored snapshot's origin (where a reset goes back
+  // to) started at a negative instant, and the reset that followed made GET /__control/state answer 500.
+  const mock = useMock();
+
+  it('is refused on restore, and a reset after a refused restore keeps the clock', async () => {
+    const state = (await mock.control('get', '/__control/state')).body;
+    for (const where of ['origin', 'base'] as const) {
+      const broken = structuredClone(state);
+      if (where === 'origin') broken.workspace.origin.clockStartMs = -86_400_000;
+      else broken.workspace.origin.base = { ...(broken.workspace.origin.base ?? broken.workspace.origin), clockStartMs: -1 };
+      if (where === 'base' && broken.workspace.origin.base.scenario !== undefined) delete broken.workspace.origin.base.scenario;
+      expectApiError(await mock.control('put', '/__control/state').send(broken), 400, 'VALIDATION_ERROR');
+    }
+    expectStatus(await mock.control('post', '/__control/reset'), 200);
+    const after = await mock.control('get', '/__control/state');
+    expectStatus(after, 200);
+    expect(after.body.workspace.clock.nowMs).toBeGreaterThanOrEqual(0);
+  });
+});
