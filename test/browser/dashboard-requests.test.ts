@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../helpers/axe.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { waitLive } from '../helpers/dashboard-page.js';
-import { startMock, type StartedMock } from '../helpers/mock.js';
+import { dashboardSession, getWithKey, waitLive } from '../helpers/dashboard-page.js';
 
 /*
  * The dashboard's Requests view, its first, in Debian's Chromium, driven as a user would
@@ -11,33 +9,19 @@ import { startMock, type StartedMock } from '../helpers/mock.js';
  * as curl, and a journal of 10,000 entries. One browser for the file; a fresh context per test.
  */
 
-let browser: Browser | undefined;
-const mocks: StartedMock[] = [];
-
-async function serve(options: Parameters<typeof startMock>[0] = {}): Promise<{ mock: StartedMock; url: string }> {
-  const mock = await startMock(options);
-  mocks.push(mock);
-  return { mock, url: await mock.server.listen(0) };
-}
+const session = dashboardSession();
+const serve = session.serve;
 
 /** A new tab on the dashboard, which opens on the Requests view, allowed to read what Copy as curl puts on the clipboard. */
 async function open(url: string): Promise<Page> {
-  browser ??= await launchChromium();
-  const context = await browser.newContext();
+  const context = await (await session.browser()).newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
   await page.goto(`${url}/__dashboard`);
   return page;
 }
 
-function get(url: string, path: string, apiKey = 'sgw_test_default'): Promise<Response> {
-  return fetch(url + path, { headers: { 'x-api-key': apiKey } });
-}
-
-afterAll(async () => {
-  await browser?.close();
-  for (const mock of mocks) await mock.close();
-});
+const get = getWithKey;
 
 describe('the Requests view in Chromium', () => {
   it('shows requests made by the test as they arrive, filters them, and opens one to its detail with Copy as curl', async () => {

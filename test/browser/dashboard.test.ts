@@ -1,10 +1,8 @@
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { hashOf, VIEWS } from '../../src/dashboard/ui/views.js';
 import { seriousAxeFindings } from '../helpers/axe.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { showView, waitLive } from '../helpers/dashboard-page.js';
-import { startMock, type StartedMock } from '../helpers/mock.js';
+import { dashboardSession, getWithKey, showView, waitLive } from '../helpers/dashboard-page.js';
 
 /*
  * The dashboard in Debian's Chromium, driven as a user would (issue 20): the shell (every view
@@ -13,30 +11,16 @@ import { startMock, type StartedMock } from '../helpers/mock.js';
  * fresh context (a fresh tab's sessionStorage) per test.
  */
 
-let browser: Browser | undefined;
-const mocks: StartedMock[] = [];
-
-async function serve(options: Parameters<typeof startMock>[0] = {}): Promise<{ mock: StartedMock; url: string }> {
-  const mock = await startMock(options);
-  mocks.push(mock);
-  return { mock, url: await mock.server.listen(0) };
-}
+const session = dashboardSession();
+const serve = session.serve;
 
 async function open(url: string): Promise<Page> {
-  browser ??= await launchChromium();
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await (await session.browser()).newContext()).newPage();
   await page.goto(`${url}/__dashboard`);
   return page;
 }
 
-function get(url: string, path: string, apiKey = 'sgw_test_default'): Promise<Response> {
-  return fetch(url + path, { headers: { 'x-api-key': apiKey } });
-}
-
-afterAll(async () => {
-  await browser?.close();
-  for (const mock of mocks) await mock.close();
-});
+const get = getWithKey;
 
 describe('the dashboard in Chromium', () => {
   it('has the shell: landmarks, a link and a heading per view, no serious axe violation', async () => {
@@ -76,8 +60,7 @@ describe('the dashboard in Chromium', () => {
   it('asks once for the control token, sends it as a header, and never puts it in a URL', async () => {
     const token = 'dashboard-secret-42';
     const { url } = await serve({ controlToken: token });
-    browser ??= await launchChromium();
-    const context = await browser.newContext();
+    const context = await (await session.browser()).newContext();
     const requests: Request[] = [];
     context.on('request', (request) => requests.push(request));
     const page = await context.newPage();

@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
+import { afterAll } from 'vitest';
 import { hashOf, VIEWS, type View, type ViewId } from '../../src/dashboard/ui/views.js';
-import { expectStatus, type TestMock } from './mock.js';
+import { launchChromium } from './chromium.js';
+import { expectStatus, startMock, type StartedMock, type TestMock } from './mock.js';
 
 /* What the dashboard's browser tests of one view share: a workspace of their own, and the view opened on it. */
 
@@ -42,4 +44,34 @@ export async function viewShown(page: Page, id: ViewId): Promise<void> {
 /** Waits until the view shown follows the workspace's event stream (its status reads `Live …`). */
 export async function waitLive(page: Page): Promise<void> {
   await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor({ timeout: 5000 });
+}
+
+/**
+ * What a dashboard test file shares: one Chromium, launched on first use, and the mocks its tests
+ * start, each listening; all closed after the file.
+ */
+export function dashboardSession() {
+  let browser: Browser | undefined;
+  const mocks: StartedMock[] = [];
+  afterAll(async () => {
+    await browser?.close();
+    for (const mock of mocks) await mock.close();
+  });
+  return {
+    async browser(): Promise<Browser> {
+      const launched = browser ?? (await launchChromium());
+      browser = launched;
+      return launched;
+    },
+    async serve(options: Parameters<typeof startMock>[0] = {}): Promise<{ mock: StartedMock; url: string }> {
+      const mock = await startMock(options);
+      mocks.push(mock);
+      return { mock, url: await mock.server.listen(0) };
+    },
+  };
+}
+
+/** An API read with a key, as the tests' own client. */
+export function getWithKey(url: string, path: string, apiKey = 'sgw_test_default'): Promise<Response> {
+  return fetch(url + path, { headers: { 'x-api-key': apiKey } });
 }

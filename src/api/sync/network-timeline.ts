@@ -1,3 +1,4 @@
+import { clip } from '../../lib/clip.js';
 import { Faker, base, en } from '@faker-js/faker';
 import type { AccountRecord } from '../accounts/store.js';
 import type { MediaKind } from '../posts/records.js';
@@ -112,13 +113,4 @@ function streamIds(seed: number, stream: string, atMs: number): IdSource {
     newDigits: (length) => hexToDigits(draw(), length),
     now: () => atMs,
   };
-}
-
-/** Cuts at a word boundary with an ellipsis when the text is longer than `limit`. */
-function clip(text: string, limit: number): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= limit) return clean;
-  const cut = clean.slice(0, limit - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > limit / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
