@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { packagePath } from '../src/lib/package-root.js';
+import { renderClientTable, renderControlMethods, renderReadmeTable, replaceRegion, type ControlDocument } from './generated-control-client.js';
 
 /**
  * Everything in src/generated/, rendered from the two contracts. Never edited by hand;
@@ -15,6 +16,10 @@ import { packagePath } from '../src/lib/package-root.js';
  * - `control-operations.ts`: the one table of the control plane (operationId → method, path,
  *   tag, access), read by the server's route check, the typed client, the walk test and, as
  *   the same file under src/dashboard/ui/ (the browser loads nothing outside it), the dashboard.
+ *
+ * And, from control.yaml, outside src/generated/ (scripts/generated-control-client.ts): the typed
+ * client's methods (src/client/control-methods.ts), and the tables of the control plane in the
+ * README and docs/typescript.md, each between markers in a file otherwise written by hand.
  */
 
 /** A contract and the names its types take in the package. */
@@ -71,7 +76,7 @@ export interface GeneratedFile {
   text: string;
 }
 
-function readContract(file: string): string {
+function readPackageFile(file: string): string {
   return readFileSync(packagePath(file), 'utf8');
 }
 
@@ -81,10 +86,14 @@ export async function renderGeneratedFiles(): Promise<GeneratedFile[]> {
   for (const contract of CONTRACTS) {
     files.push({ path: `src/generated/${contract.module}.ts`, text: await renderContractTypes(contract.file) });
   }
-  const documents = CONTRACTS.map((contract) => ({ contract, document: parse(readContract(contract.file)) as Document }));
+  const documents = CONTRACTS.map((contract) => ({ contract, document: parse(readPackageFile(contract.file)) as Document }));
   files.push({ path: 'src/generated/named-types.ts', text: renderNamedTypes(documents) });
-  const table = renderControlOperations(parse(readContract('control.yaml')) as Document);
+  const control = parse(readPackageFile('control.yaml')) as Document & ControlDocument;
+  const table = renderControlOperations(control);
   for (const path of CONTROL_OPERATIONS_FILES) files.push({ path, text: table });
+  files.push({ path: 'src/client/control-methods.ts', text: renderControlMethods(control) });
+  files.push({ path: 'README.md', text: replaceRegion('README.md', readPackageFile('README.md'), renderReadmeTable(control)) });
+  files.push({ path: 'docs/typescript.md', text: replaceRegion('docs/typescript.md', readPackageFile('docs/typescript.md'), renderClientTable(control)) });
   return files;
 }
 
@@ -93,7 +102,7 @@ async function renderContractTypes(file: string): Promise<string> {
   // Default options, as an integrator runs it: the contracts keep every body with defaults in
   // components/requestBodies, where openapi-typescript leaves those fields optional
   // (docs/decisions/0009-contract-for-generators.md), so what we ship is what they would get.
-  const ast = await openapiTS(readContract(file));
+  const ast = await openapiTS(readPackageFile(file));
   return [
     '/* eslint-disable */',
     `// Generated from ${file} by \`npm run generate\` (openapi-typescript). Do not edit by hand.`,

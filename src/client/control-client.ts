@@ -1,5 +1,6 @@
 import { CONTROL_OPERATIONS, controlPath } from '../generated/control-operations.js';
-import type { ControlBody, ControlErrorBody, ControlOperationId, ControlQuery, ControlResult } from './control-types.js';
+import type { ControlErrorBody, ControlOperationId, ControlQuery, ControlResult } from './control-types.js';
+import { ControlMethods, type ControlCallOptions } from './control-methods.js';
 import { ControlEventStream, readServerSentEvents } from './event-stream.js';
 
 /*
@@ -95,14 +96,6 @@ export interface ControlClientOptions {
   fetch?: typeof fetch;
 }
 
-interface CallOptions {
-  pathParams?: Record<string, string>;
-  query?: object | undefined;
-  body?: unknown;
-  signal?: AbortSignal;
-  accept?: string;
-}
-
 type CoverageQuery = ControlQuery<'getCoverage'>;
 
 /** The server's root: no trailing slash, no `/__control`. */
@@ -114,7 +107,9 @@ function serverRoot(baseUrl: string | URL): string {
 
 /**
  * One method per operation of control.yaml, each named after its operationId and typed from
- * the generated control types: the request body, the query, and the answer. A non-2xx
+ * the generated control types: the request body, the query, and the answer. Those answering
+ * JSON are generated from the contract into {@link ControlMethods} (`npm run generate`); the
+ * event stream and the Markdown coverage report are written here. A non-2xx
  * answer throws a {@link ControlError}. Every call is for the client's workspace (its
  * `apiKey`), or the server's default workspace when it has none.
  *
@@ -129,7 +124,7 @@ function serverRoot(baseUrl: string | URL): string {
  * console.log(moved.now, moved.ran.map((job) => job.kind));
  * ```
  */
-export class ControlClient {
+export class ControlClient extends ControlMethods {
   /** The server's root, without `/__control`. */
   readonly baseUrl: string;
   readonly apiKey: string | undefined;
@@ -138,6 +133,7 @@ export class ControlClient {
   private readonly streams = new Set<ControlEventStream>();
 
   constructor(options: ControlClientOptions) {
+    super();
     this.baseUrl = serverRoot(options.baseUrl);
     this.apiKey = options.apiKey;
     this.controlToken = options.controlToken;
@@ -156,141 +152,6 @@ export class ControlClient {
    */
   forWorkspace(apiKey: string): ControlClient {
     return new ControlClient({ baseUrl: this.baseUrl, apiKey, controlToken: this.controlToken, fetch: this.fetch });
-  }
-
-  /** `GET /__control/health`: up, version and the number of workspaces. Needs no workspace. */
-  getHealth(): Promise<ControlResult<'getHealth'>> {
-    return this.json('getHealth');
-  }
-
-  /**
-   * `POST /__control/workspaces`: a fresh, isolated workspace and its key. Hand the key to
-   * {@link forWorkspace} (or to your API client as `x-api-key`).
-   *
-   * @example
-   * ```ts
-   * const created = await control.createWorkspace({ plan: 'free', seed: 3, scenario: 'network-outage' });
-   * ```
-   */
-  createWorkspace(body: ControlBody<'createWorkspace'> = {}): Promise<ControlResult<'createWorkspace'>> {
-    return this.json('createWorkspace', { body });
-  }
-
-  /**
-   * `GET /__control/workspaces`: every workspace of the server, with its plan, when it was
-   * created and last used, how long it has been idle, its size and what it holds open.
-   */
-  listWorkspaces(): Promise<ControlResult<'listWorkspaces'>> {
-    return this.json('listWorkspaces');
-  }
-
-  /**
-   * `DELETE /__control/workspaces/{id}`: ends a workspace; its keys answer 401, its jobs,
-   * webhook retries and event streams stop, and the server forgets it. The default
-   * workspace is kept (409).
-   *
-   * @example
-   * ```ts
-   * const { workspaceId } = await control.createWorkspace();
-   * await control.deleteWorkspace(workspaceId);
-   * ```
-   */
-  deleteWorkspace(id: string): Promise<ControlResult<'deleteWorkspace'>> {
-    return this.json('deleteWorkspace', { pathParams: { id } });
-  }
-
-  /** `GET /__control/clock`: the virtual time, whether it is frozen, and what is due next. */
-  getClock(): Promise<ControlResult<'getClock'>> {
-    return this.json('getClock');
-  }
-
-  /**
-   * `GET /__control/clock/jobs`: the jobs due next (scheduled posts, retries, expiries), in
-   * the order an advance would run them, and how many wait in all.
-   *
-   * @example
-   * ```ts
-   * const { data: [next] } = await control.listClockJobs({ limit: 1 });
-   * ```
-   */
-  listClockJobs(query: ControlQuery<'listClockJobs'> = {}): Promise<ControlResult<'listClockJobs'>> {
-    return this.json('listClockJobs', { query });
-  }
-
-  /**
-   * `POST /__control/clock/advance`: moves virtual time forward (`{ by: 'PT2H' }` or
-   * `{ ms: 7200000 }`), running every job that falls due, and answers what ran. It also
-   * waits for webhook deliveries in flight, so `{ ms: 0 }` settles them.
-   *
-   * @example
-   * ```ts
-   * const { now, ran } = await control.advanceClock({ by: 'PT10S' });
-   * ```
-   */
-  advanceClock(body: ControlBody<'advanceClock'>): Promise<ControlResult<'advanceClock'>> {
-    return this.json('advanceClock', { body });
-  }
-
-  /** `POST /__control/clock/set`: moves virtual time forward to an instant, running what falls due. */
-  setClock(body: ControlBody<'setClock'>): Promise<ControlResult<'setClock'>> {
-    return this.json('setClock', { body });
-  }
-
-  /** `POST /__control/clock/freeze`: stops virtual time; only advance and set move it. */
-  freezeClock(): Promise<ControlResult<'freezeClock'>> {
-    return this.json('freezeClock');
-  }
-
-  /** `POST /__control/clock/resume`: lets virtual time run with the wall clock again. */
-  resumeClock(): Promise<ControlResult<'resumeClock'>> {
-    return this.json('resumeClock');
-  }
-
-  /**
-   * `GET /__control/journal`: the workspace's recent API requests, oldest first.
-   *
-   * @example
-   * ```ts
-   * const { data } = await control.getJournal({ operationId: 'createPost', status: 201 });
-   * ```
-   */
-  getJournal(query: ControlQuery<'getJournal'> = {}): Promise<ControlResult<'getJournal'>> {
-    return this.json('getJournal', { query });
-  }
-
-  /**
-   * `POST /__control/keys`: mints another key for the workspace (sharing its request budget);
-   * a `read` key is refused every API write with 403 FORBIDDEN.
-   *
-   * @example
-   * ```ts
-   * const { apiKey } = await control.createApiKey({ scope: 'read' }); // for a status page
-   * ```
-   */
-  createApiKey(body: ControlBody<'createApiKey'> = {}): Promise<ControlResult<'createApiKey'>> {
-    return this.json('createApiKey', { body });
-  }
-
-  /** `DELETE /__control/keys/{key}`: revokes one of the workspace's keys; the API answers it 401 from then on. */
-  revokeApiKey(key: string): Promise<ControlResult<'revokeApiKey'>> {
-    return this.json('revokeApiKey', { pathParams: { key } });
-  }
-
-  /** `GET /__control/limits`: the request budget windows and every account's posting velocity. */
-  getLimits(): Promise<ControlResult<'getLimits'>> {
-    return this.json('getLimits');
-  }
-
-  /**
-   * `POST /__control/limits`: switches the plan, drains or refills a budget, pre-loads velocity.
-   *
-   * @example
-   * ```ts
-   * await control.updateLimits({ drain: ['requests'] }); // the next API call answers 429
-   * ```
-   */
-  updateLimits(body: ControlBody<'updateLimits'>): Promise<ControlResult<'updateLimits'>> {
-    return this.json('updateLimits', { body });
   }
 
   /**
@@ -325,194 +186,6 @@ export class ControlClient {
   }
 
   /**
-   * `POST /__control/webhooks/{id}/faults`: replaces a webhook's delivery faults (`{}` clears them).
-   *
-   * @example
-   * ```ts
-   * await control.setWebhookFaults(webhook.id, { failStatus: 503, failCount: 2 });
-   * ```
-   */
-  setWebhookFaults(webhookId: string, body: ControlBody<'setWebhookFaults'>): Promise<ControlResult<'setWebhookFaults'>> {
-    return this.json('setWebhookFaults', { pathParams: { id: webhookId }, body });
-  }
-
-  /**
-   * `POST /__control/webhooks/{id}/failures`: the webhook's next `count` delivery attempts fail
-   * with a status, a time-out or a reset connection, logged and retried like real failures.
-   *
-   * @example
-   * ```ts
-   * await control.failWebhookDeliveries(webhook.id, { count: 2, status: 500 });
-   * await control.failWebhookDeliveries(webhook.id, { count: 1, timeout: true });
-   * ```
-   */
-  failWebhookDeliveries(webhookId: string, body: ControlBody<'failWebhookDeliveries'>): Promise<ControlResult<'failWebhookDeliveries'>> {
-    return this.json('failWebhookDeliveries', { pathParams: { id: webhookId }, body });
-  }
-
-  /**
-   * `POST /__control/webhooks/{id}/deliveries/{deliveryId}/redeliver`: sends a logged delivery
-   * again now, as the API's redeliver does, without an API key of the workspace; answers the
-   * record after the attempt.
-   *
-   * @example
-   * ```ts
-   * const delivery = await control.redeliverDelivery(webhook.id, failed.id);
-   * ```
-   */
-  redeliverDelivery(webhookId: string, deliveryId: string): Promise<ControlResult<'redeliverDelivery'>> {
-    return this.json('redeliverDelivery', { pathParams: { id: webhookId, deliveryId } });
-  }
-
-  /**
-   * `POST /__control/posts/{id}/outcome`: decides how a queued or scheduled post's destinations
-   * end when it fires (all of them, or those to `accountId`).
-   *
-   * @example
-   * ```ts
-   * await control.setPostOutcome(post.id, { result: 'failed', errorCode: 'PLATFORM_ERROR' });
-   * ```
-   */
-  setPostOutcome(postId: string, body: ControlBody<'setPostOutcome'>): Promise<ControlResult<'setPostOutcome'>> {
-    return this.json('setPostOutcome', { pathParams: { id: postId }, body });
-  }
-
-  /**
-   * `POST /__control/events`: emits one of the 22 events for an existing object, its payload
-   * built from the object's current state with `overrides` merged in; answers the event and
-   * the deliveries it made.
-   *
-   * @example
-   * ```ts
-   * const { event } = await control.emitEvent({ event: 'post.published', objectId: post.id, overrides: { post: { text: 'edited' } } });
-   * ```
-   */
-  emitEvent(body: ControlBody<'emitEvent'>): Promise<ControlResult<'emitEvent'>> {
-    return this.json('emitEvent', { body });
-  }
-
-  /**
-   * `POST /__control/inbound/comments`: someone comments on a published post (every field
-   * left out is drawn from the seed). Answers the comment, the events and the automations it set off.
-   *
-   * @example
-   * ```ts
-   * const { comment, events } = await control.receiveInboundComment({ text: 'Recipe please!' });
-   * ```
-   */
-  receiveInboundComment(body: ControlBody<'receiveInboundComment'> = {}): Promise<ControlResult<'receiveInboundComment'>> {
-    return this.json('receiveInboundComment', { body });
-  }
-
-  /** `POST /__control/inbound/messages`: someone writes a direct message to an account. */
-  receiveInboundMessage(body: ControlBody<'receiveInboundMessage'> = {}): Promise<ControlResult<'receiveInboundMessage'>> {
-    return this.json('receiveInboundMessage', { body });
-  }
-
-  /** `POST /__control/inbound/story-replies`: someone replies to an account's story. */
-  receiveInboundStoryReply(body: ControlBody<'receiveInboundStoryReply'> = {}): Promise<ControlResult<'receiveInboundStoryReply'>> {
-    return this.json('receiveInboundStoryReply', { body });
-  }
-
-  /** `POST /__control/inbound/reviews`: someone reviews a page. */
-  receiveInboundReview(body: ControlBody<'receiveInboundReview'> = {}): Promise<ControlResult<'receiveInboundReview'>> {
-    return this.json('receiveInboundReview', { body });
-  }
-
-  /**
-   * `POST /__control/accounts/{id}/status`: the network changed an account (`expired` sends
-   * `account.expired`, back to `active` sends `account.reconnected`).
-   *
-   * @example
-   * ```ts
-   * await control.setAccountStatus(accountId, { status: 'expired' });
-   * ```
-   */
-  setAccountStatus(accountId: string, body: ControlBody<'setAccountStatus'>): Promise<ControlResult<'setAccountStatus'>> {
-    return this.json('setAccountStatus', { pathParams: { id: accountId }, body });
-  }
-
-  /** `GET /__control/wallet`: the pay-as-you-go wallet that pays for new accounts. */
-  getWallet(): Promise<ControlResult<'getWallet'>> {
-    return this.json('getWallet');
-  }
-
-  /** `POST /__control/wallet`: sets the balance or the price per account. */
-  setWallet(body: ControlBody<'setWallet'>): Promise<ControlResult<'setWallet'>> {
-    return this.json('setWallet', { body });
-  }
-
-  /** `POST /__control/reset`: the workspace back to its start (fixtures, scenario, clock start). */
-  resetWorkspace(): Promise<ControlResult<'resetWorkspace'>> {
-    return this.json('resetWorkspace');
-  }
-
-  /**
-   * `GET /__control/state`: a snapshot of the workspace's whole world, to {@link putState}
-   * back later (here or into another workspace).
-   *
-   * @example
-   * ```ts
-   * const snapshot = await control.getState();
-   * // ... the test changes things ...
-   * await control.putState(snapshot);
-   * ```
-   */
-  getState(): Promise<ControlResult<'getState'>> {
-    return this.json('getState');
-  }
-
-  /** `PUT /__control/state`: restores a snapshot taken with {@link getState}. */
-  putState(snapshot: ControlBody<'putState'>): Promise<ControlResult<'putState'>> {
-    return this.json('putState', { body: snapshot });
-  }
-
-  /** `GET /__control/scenarios`: the ready-made scenarios, and the loaded one with its rules' counters. */
-  listScenarios(): Promise<ControlResult<'listScenarios'>> {
-    return this.json('listScenarios');
-  }
-
-  /**
-   * `POST /__control/scenarios`: starts the workspace afresh from a scenario (`{ name }` or
-   * `{ yaml }`). A bad one throws a {@link ControlError} with code `INVALID_SCENARIO`.
-   *
-   * @example
-   * ```ts
-   * await control.loadScenario({ name: 'rate-limit-exhaustion' });
-   * ```
-   */
-  loadScenario(body: ControlBody<'loadScenario'>): Promise<ControlResult<'loadScenario'>> {
-    return this.json('loadScenario', { body });
-  }
-
-  /** `GET /__control/rules`: the active rules (run-time, then the scenario's) with their hit counts. */
-  listRules(): Promise<ControlResult<'listRules'>> {
-    return this.json('listRules');
-  }
-
-  /**
-   * `POST /__control/rules`: adds a rule, written as a scenario's, to the running workspace;
-   * answers it with its id. A bad one throws a {@link ControlError} with code `INVALID_SCENARIO`.
-   *
-   * @example
-   * ```ts
-   * const rule = await control.addRule({ match: { operationId: 'createPost' }, then: { error: { status: 429, code: 'VELOCITY_LIMITED' } }, times: 1 });
-   * // ... the next createPost answers 429 ...
-   * await control.removeRule(rule.id);
-   * // A load balancer's 503 page, off the contract, twice:
-   * await control.addRule({ match: { method: 'GET' }, then: { fault: { status: 503, retryAfter: 5 } }, times: 2 });
-   * ```
-   */
-  addRule(body: ControlBody<'addRule'>): Promise<ControlResult<'addRule'>> {
-    return this.json('addRule', { body });
-  }
-
-  /** `DELETE /__control/rules/{id}`: removes an active rule and answers it with its final counters. */
-  removeRule(ruleId: string): Promise<ControlResult<'removeRule'>> {
-    return this.json('removeRule', { pathParams: { id: ruleId } });
-  }
-
-  /**
    * `GET /__control/coverage`: the contract coverage of the traffic, as JSON, or as Markdown
    * tables with `{ format: 'markdown' }`.
    *
@@ -536,12 +209,12 @@ export class ControlClient {
     for (const stream of [...this.streams]) stream.close();
   }
 
-  private async json<K extends ControlOperationId>(operationId: K, options: CallOptions = {}): Promise<ControlResult<K>> {
+  protected async json<K extends ControlOperationId>(operationId: K, options: ControlCallOptions = {}): Promise<ControlResult<K>> {
     const response = await this.send(operationId, options);
     return (await response.json()) as ControlResult<K>;
   }
 
-  private async send(operationId: ControlOperationId, options: CallOptions): Promise<Response> {
+  private async send(operationId: ControlOperationId, options: ControlCallOptions): Promise<Response> {
     const url = new URL(this.baseUrl + controlPath(operationId, options.pathParams));
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));

@@ -339,8 +339,10 @@ export interface paths {
          *     has `id` (the event id), `event` (its name) and `data` (the same JSON body a
          *     webhook receives). A comment line (`: connected`) is written first, so a
          *     client knows the stream is live. With `replay=true` the events the workspace
-         *     still keeps (its last 1000) come first. The stream ends when the client
-         *     disconnects or the server closes; there are no keep-alive messages.
+         *     still keeps (its last 1000, at most 4 MiB of data) come first. The stream ends when
+         *     the client disconnects or the server closes; there are no keep-alive messages. A
+         *     client that stops reading is cut off once 8 MiB wait for it (an `EventSource`
+         *     reconnects; `replay=true` catches up).
          *
          *     With `requests=true` the stream also carries `request.recorded`, a control event
          *     that no webhook ever sends and `replay` does not repeat: one each time the
