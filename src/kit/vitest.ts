@@ -20,7 +20,7 @@ import type { MockServerOptions } from '../server.js';
  * evicted it) is fine.
  */
 
-/** The workspace each test gets: `createWorkspace`'s body (plan, seed, scenario, clock, fixtures). */
+/** The workspace each test gets: `createWorkspace`'s body (plan, seed, scenario, clock, fixtures, pending). */
 export type MockWorkspaceOptions = NonNullable<ControlBody<'createWorkspace'>>;
 
 /** Options of {@link createMockTest}. */
@@ -71,8 +71,10 @@ export interface MockFixtures {
 /**
  * Every workspace starts at the same seed with a frozen clock unless told otherwise, so a
  * test sees the same ids and times whichever tests ran before it (or were filtered out).
+ * Its fixture world has no pending work (decision 0035): moving the clock runs only what
+ * the test set going, so a test's webhook receives its own events and no others.
  */
-const WORKSPACE_DEFAULTS = { seed: 1, clock: { frozen: true } } satisfies MockWorkspaceOptions;
+const WORKSPACE_DEFAULTS = { seed: 1, clock: { frozen: true }, pending: false } satisfies MockWorkspaceOptions;
 
 /**
  * Deletes a test's workspace with its own key, which is all a shared server with a control
@@ -90,8 +92,10 @@ async function deleteQuietly(control: ControlClient, workspaceId: string): Promi
 /**
  * A vitest `test` (also usable as `it`) with a `mock` fixture: a fresh workspace per test on
  * a server shared by the worker. `options` says how each workspace is made (plan, seed,
- * scenario, clock, fixtures; by default seed 1 and a frozen clock starting when the server
- * started) and, under `server`, how the server is started. Call it at the top level of a
+ * scenario, clock, fixtures, pending; by default seed 1, a frozen clock starting when the
+ * server started, and the fixture world without its pending work: `pending: true` brings
+ * back its queued and scheduled posts and expiring tokens) and, under `server`, how the
+ * server is started. Call it at the top level of a
  * file or in a shared module, not inside a `describe` (vitest defines worker-scoped
  * fixtures only there); vary the workspace per suite with `test.override({ mockOptions })`.
  *
@@ -166,7 +170,7 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
 
 /**
  * A `test` with the default options: a fresh workspace per test (seed 1, clock frozen at the
- * server's start), the fixture world loaded.
+ * server's start), the fixture world loaded without its pending work.
  *
  * @example
  * ```ts
