@@ -76,6 +76,12 @@ export interface MockFixtures {
  */
 const WORKSPACE_DEFAULTS = { seed: 1, clock: { frozen: true }, pending: false } satisfies MockWorkspaceOptions;
 
+/** `options` over `defaults`, the clock's fields one by one. A fork (`from`) takes no other field. */
+function withDefaults(defaults: MockWorkspaceOptions, options: MockWorkspaceOptions): MockWorkspaceOptions {
+  if (options.from !== undefined) return options;
+  return { ...defaults, ...options, clock: { ...defaults.clock, ...options.clock } };
+}
+
 /**
  * Deletes a test's workspace with its own key, which is all a shared server with a control
  * token lets a job do (decision 0024). One already gone (the test deleted it, a TTL evicted it)
@@ -127,7 +133,7 @@ async function deleteQuietly(control: ControlClient, workspaceId: string): Promi
  */
 export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtures> {
   const { server: serverOptions, ...workspace } = options;
-  const defaults: MockWorkspaceOptions = { ...WORKSPACE_DEFAULTS, ...workspace, clock: { ...WORKSPACE_DEFAULTS.clock, ...workspace.clock } };
+  const defaults = withDefaults(WORKSPACE_DEFAULTS, workspace);
   return baseTest.extend<MockFixtures>({
     mockServer: [
       // vitest reads a fixture's dependencies from its first parameter, which must be a destructuring.
@@ -156,7 +162,8 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
     ],
     mockOptions: defaults,
     mock: async ({ mockServer, mockOptions }, use) => {
-      const created = await mockServer.control.createWorkspace(mockOptions);
+      // `test.override({ mockOptions })` replaces the fixture's value: what it leaves out keeps the defaults.
+      const created = await mockServer.control.createWorkspace(withDefaults(defaults, mockOptions));
       const control = mockServer.control.forWorkspace(created.apiKey);
       try {
         await use({ url: mockServer.url, baseUrl: `${mockServer.url}/v1`, apiKey: created.apiKey, workspaceId: created.workspaceId, control, created });
