@@ -66,3 +66,13 @@ describe('a kit workspace asked for the pending work (pending: true)', () => {
     expect(published).toHaveLength(8);
   });
 });
+
+describe('a suite that overrides mockOptions', () => {
+  test.override({ mockOptions: { plan: 'free' } });
+
+  test('keeps the defaults it does not give: seed 1, a frozen clock, no pending work', async ({ mock, mockServer }) => {
+    expect(mock.created).toMatchObject({ plan: 'free', seed: 1, clock: { frozen: true } });
+    const listed = (await mockServer.control.listWorkspaces()).data.find((row) => row.workspaceId === mock.workspaceId);
+    expect(listed?.pendingJobs).toBe(0);
+  });
+});
