@@ -1,6 +1,7 @@
 /**
  * The library entry: run the mock in-process (listen on port 0, use the URL), drive it
- * through its control plane with a typed client, and check the webhooks it sends.
+ * through its control plane with a typed client (and a sleep that moves its clock), and
+ * check the webhooks it sends.
  * The contracts' types are in `social-gateway-mock/types`; a vitest fixture giving each test
  * its own workspace is in `social-gateway-mock/vitest`.
  *
@@ -26,3 +27,4 @@ export {
   type ControlRoute,
 } from './client/control-client.js';
 export { ControlEventStream, type ControlEvent } from './client/event-stream.js';
+export { clockSleep, type ClockMover } from './client/clock-sleep.js';

@@ -79,6 +79,7 @@ interface CreateWorkspaceBody {
   plan?: PlanName;
   seed?: number;
   fixtures?: boolean;
+  pending?: boolean;
   clock?: { start?: string; frozen?: boolean };
   scenario?: string;
   /** Fork: the id of the workspace to copy. */
@@ -111,6 +112,7 @@ export const workspacesRoutes: ControlRouteFactory = ({ registry, eventStreams }
         ...(body?.plan && { plan: body.plan }),
         ...(body?.seed !== undefined && { seed: body.seed }),
         ...(body?.fixtures !== undefined && { fixtures: body.fixtures }),
+        ...(body?.pending !== undefined && { pending: body.pending }),
         ...(body?.clock?.start !== undefined && { clockStartMs: clockStart(body.clock.start) }),
         ...(body?.clock?.frozen !== undefined && { clockFrozen: body.clock.frozen }),
       };

@@ -45,7 +45,9 @@ export interface paths {
          * Create an isolated workspace and its API key
          * @description A fresh world with its own data, key, plan, virtual clock, scheduler and journal.
          *     Parallel test workers each create one on a shared server. By default it holds
-         *     the fixture world generated from its seed; `fixtures: false` starts it empty.
+         *     the fixture world generated from its seed; `fixtures: false` starts it empty, and
+         *     `pending: false` keeps the fixture world without the posts and tokens that would
+         *     act by themselves as the clock moves.
          *     `scenario` (the name of a ready-made scenario, or a whole scenario as YAML)
          *     sets up its world, rules and timeline; the body's own `plan`, `seed`, `fixtures`
          *     and `clock` win over the scenario's. A scenario that cannot be used answers
@@ -1560,6 +1562,8 @@ export interface components {
             clockStartMs: number;
             clockFrozen: boolean;
             fixtures: boolean;
+            /** @description false when the fixture world was built without its pending work; left out, it has it. */
+            pending?: boolean;
         };
         /** @description How the workspace was made, so a reset returns to it. */
         WorkspaceOrigin: {
@@ -1570,6 +1574,8 @@ export interface components {
             clockStartMs: number;
             clockFrozen: boolean;
             fixtures: boolean;
+            /** @description false when the fixture world was built without its pending work; left out, it has it. */
+            pending?: boolean;
             scenario: {
                 name: string;
                 file: string;
@@ -2010,7 +2016,7 @@ export interface components {
     };
     parameters: never;
     requestBodies: {
-        /** @description The new workspace's plan, seed, fixtures, clock and scenario; every field optional. */
+        /** @description The new workspace's plan, seed, fixtures (and their pending work), clock and scenario; every field optional. */
         CreateWorkspaceBody: {
             content: {
                 "application/json": {
@@ -2022,6 +2028,16 @@ export interface components {
                      * @default true
                      */
                     fixtures?: boolean;
+                    /**
+                     * @description Whether the fixture world keeps the work it has of its own (true when left out):
+                     *     its queued, processing and scheduled posts, which go out as the clock moves
+                     *     and send their webhooks, and the tokens of its accounts, which renew or run out.
+                     *     `false` builds it without them: those posts are left out and the tokens of its
+                     *     active accounts do not expire (`tokenExpiresAt: null`), so the workspace has no
+                     *     pending job and a clock move delivers only what the client did. The vitest kit
+                     *     asks for `false` unless told otherwise. It changes nothing without the fixture world.
+                     */
+                    pending?: boolean;
                     clock?: {
                         /**
                          * Format: date-time

@@ -1025,7 +1025,7 @@ export type ControlActiveRule = ControlComponents['schemas']['ActiveRule'];
 export type ControlRuleList = ControlComponents['schemas']['RuleList'];
 
 /**
- * The new workspace's plan, seed, fixtures, clock and scenario; every field optional.
+ * The new workspace's plan, seed, fixtures (and their pending work), clock and scenario; every field optional.
  * control.yaml: `#/components/requestBodies/CreateWorkspaceBody`.
  */
 export type ControlCreateWorkspaceBody = ControlComponents['requestBodies']['CreateWorkspaceBody']['content']['application/json'];

@@ -20,7 +20,7 @@ import type { MockServerOptions } from '../server.js';
  * evicted it) is fine.
  */
 
-/** The workspace each test gets: `createWorkspace`'s body (plan, seed, scenario, clock, fixtures). */
+/** The workspace each test gets: `createWorkspace`'s body (plan, seed, scenario, clock, fixtures, pending). */
 export type MockWorkspaceOptions = NonNullable<ControlBody<'createWorkspace'>>;
 
 /** Options of {@link createMockTest}. */
@@ -71,8 +71,16 @@ export interface MockFixtures {
 /**
  * Every workspace starts at the same seed with a frozen clock unless told otherwise, so a
  * test sees the same ids and times whichever tests ran before it (or were filtered out).
+ * Its fixture world has no pending work (decision 0035): moving the clock runs only what
+ * the test set going, so a test's webhook receives its own events and no others.
  */
-const WORKSPACE_DEFAULTS = { seed: 1, clock: { frozen: true } } satisfies MockWorkspaceOptions;
+const WORKSPACE_DEFAULTS = { seed: 1, clock: { frozen: true }, pending: false } satisfies MockWorkspaceOptions;
+
+/** `options` over `defaults`, the clock's fields one by one. A fork (`from`) takes no other field. */
+function withDefaults(defaults: MockWorkspaceOptions, options: MockWorkspaceOptions): MockWorkspaceOptions {
+  if (options.from !== undefined) return options;
+  return { ...defaults, ...options, clock: { ...defaults.clock, ...options.clock } };
+}
 
 /**
  * Deletes a test's workspace with its own key, which is all a shared server with a control
@@ -90,8 +98,10 @@ async function deleteQuietly(control: ControlClient, workspaceId: string): Promi
 /**
  * A vitest `test` (also usable as `it`) with a `mock` fixture: a fresh workspace per test on
  * a server shared by the worker. `options` says how each workspace is made (plan, seed,
- * scenario, clock, fixtures; by default seed 1 and a frozen clock starting when the server
- * started) and, under `server`, how the server is started. Call it at the top level of a
+ * scenario, clock, fixtures, pending; by default seed 1, a frozen clock starting when the
+ * server started, and the fixture world without its pending work: `pending: true` brings
+ * back its queued and scheduled posts and expiring tokens) and, under `server`, how the
+ * server is started. Call it at the top level of a
  * file or in a shared module, not inside a `describe` (vitest defines worker-scoped
  * fixtures only there); vary the workspace per suite with `test.override({ mockOptions })`.
  *
@@ -123,7 +133,7 @@ async function deleteQuietly(control: ControlClient, workspaceId: string): Promi
  */
 export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtures> {
   const { server: serverOptions, ...workspace } = options;
-  const defaults: MockWorkspaceOptions = { ...WORKSPACE_DEFAULTS, ...workspace, clock: { ...WORKSPACE_DEFAULTS.clock, ...workspace.clock } };
+  const defaults = withDefaults(WORKSPACE_DEFAULTS, workspace);
   return baseTest.extend<MockFixtures>({
     mockServer: [
       // vitest reads a fixture's dependencies from its first parameter, which must be a destructuring.
@@ -152,7 +162,8 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
     ],
     mockOptions: defaults,
     mock: async ({ mockServer, mockOptions }, use) => {
-      const created = await mockServer.control.createWorkspace(mockOptions);
+      // `test.override({ mockOptions })` replaces the fixture's value: what it leaves out keeps the defaults.
+      const created = await mockServer.control.createWorkspace(withDefaults(defaults, mockOptions));
       const control = mockServer.control.forWorkspace(created.apiKey);
       try {
         await use({ url: mockServer.url, baseUrl: `${mockServer.url}/v1`, apiKey: created.apiKey, workspaceId: created.workspaceId, control, created });
@@ -166,7 +177,7 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
 
 /**
  * A `test` with the default options: a fresh workspace per test (seed 1, clock frozen at the
- * server's start), the fixture world loaded.
+ * server's start), the fixture world loaded without its pending work.
  *
  * @example
  * ```ts

@@ -56,6 +56,11 @@ export interface WorkspaceBase {
   clockFrozen: boolean;
   /** Whether the fixture world is loaded. */
   fixtures: boolean;
+  /**
+   * false: the fixture world is built without work of its own to do (decision 0035). Left
+   * out, as in data files written before it, the world has its pending work.
+   */
+  pending?: boolean;
 }
 
 /** What a workspace starts from: the world a reset returns to. */

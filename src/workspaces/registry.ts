@@ -28,9 +28,9 @@ function newApiKey(): string {
 }
 
 /** A workspace's start without its scenario (older data files lack `base`: then the start itself). */
-export function baseOf(origin: WorkspaceOrigin): WorkspaceBase {
-  const { plan, seed, clockStartMs, clockFrozen, fixtures } = origin.base ?? origin;
-  return { plan, seed, clockStartMs, clockFrozen, fixtures };
+export function baseOf(origin: WorkspaceBase & Pick<WorkspaceOrigin, 'base'>): WorkspaceBase {
+  const { plan, seed, clockStartMs, clockFrozen, fixtures, pending } = origin.base ?? origin;
+  return { plan, seed, clockStartMs, clockFrozen, fixtures, ...(pending !== undefined && { pending }) };
 }
 
 export interface RegistryOptions {
@@ -144,8 +144,8 @@ export class WorkspaceRegistry {
   private readonly byId = new Map<string, Held>();
   /** Each key's workspace id. */
   private readonly byKey = new Map<string, string>();
-  /** The jobs a fresh fixture world starts with, by creation instant: what an unbuilt workspace shows. */
-  private readonly startingJobs = new Map<number, StartingJobs>();
+  /** The jobs a fresh fixture world starts with, by creation instant and `pending`: what an unbuilt workspace shows. */
+  private readonly startingJobs = new Map<string, StartingJobs>();
   /** Kept beside the data, never in it: a read must not make --data write the file. */
   private readonly lastUse = new Map<string, LastUse>();
   /** How many requests each workspace is answering now: a workspace in use is never idle. */
@@ -534,7 +534,7 @@ export class WorkspaceRegistry {
 
   /** The start of a workspace: its base, the scenario's choices over it, and what was asked explicitly over those. */
   private startFrom(base: WorkspaceBase, explicit: Partial<WorkspaceBase>, scenario: ScenarioChoice | undefined): WorkspaceOrigin {
-    const plain: WorkspaceBase = { plan: base.plan, seed: base.seed, clockStartMs: base.clockStartMs, clockFrozen: base.clockFrozen, fixtures: base.fixtures };
+    const plain = baseOf(base);
     if (!scenario) return { ...plain, scenario: null };
     return { ...plain, ...scenario.start, ...explicit, scenario: scenario.source, base: plain };
   }
@@ -604,21 +604,22 @@ export class WorkspaceRegistry {
 
   /**
    * The jobs the fixture world of an unbuilt workspace will start with. They follow from
-   * the fixture file and the creation instant alone (never from the seed or the id: a
-   * test holds this), so one world built aside per creation instant answers for every
-   * workspace made at it, and the answer of a creation is that of an eager one.
+   * the fixture file, the creation instant and `pending` alone (never from the seed or the
+   * id: a test holds this), so one world built aside per creation instant and `pending`
+   * answers for every workspace made so, and the answer of a creation is that of an eager one.
    */
   private startingJobsOf(data: WorkspaceData): StartingJobs {
     const atMs = Date.parse(data.createdAt);
     if (!data.origin?.fixtures) return { count: 0, nextDueAtMs: null };
-    let jobs = this.startingJobs.get(atMs);
+    const key = `${atMs} ${data.origin.pending ?? true}`;
+    let jobs = this.startingJobs.get(key);
     if (!jobs) {
       const probe = new Workspace({ ...this.startingData('ws_probe', { apiKeys: [] }, { ...data.origin, clockStartMs: atMs }), clock: { nowMs: atMs, frozen: true } }, this.options.runtime);
       this.options.populate(probe);
       jobs = { count: probe.scheduler.size, nextDueAtMs: probe.scheduler.next()?.dueAt ?? null };
       probe.dispose();
       if (this.startingJobs.size >= STARTING_JOBS_KEPT) this.startingJobs.clear();
-      this.startingJobs.set(atMs, jobs);
+      this.startingJobs.set(key, jobs);
     }
     return jobs;
   }

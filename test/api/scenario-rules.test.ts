@@ -296,4 +296,19 @@ describe('scenario rule effects', () => {
     expect(Object.values(state).map((a) => a.platform)).not.toContain('mastodon');
     // Closing the mock (useMock does, after the file) fails on any contract violation: the rewritten answers validated.
   });
+
+  it('rewrites only the answers it matches: ids stay real, and a post to one goes out on its real network', async () => {
+    const { key } = await workspaceWith(mock, oneRule('{ operationId: listConnections }', '{ unknownValues: { platform: mastodon } }'));
+    const before = (await mock.control('get', '/__control/state', key)).body.workspace.stores.accounts.accounts as Record<string, { platform: string }>;
+    const connections = (await mock.call('get', '/v1/connections', key)).body.connections as Array<{ platform: string; id: string }>;
+    const bluesky = Object.entries(before).find(([, account]) => account.platform === 'bluesky')?.[0];
+    expect(connections.map((c) => c.id)).toContain(bluesky);
+    expect(connections.find((c) => c.id === bluesky)?.platform).toBe('mastodon');
+    // bluesky's own limit (300) applies, not a made-up network's.
+    expectApiError(await mock.call('post', '/v1/posts', key).send({ text: 'x'.repeat(301), destinations: [{ connectionId: bluesky }] }), 400, 'TEXT_TOO_LONG');
+    const created = await mock.call('post', '/v1/posts', key).send({ text: 'Hello', destinations: [{ connectionId: bluesky }] });
+    expectStatus(created, 201);
+    expect(created.body.post.destinations[0].platform).toBe('bluesky');
+    expect((await mock.call('get', `/v1/posts/${created.body.post.id}`, key)).body.post.destinations[0].platform).toBe('bluesky');
+  });
 });

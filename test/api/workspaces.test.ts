@@ -22,6 +22,37 @@ describe('POST /__control/workspaces', () => {
     expect(res.body.connections).toEqual([]);
   });
 
+  describe('with pending: false', () => {
+    async function pendingJobs(workspaceId: string): Promise<number> {
+      const { body } = await mock.control('get', '/__control/workspaces');
+      return (body.data as Array<{ workspaceId: string; pendingJobs: number }>).find((row) => row.workspaceId === workspaceId)?.pendingJobs ?? -1;
+    }
+
+    it('builds the fixture world with no job of its own, and a reset brings that world back', async () => {
+      const { body } = await mock.control('post', '/__control/workspaces').send({ pending: false });
+      expect(await pendingJobs(body.workspaceId)).toBe(0);
+      const statuses = (await mock.call('get', '/v1/posts?limit=100', body.apiKey)).body.data.map((post: { status: string }) => post.status);
+      expect(statuses).not.toContain('scheduled');
+      expect(statuses).toContain('published');
+      await mock.call('post', '/v1/profiles', body.apiKey).send({ name: 'Gone after the reset' });
+      expectStatus(await mock.control('post', '/__control/reset', body.apiKey), 200);
+      expect(await pendingJobs(body.workspaceId)).toBe(0);
+      // The same world, again without its pending work: still nothing scheduled.
+      const again = (await mock.call('get', '/v1/posts?limit=100', body.apiKey)).body.data.map((post: { status: string }) => post.status);
+      expect(again).toEqual(statuses);
+    });
+
+    it('keeps its pending work when left out (the server default is unchanged)', async () => {
+      const { body } = await mock.control('post', '/__control/workspaces').send({});
+      expect(await pendingJobs(body.workspaceId)).toBeGreaterThan(0);
+    });
+
+    it('is refused on a fork, which copies a world as it stands', async () => {
+      const { body } = await mock.control('post', '/__control/workspaces').send({});
+      expectApiError(await mock.control('post', '/__control/workspaces').send({ from: body.workspaceId, pending: false }), 400, 'VALIDATION_ERROR', 'from');
+    });
+  });
+
   it('refuses an unknown plan naming it', async () => {
     expectApiError(await mock.control('post', '/__control/workspaces').send({ plan: 'enterprise' }), 400, 'VALIDATION_ERROR', 'plan');
   });

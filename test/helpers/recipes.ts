@@ -80,7 +80,7 @@ export async function writeDocFiles(doc: string, prefix: string, dir: string): P
  * test: they all share one scratch install.
  */
 export function recipeDevDependencies(): string[] {
-  return ['vitest', 'jest', '@playwright/test', 'typescript'].map((name) => {
+  return ['vitest', 'jest', '@playwright/test', 'typescript', 'openapi-fetch'].map((name) => {
     const { version } = JSON.parse(readFileSync(packagePath('node_modules', name, 'package.json'), 'utf8')) as { version: string };
     return `${name}@${version}`;
   });

@@ -11,6 +11,7 @@ import { CI_BASH, docBlocksUnder, docFile, runCommand, useRecipeProjects } from 
 const DOC = 'other-languages.md';
 const WALKTHROUGH = 'A walk-through with curl';
 const PYTHON = 'Python, with the standard library only';
+const PYTEST = 'Python, with pytest: a workspace per test';
 
 const project = useRecipeProjects('other');
 
@@ -123,6 +124,38 @@ describe('docs/other-languages.md', { timeout: 120_000 }, () => {
       expect(result.exitCode).toBe(1);
       expect(String(result.stderr)).toMatch(/FAILED \(failures=1\)/);
       report(made);
+    });
+  });
+
+  describe('the pytest suite', () => {
+    const line = command(PYTEST, 'npx social-gateway-mock run');
+
+    async function pytestProject(name: string, conftest = docFile(DOC, 'conftest.py')): Promise<ScratchProject> {
+      const made = await project(name);
+      await writeFile(join(made.dir, 'conftest.py'), conftest);
+      await writeFile(join(made.dir, 'test_posts.py'), docFile(DOC, 'test_posts.py'));
+      return made;
+    }
+
+    it('passes under run --, each test in a workspace of its own, and coverage.md is written', async () => {
+      const made = await pytestProject('pytest');
+      const result = await runCommand(made, [...CI_BASH, line], { SOCIAL_GATEWAY_MOCK_PORT: '0' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.stdout)).toMatch(/3 passed in [\d.]+s/);
+      const coverage = report(made);
+      for (const row of ['| `listConnections` | `GET /v1/connections` | 2 |', '| `createPost` | `POST /v1/posts` | 2 |', '| `getPost` | `GET /v1/posts/{id}` | 1 |']) {
+        expect(coverage).toContain(row);
+      }
+    });
+
+    it('fails when the fixture world keeps its pending work: its own posts run as the clock moves', async () => {
+      const conftest = docFile(DOC, 'conftest.py');
+      expect(conftest).toContain('        "pending": False,\n');
+      const made = await pytestProject('pytest-pending', conftest.replace('        "pending": False,\n', ''));
+      const result = await runCommand(made, [...CI_BASH, line], { SOCIAL_GATEWAY_MOCK_PORT: '0' });
+      expect(result.exitCode).toBe(1);
+      expect(String(result.stdout)).toMatch(/1 failed, 2 passed/);
+      expect(String(result.stdout)).toContain('test_a_scheduled_post_publishes_when_its_time_comes');
     });
   });
 });

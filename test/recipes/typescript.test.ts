@@ -84,6 +84,46 @@ describe('docs/typescript.md', { timeout: 120_000 }, () => {
     });
   });
 
+  describe('retries and back-off on the virtual clock', () => {
+    it('passes with clockSleep: Retry-After waited out and a back-off given up, on a frozen clock', async () => {
+      const made = await project('retry', 'retry-project/');
+      const result = await runCommand(made, [...CI_BASH, commandsOf('Retries and back-off on the virtual clock')], { CI: 'true' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.all)).toMatch(/Tests\s+2 passed \(2\)/);
+    });
+
+    it('fails when the client sleeps for real instead: the frozen clock never leaves the 429 window', async () => {
+      const made = await project('retry-real-sleep', 'retry-project/');
+      // The same tests with the client's own sleep (setTimeout) in place of clockSleep.
+      const path = join(made.dir, 'test', 'retry.test.ts');
+      await writeFile(path, readFileSync(path, 'utf8').replace('return sleep(ms);', 'return new Promise((resolve) => setTimeout(resolve, 1));'));
+      const result = await runCommand(made, [...CI_BASH, commandsOf('Retries and back-off on the virtual clock')], { CI: 'true' });
+      expect(result.exitCode).toBe(1);
+      expect(String(result.all)).toContain('GET /connections answered 429 (attempt 5)');
+    });
+  });
+
+  describe('a typed client with openapi-fetch', () => {
+    it('type-checks against the shipped types and passes', async () => {
+      const made = await project('typed-client', 'typed-client-project/');
+      const result = await runCommand(made, [...CI_BASH, commandsOf('A typed client with openapi-fetch')], { CI: 'true' });
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.all)).toMatch(/Tests\s+2 passed \(2\)/);
+    });
+
+    it('fails tsc on a path the contract does not have', async () => {
+      const made = await project('typed-client-wrong-path', 'typed-client-project/');
+      const path = join(made.dir, 'test', 'posts.test.ts');
+      await writeFile(path, readFileSync(path, 'utf8').replace("gateway.GET('/v1/connections')", "gateway.GET('/v1/connection')"));
+      const result = await runCommand(made, [...CI_BASH, commandsOf('A typed client with openapi-fetch')], { CI: 'true' });
+      expect(result.exitCode).not.toBe(0);
+      // tsc names the line of the call; vitest never ran.
+      const line = readFileSync(path, 'utf8').split('\n').findIndex((text) => text.includes("'/v1/connection'")) + 1;
+      expect(String(result.all)).toMatch(new RegExp(`test/posts\\.test\\.ts\\(${line},\\d+\\): error TS\\d+`));
+      expect(String(result.all)).not.toMatch(/Tests\s+\d+ passed/);
+    });
+  });
+
   describe('the control client', () => {
     it('the time-travel script prints what the doc says', async () => {
       const made = await project('script', 'script-project/');
