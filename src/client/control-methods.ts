@@ -47,7 +47,9 @@ export abstract class ControlMethods {
    *
    * A fresh world with its own data, key, plan, virtual clock, scheduler and journal.
    * Parallel test workers each create one on a shared server. By default it holds
-   * the fixture world generated from its seed; `fixtures: false` starts it empty.
+   * the fixture world generated from its seed; `fixtures: false` starts it empty, and
+   * `pending: false` keeps the fixture world without the posts and tokens that would
+   * act by themselves as the clock moves.
    * `scenario` (the name of a ready-made scenario, or a whole scenario as YAML)
    * sets up its world, rules and timeline; the body's own `plan`, `seed`, `fixtures`
    * and `clock` win over the scenario's. A scenario that cannot be used answers
