@@ -24,7 +24,7 @@ export function prose(markdown: string): string {
   return blankOut(blankOut(markdown, FENCE), COMMENT);
 }
 
-/** The page without its code blocks' fences removed: comments out, fenced code kept (commands a reader runs). */
+/** The page as read, code blocks included (the commands a reader runs), comments out, lines kept in place. */
 export function readable(markdown: string): string {
   return blankOut(markdown, COMMENT);
 }
