@@ -19,7 +19,7 @@ import { processAlive } from './process.js';
  */
 
 /** What the tarball is built from; a change to any of these makes a new one. */
-const SOURCES = ['src', 'scripts', 'openapi.yaml', 'control.yaml', 'package.json', 'package-lock.json', 'fixtures', 'scenarios', 'docs', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE'];
+const SOURCES = ['src', 'scripts', 'openapi.yaml', 'control.yaml', 'package.json', 'package-lock.json', 'fixtures', 'scenarios', 'docs', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'CONTRIBUTING.md', 'LICENSE'];
 const PACK_CACHE = packagePath('node_modules', '.cache', 'sgw-pack');
 const SCRATCH_CACHE = join(tmpdir(), 'sgw-scratch-cache');
 /** Longest a build or an install may take before a waiting worker gives up. */

@@ -34,9 +34,15 @@ describe('npm pack', () => {
 
   it('ships the ready-made scenarios and the docs', () => {
     expect(files.filter((path) => /^scenarios\/[\w-]+\.yaml$/.test(path)).length).toBeGreaterThan(0);
-    for (const doc of ['docs/scenarios.md', 'docs/webhooks.md', 'docs/coverage.md', 'docs/decisions/0010-packaging.md']) {
+    for (const doc of ['docs/scenarios.md', 'docs/webhooks.md', 'docs/coverage.md', 'docs/decisions/0010-packaging.md', 'docs/screenshots/requests.png']) {
       expect(files).toContain(doc);
     }
+  });
+
+  // Written for contributors, it stays in the repository; the README links it there
+  // (docs/decisions/0040-a-whole-package.md; test/package/shipped-docs.test.ts walks every link).
+  it('leaves CONTRIBUTING.md in the repository', () => {
+    expect(files).not.toContain('CONTRIBUTING.md');
   });
 
   it('ships neither the tests, the benchmarks, the scripts nor the TypeScript sources', () => {

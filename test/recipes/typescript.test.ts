@@ -33,6 +33,35 @@ function commandsOf(heading: string): string {
 }
 
 describe('docs/typescript.md', { timeout: 120_000 }, () => {
+  describe('tsconfig.json, ESM and CommonJS', () => {
+    it('compiles with tsc and runs, in an ESM project', async () => {
+      const made = await project('tsc', 'tsc-project/');
+      const result = await runCommand(made, [...CI_BASH, commandsOf('tsconfig.json, ESM and CommonJS')]);
+      expect(result.exitCode, String(result.all)).toBe(0);
+      expect(String(result.stdout).trim()).toBe('200 10');
+    });
+
+    // What `npm init -y` makes: the note's claims, each compiled and run.
+    it('compiles with the same tsconfig and runs in a CommonJS project, where only .mts may await at the top', async () => {
+      const made = await project('tsc-cjs', 'tsc-project/');
+      await writeDocFiles(DOC, 'cjs-project/', made.dir);
+      expect((await runCommand(made, ['npm', 'pkg', 'set', 'type=commonjs'])).exitCode).toBe(0);
+      const compiled = await runCommand(made, [...CI_BASH, 'npx tsc && node dist/check.js']);
+      expect(compiled.exitCode, String(compiled.all)).toBe(0);
+      expect(String(compiled.stdout).trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      const topLevelAwait = "const { EVENT_NAMES } = await import('social-gateway-mock');\nconsole.log(EVENT_NAMES.length);\n";
+      await writeFile(join(made.dir, 'top-level.mts'), topLevelAwait);
+      const mts = await runCommand(made, [...CI_BASH, 'npx tsc && node dist/top-level.mjs']);
+      expect(mts.exitCode, String(mts.all)).toBe(0);
+      expect(String(mts.stdout).trim()).toBe('22');
+      await writeFile(join(made.dir, 'top-level.ts'), topLevelAwait);
+      const ts = await runCommand(made, ['npx', 'tsc']);
+      expect(ts.exitCode).not.toBe(0);
+      expect(String(ts.stdout)).toContain('top-level.ts(1,25): error TS1309: The current file is a CommonJS module and cannot use');
+    });
+  });
+
   describe('the vitest kit (with the types example)', () => {
     it('passes with npx vitest run, a server per worker and a workspace per test', async () => {
       const made = await project('vitest', 'vitest-project/');
