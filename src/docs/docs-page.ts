@@ -51,7 +51,6 @@ const page = `<!doctype html>
 <head>
   <meta charset="utf-8">
   <title>${TITLE}</title>
-  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
@@ -69,7 +68,6 @@ const pageWithoutAssets = `<!doctype html>
 <head>
   <meta charset="utf-8">
   <title>${TITLE}</title>
-  <link rel="icon" href="data:,">
 </head>
 <body>
   <h1>${TITLE}</h1>
@@ -120,8 +118,7 @@ window.ui = SwaggerUIBundle({
 
 /**
  * Swagger UI's script and its start (init.js) are files of the server: no inline script. It
- * styles its elements inline and draws its icons from `data:` URLs; the page's own icon is the
- * empty `data:,`, which keeps the browser from asking for /favicon.ico (a 404 it would log).
+ * styles its elements inline and draws its icons from `data:` URLs.
  */
 export const DOCS_POLICY = contentSecurityPolicy({
   'default-src': ["'self'"],
