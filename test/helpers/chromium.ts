@@ -28,7 +28,7 @@ export interface PageProblems {
 
 /**
  * Watches a page from its first request on: console errors, uncaught exceptions, requests that
- * failed or were answered 4xx/5xx, and Content-Security-Policy violations (each also logs a
+ * failed (a download instead of a page is one) or were answered 4xx/5xx, and Content-Security-Policy violations (each also logs a
  * console error). A page that looks right but logs an error or misses a file is broken for
  * whoever opens it, so every page test ends with `expect(problems.lines).toEqual([])`.
  */
@@ -38,7 +38,12 @@ export function watchPage(page: Page): PageProblems {
     if (message.type() === 'error') lines.push(`console error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => lines.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) => lines.push(`failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'no reason given'})`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? 'no reason given';
+    // A fetch the page cancelled itself (the dashboard's AbortController when a view closes its stream).
+    if (reason === 'net::ERR_ABORTED' && request.resourceType() === 'fetch') return;
+    lines.push(`failed: ${request.method()} ${request.url()} (${reason})`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 400) lines.push(`answered ${response.status()}: ${response.request().method()} ${response.url()}`);
   });
