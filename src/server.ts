@@ -150,7 +150,6 @@ function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: 
   return table;
 }
 
-/** Options a program may pass that the command line would have refused: stopped before anything starts. */
 /**
  * A contract as a file: YAML to whoever fetches it (Swagger UI, a code generator, curl), plain
  * text to a browser opening its link, which would otherwise download it instead of showing it.
@@ -162,6 +161,7 @@ function contractFile(text: string): RequestHandler {
   };
 }
 
+/** Options a program may pass that the command line would have refused: stopped before anything starts. */
 function checkOptions(options: MockServerOptions, webhookTimeoutMs: number): void {
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
   if (options.workspaceTtlMs !== undefined && !(Number.isSafeInteger(options.workspaceTtlMs) && options.workspaceTtlMs > 0)) throw new Error(`workspaceTtlMs: ${options.workspaceTtlMs} is not a whole number of milliseconds above 0`);

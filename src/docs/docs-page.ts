@@ -80,7 +80,7 @@ const pageWithoutAssets = `<!doctype html>
 </html>`;
 
 /** The names the definition picker shows; `/docs?urls.primaryName=Control%20plane` opens on the second. */
-export const DOCS_DEFINITIONS = [
+const DOCS_DEFINITIONS = [
   { url: '/openapi.yaml', name: 'API' },
   { url: '/control.yaml', name: 'Control plane' },
 ] as const;

@@ -28,8 +28,8 @@ export interface PageProblems {
 
 /**
  * Watches a page from its first request on: console errors, uncaught exceptions, requests that
- * failed (a download instead of a page is one) or were answered 4xx/5xx, and Content-Security-Policy violations (each also logs a
- * console error). A page that looks right but logs an error or misses a file is broken for
+ * failed (a download instead of a page is one) or were answered 4xx/5xx, and Content-Security-Policy
+ * violations (each logs a console error). A page that looks right but logs an error or misses a file is broken for
  * whoever opens it, so every page test ends with `expect(problems.lines).toEqual([])`.
  */
 export function watchPage(page: Page): PageProblems {
