@@ -13,7 +13,7 @@ import { dashboardSession, waitLive } from '../helpers/dashboard-page.js';
 const session = dashboardSession();
 
 /** What each link of the page leads to, and how a test knows it arrived. */
-const LINKS: Array<{ name: string | RegExp; path: string; arrived: (page: Page) => Promise<unknown> }> = [
+const LINKS: Array<{ name: string; path: string; arrived: (page: Page) => Promise<unknown> }> = [
   { name: 'Dashboard', path: '/__dashboard', arrived: waitLive },
   { name: 'Reference page', path: '/docs', arrived: (page) => page.locator('#operations-Posts-createPost').waitFor({ timeout: 10_000 }) },
   // Shown as text, not downloaded: a browser asking for it gets text/plain.
