@@ -150,6 +150,17 @@ function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: 
   return table;
 }
 
+/**
+ * A contract as a file: YAML to whoever fetches it (Swagger UI, a code generator, curl), plain
+ * text to a browser opening its link, which would otherwise download it instead of showing it.
+ */
+function contractFile(text: string): RequestHandler {
+  return (req, res) => {
+    res.vary('Accept');
+    res.type(req.accepts(['application/yaml', 'text/html']) === 'text/html' ? 'text/plain; charset=utf-8' : 'application/yaml').send(text);
+  };
+}
+
 /** Options a program may pass that the command line would have refused: stopped before anything starts. */
 function checkOptions(options: MockServerOptions, webhookTimeoutMs: number): void {
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) throw new Error(`webhookTimeoutMs: ${webhookTimeoutMs} is not a whole number of milliseconds above 0`);
@@ -393,12 +404,13 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.use(pipeline([...front, (req, res, next) => (isApiPath(req.path) ? apiHandler(req, res, next) : next())]));
 
   app.get('/', indexPage(VERSION));
-  app.get('/openapi.yaml', (_req, res) => {
-    res.type('application/yaml').send(api.text);
+  // Browsers ask for it on every page the server shows, JSON and YAML ones too; a 404 would be an
+  // error in each one's console. No content: the tab keeps its default icon.
+  app.get('/favicon.ico', (_req, res) => {
+    res.status(204).end();
   });
-  app.get('/control.yaml', (_req, res) => {
-    res.type('application/yaml').send(control.text);
-  });
+  app.get('/openapi.yaml', contractFile(api.text));
+  app.get('/control.yaml', contractFile(control.text));
   app.use('/docs', docsRouter());
   // Files only: the page reaches the world through /__control, and its token, like any client.
   app.use('/__dashboard', dashboardRouter());

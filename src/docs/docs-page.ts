@@ -7,10 +7,13 @@ import { packagePath } from '../lib/package-root.js';
 
 const require = createRequire(import.meta.url);
 
-/** The files of Swagger UI the page loads. */
-export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
+/**
+ * The files of Swagger UI the page loads. The standalone preset is the top bar with the
+ * definition picker: without it Swagger UI loads none of the `urls` it is given.
+ */
+export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'] as const;
 /** Swagger UI's licence texts, shipped beside the files they cover (Apache-2.0 asks for LICENSE and NOTICE). */
-export const DOCS_LICENSE_FILES = ['LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt'] as const;
+export const DOCS_LICENSE_FILES = ['LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt', 'swagger-ui-standalone-preset.js.LICENSE.txt'] as const;
 /**
  * Where `npm run build` copies them (scripts/build.ts). swagger-ui-dist is a dev
  * dependency only: it depends on an analytics package whose install script phones home, and
@@ -53,6 +56,7 @@ const page = `<!doctype html>
 <body>
   <div id="docs"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
   <script src="/docs/init.js"></script>
 </body>
 </html>`;
@@ -75,7 +79,42 @@ const pageWithoutAssets = `<!doctype html>
 </body>
 </html>`;
 
-const init = `window.ui = SwaggerUIBundle({ urls: [{ url: '/openapi.yaml', name: 'API' }, { url: '/control.yaml', name: 'Control plane' }], dom_id: '#docs', deepLinking: true, layout: 'BaseLayout' });`;
+/** The names the definition picker shows; `/docs?urls.primaryName=Control%20plane` opens on the second. */
+const DOCS_DEFINITIONS = [
+  { url: '/openapi.yaml', name: 'API' },
+  { url: '/control.yaml', name: 'Control plane' },
+] as const;
+
+/*
+ * Swagger UI fetches a definition of `urls` only from the top bar of its StandaloneLayout (its
+ * core loads `url` alone), so the layout and the preset that holds the top bar go together.
+ *
+ * The contracts name the default address (127.0.0.1:4010); Try it out must call the mock that
+ * served this page, wherever it listens, or the policy's connect-src refuses the call. So each
+ * definition's `servers` becomes the page's own origin as it is loaded; the files stay as written.
+ *
+ * validatorUrl null: the badge of swagger.io's validator is an image from another site, which the
+ * policy refuses, and the contracts are linted at build time.
+ */
+const init = `const thisServer = () => ({
+  statePlugins: {
+    spec: {
+      wrapActions: {
+        updateJsonSpec: (update) => (spec) => update({ ...spec, servers: [{ url: window.location.origin, description: 'this mock' }] }),
+      },
+    },
+  },
+});
+window.ui = SwaggerUIBundle({
+  urls: ${JSON.stringify(DOCS_DEFINITIONS)},
+  dom_id: '#docs',
+  deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  plugins: [thisServer],
+  layout: 'StandaloneLayout',
+  validatorUrl: null,
+});
+`;
 
 /**
  * Swagger UI's script and its start (init.js) are files of the server: no inline script. It

@@ -2,6 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hashOf, VIEWS } from '../../src/dashboard/ui/views.js';
 import { seriousAxeFindings } from '../helpers/axe.js';
+import { watchPage } from '../helpers/chromium.js';
 import { dashboardSession, getWithKey, showView, waitLive } from '../helpers/dashboard-page.js';
 
 /*
@@ -23,9 +24,11 @@ async function open(url: string): Promise<Page> {
 const get = getWithKey;
 
 describe('the dashboard in Chromium', () => {
-  it('has the shell: landmarks, a link and a heading per view, no serious axe violation', async () => {
+  it('has the shell: landmarks, a link and a heading per view, no serious axe violation, nothing failing', async () => {
     const { url } = await serve();
-    const page = await open(url);
+    const page = await (await (await session.browser()).newContext()).newPage();
+    const problems = watchPage(page);
+    await page.goto(`${url}/__dashboard`);
     await waitLive(page);
     for (const role of ['banner', 'navigation', 'main'] as const) await expect(page.getByRole(role).count()).resolves.toBe(1);
     const nav = page.getByRole('navigation');
@@ -37,6 +40,7 @@ describe('the dashboard in Chromium', () => {
       expect(await link.getAttribute('href')).toBe(hashOf(view));
     }
     expect(await seriousAxeFindings(page)).toEqual([]);
+    expect(problems.lines).toEqual([]);
   }, 20_000);
 
   it('lists the workspaces and creates one, which becomes the one shown', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_FLAGS, requireChromium } from '../helpers/chromium.js';
+import { CHROMIUM_FLAGS, requireChromium, watchPage } from '../helpers/chromium.js';
 import { connectionOf, newWorkspace, paramsOf, startRedirectReceiver, type RedirectReceiver } from '../helpers/accounts.js';
 import { expectStatus, useMock } from '../helpers/mock.js';
 
@@ -53,6 +53,28 @@ afterAll(async () => {
 });
 
 describe('the sign-in page in Chromium', () => {
+  it('opens from the url a connect answers, shows what is asked, and loads without a failure', async () => {
+    const browser = await openBrowser();
+    const ws = await newWorkspace(mock);
+    const res = await mock.call('post', '/v1/connections/linkedin/connect', ws.apiKey).set('Host', new URL(mock.url).host).send({ redirectUrl: receiver.url, profileName: 'Studio North' });
+    expectStatus(res, 200);
+
+    const page = await browser.newPage();
+    const problems = watchPage(page);
+    const response = await page.goto(res.body.url);
+    expect(response?.status()).toBe(200);
+    await page.getByRole('heading', { level: 1, name: 'Sign in to Professional network' }).waitFor();
+    expect(await page.getByRole('listitem').allTextContents()).toContain('Publish posts on your behalf');
+    expect(await page.locator('dd').allTextContents()).toContain('Studio North');
+    await page.waitForLoadState('networkidle');
+    expect(problems.lines).toEqual([]);
+
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(receiver.url.split('?')[0] ?? ''), { timeout: 10_000 }), page.getByRole('button', { name: 'Approve' }).click()]);
+    expect(paramsOf(page.url())).toMatchObject({ platform: 'linkedin', accountId: expect.any(String) });
+    expect(problems.lines).toEqual([]);
+    await page.close();
+  }, 40_000);
+
   it('lands on the redirect URL with connectSession after a click on Approve', async () => {
     const browser = await openBrowser();
     const expired = await connectionOf(mock, 'sgw_test_default', 'linkedin');

@@ -56,6 +56,23 @@ describe('served documents', () => {
     expect(res.text).toBe(readFileSync(packagePath('openapi.yaml'), 'utf8'));
   });
 
+  it('serves each contract as plain text to a browser opening its link, which would download YAML', async () => {
+    for (const file of ['openapi.yaml', 'control.yaml']) {
+      const res = await mock.call('get', `/${file}`, null).set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
+      expect(res.headers['content-type'], file).toBe('text/plain; charset=utf-8');
+      expect(res.headers['vary'], file).toMatch(/Accept/);
+      expect(res.text, file).toBe(readFileSync(packagePath(file), 'utf8'));
+      // Swagger UI's fetch, and any client that accepts anything, still gets YAML.
+      expect((await mock.call('get', `/${file}`, null).set('Accept', 'application/json, */*')).headers['content-type'], file).toMatch(/^application\/yaml/);
+    }
+  });
+
+  it('answers /favicon.ico with no content, so no page a browser shows logs a 404 for it', async () => {
+    const res = await mock.call('get', '/favicon.ico', null);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+  });
+
   it('renders the reference page at /docs from the Swagger UI assets it ships', async () => {
     const page = await mock.call('get', '/docs/', null);
     expect(page.status).toBe(200);

@@ -26,7 +26,12 @@ export interface DocBlock {
 
 /** Every fenced code block of a file under docs/. */
 export function docBlocks(doc: string): DocBlock[] {
-  const lines = readFileSync(packagePath('docs', doc), 'utf8').split('\n');
+  return markdownBlocks(join('docs', doc));
+}
+
+/** Every fenced code block of a Markdown file of the package (`README.md`, `docs/ci.md`). */
+export function markdownBlocks(path: string): DocBlock[] {
+  const lines = readFileSync(packagePath(path), 'utf8').split('\n');
   const blocks: DocBlock[] = [];
   let heading = '';
   for (let index = 0; index < lines.length; index += 1) {

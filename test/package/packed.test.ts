@@ -132,8 +132,10 @@ describe('the packed package, installed with npm install -D', () => {
       const page = await fetch(`${mock.url}/docs`);
       expect(page.status).toBe(200);
       const html = await page.text();
-      for (const asset of ['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
-        expect(html).toContain(asset);
+      // Every file the page names, the standalone preset (the definition picker) among them.
+      const assets = [...html.matchAll(/(?:src|href)="(\/docs\/assets\/[\w.-]+)"/g)].map((match) => match[1] ?? '');
+      expect(assets).toEqual(['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui-standalone-preset.js']);
+      for (const asset of assets) {
         const res = await fetch(`${mock.url}${asset}`);
         expect(res.status, asset).toBe(200);
         expect((await res.arrayBuffer()).byteLength, asset).toBeGreaterThan(100_000);

@@ -117,7 +117,7 @@ describe('in Chromium', () => {
     await page.context().close();
   }, 30_000);
 
-  it('/docs loads its files under its policy with no violation (its rendering is issue 30)', async () => {
+  it('/docs loads its files under its policy with no violation (test/browser/docs-page.test.ts opens what it renders)', async () => {
     const { page, violations } = await watchedPage();
     const response = await page.goto(`${mock.url}/docs`);
     expect(response?.headers()['x-frame-options']).toBe('DENY');
