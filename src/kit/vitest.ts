@@ -142,7 +142,12 @@ function workspaceBehindProxy(server: MockServerInfo, upstream: string, skip: (n
       `Behind social-gateway-mock proxy (to ${upstream}) the kit has no key to send: start the proxy with SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY=<the real service's key> (or --upstream-key); it hands the key to the tests as ${RUN_ENVIRONMENT.apiKey}.`,
     );
   }
-  const unavailable = (what: string) => skip(mockWorldOnly(what, upstream));
+  const unavailable = (what: string) => {
+    const note = mockWorldOnly(what, upstream);
+    // vitest's default reporter counts a skip without its note: the test's own output says why.
+    console.warn(`social-gateway-mock/vitest: skipped: ${note}`);
+    return skip(note);
+  };
   return {
     url: server.url,
     baseUrl: `${server.url}/v1`,
