@@ -194,7 +194,7 @@ export interface ResolvedCli {
 }
 
 /** A word among the flags of a command that takes none: neither a flag nor a flag's value. */
-const STRAY_WORD: PositionalHint = (word) => `'${word}' is neither an option nor an option's value (options start with --; see --help)`;
+const STRAY_WORD: PositionalHint = (word) => `'${word}' is neither an option nor an option's value (options start with --)`;
 
 /**
  * Flags, then environment, then config file, then defaults; every value checked. `hint` says
