@@ -7,7 +7,7 @@ import { UsageError } from './usage-error.js';
  * (`--coverage` → the four `--coverage-…`), else the nearest by edit distance, when it is near
  * enough to be a slip (two edits, or a third of the name) rather than another word.
  */
-export function nearestNames(given: string, names: readonly string[]): string[] {
+function nearestNames(given: string, names: readonly string[]): string[] {
   const word = given.toLowerCase();
   const started = names.filter((name) => word.length >= 3 && name.startsWith(word));
   if (started.length > 0) return started;
@@ -21,7 +21,7 @@ export function nearestNames(given: string, names: readonly string[]): string[] 
 }
 
 /** `a`, `a or b`, `a, b or c`. */
-export function orList(items: readonly string[]): string {
+function orList(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
