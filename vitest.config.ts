@@ -3,10 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Files that need a module registry of their own: the kit's worker-scoped server is cached in
- * its module, and this file must find none started by another file (it proves the kit uses an
- * external one).
+ * its module, and these files must find none started by another file (each proves the kit uses an
+ * external one, or the proxy).
  */
-const ISOLATED = ['test/kit/vitest-external.test.ts', 'test/kit/vitest-shared-server.test.ts'];
+const ISOLATED = ['test/kit/vitest-external.test.ts', 'test/kit/vitest-shared-server.test.ts', 'test/kit/vitest-behind-proxy.test.ts'];
 
 export default defineConfig({
   test: {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { loadSpec, type OpenApiDocument } from '../http/spec.js';
 import { ContractComparer, type Finding, type FindingKind } from '../proxy/compare.js';
 import { readRecording, RecordingError, type RecordedExchange } from '../proxy/recording.js';
 import type { CliIo } from './options.js';
+import { parseFlags } from './parse-flags.js';
 import { UsageError } from './options.js';
 
 /*
@@ -228,12 +228,7 @@ function loadContract(path: string | undefined, cwd: string): { document: OpenAp
 
 /** `social-gateway-mock drift DIR [--json] [--contract FILE]`; answers the exit status. */
 export function driftCommand(argv: string[], io: CliIo): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { json: { type: 'boolean' }, contract: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseFlags(argv, { json: { type: 'boolean' }, contract: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (parsed.values.help) {
     io.out(driftHelp());
     return 0;

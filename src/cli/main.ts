@@ -2,6 +2,7 @@ import { maskUserInfo } from '../lib/uri.js';
 import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { CONFIG_FILE, ENV_PREFIX, flagHelp, InputError, resolveOptions, UsageError, type CliIo } from './options.js';
+import { didYouMean, shellWord, type PositionalHint } from './parse-flags.js';
 import { startServer, type RunningServer } from './serve.js';
 
 export { resolveOptions, type CliIo } from './options.js';
@@ -29,6 +30,21 @@ export function helpText(): string {
     "`social-gateway-mock run --help` tells what the command's environment holds; `proxy --help`, `drift --help`",
     'and `scenario --help` tell their own options (docs/proxy.md).',
   ].join('\n');
+}
+
+const COMMANDS = ['serve', 'run', 'proxy', 'drift', 'scenario'];
+
+/**
+ * A word among the plain server's flags. First on the line it was meant as a command: a typo of
+ * one, or the test command of someone who has not met `run --` yet; later, a stray value.
+ */
+function serveHint(argv: string[], explicitServe: boolean): PositionalHint {
+  return (word, index) => {
+    if (index > 0 || explicitServe) return `'${word}' is neither an option nor an option's value (serve takes no arguments; options start with --)`;
+    const near = didYouMean(word, COMMANDS);
+    if (near !== '') return `unknown command '${word}'${near}`;
+    return `unknown command '${word}'; the commands are ${COMMANDS.join(', ')}. To serve while a command runs: social-gateway-mock run -- ${argv.map(shellWord).join(' ')}`;
+  };
 }
 
 function usageFailure(error: unknown, io: CliIo): { exitCode: number } {
@@ -68,7 +84,7 @@ export async function main(argv: string[], given: CliIo, shutdown: ShutdownSourc
       const { scenarioCommand } = await import('./scenario-command.js');
       return { exitCode: scenarioCommand(rest, io) };
     }
-    const resolved = resolveOptions(first === 'serve' ? rest : argv, io);
+    const resolved = first === 'serve' ? resolveOptions(rest, io, {}, serveHint(rest, true)) : resolveOptions(argv, io, {}, serveHint(argv, false));
     if (resolved === 'help') {
       io.out(helpText());
       return { exitCode: 0 };

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import { clockStartProblem } from '../clock/virtual-clock.js';
@@ -11,6 +10,8 @@ import { InputFileError, parseInputYaml, readInputText } from '../lib/input-file
 import { parseRedactList } from '../redaction/redactor.js';
 import { isPlanName, PLAN_NAMES } from '../store/plans.js';
 import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
+import { didYouMean, parseFlags, type PositionalHint } from './parse-flags.js';
+import { InputError, UsageError } from './usage-error.js';
 
 export const CONFIG_FILE = 'social-gateway-mock.config.yaml';
 /** A config file holds a few dozen options: far less than this. */
@@ -25,7 +26,7 @@ type LogLevel = (typeof LOG_LEVELS)[number];
  */
 export const FLAGS = {
   host: { type: 'string', help: 'Address to bind (default 127.0.0.1; anything else is reachable from the network).' },
-  port: { type: 'string', help: 'Port to listen on (default 4010; 0 picks a free one).' },
+  port: { type: 'string', help: 'Port to listen on (default 4010; run and proxy -- <command> pick a free one; 0 picks a free one).' },
   'api-key': { type: 'string', help: `Key of the default workspace (default ${DEFAULT_API_KEY}).` },
   seed: { type: 'string', help: 'Seed of every id and fake value (default 1).' },
   data: { type: 'string', help: 'Persist state to this JSON file and reload it on the next start.' },
@@ -73,14 +74,7 @@ export interface CliIo {
   cwd: string;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** A file the command was given that cannot be used: said in one line naming it, with no --help hint (the flags were right). */
-export class InputError extends UsageError {
-  override name = 'InputError';
-}
+export { InputError, UsageError } from './usage-error.js';
 
 /** The flags' help lines, from the table that parses them. */
 export function flagHelp(table: FlagTable = FLAGS): string[] {
@@ -100,7 +94,8 @@ function readConfigFile(path: string, extra: FlagTable): FlagValues {
   const values: FlagValues = {};
   for (const [key, value] of Object.entries(parsed)) {
     if ((!Object.hasOwn(FLAGS, key) && !Object.hasOwn(extra, key)) || key === 'config' || key === 'help' || key === 'version') {
-      throw new UsageError(`config file ${path}: unknown option '${key}'`);
+      const names = Object.keys({ ...FLAGS, ...extra }).filter((name) => name !== 'config' && name !== 'help' && name !== 'version');
+      throw new UsageError(`config file ${path}: unknown option '${key}'${didYouMean(key, names)}`);
     }
     values[key as FlagName] = typeof value === 'boolean' ? value : String(value);
   }
@@ -181,7 +176,10 @@ export type CoverageScope = { kind: 'list'; operationIds: string[] } | { kind: '
 
 export interface ResolvedCli {
   host: string;
+  /** The port asked for, or 4010; `run` and `proxy -- <command>` listen on a free one (0) when none was asked for. */
   port: number;
+  /** Where the port was asked for (`--port`, the environment variable, the config file); undefined for the default. */
+  portFrom: string | undefined;
   logLevel: LogLevel;
   /** Everything the server itself is told, in the shape createMockServer takes. */
   server: MockServerOptions;
@@ -195,15 +193,15 @@ export interface ResolvedCli {
   extra: Record<string, string | boolean | undefined>;
 }
 
-/** Flags, then environment, then config file, then defaults; every value checked. */
-export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, extra: FlagTable = {}): ResolvedCli | 'help' | 'version' {
-  let parsed: { values: Record<string, string | boolean | undefined> };
-  try {
-    parsed = parseArgs({ args: argv, options: { ...FLAGS, ...extra }, strict: true, allowPositionals: false });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const flags = parsed.values as FlagValues;
+/** A word among the flags of a command that takes none: neither a flag nor a flag's value. */
+const STRAY_WORD: PositionalHint = (word) => `'${word}' is neither an option nor an option's value (options start with --)`;
+
+/**
+ * Flags, then environment, then config file, then defaults; every value checked. `hint` says
+ * what a word among the flags should have been (`run`: the command, after `--`).
+ */
+export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, extra: FlagTable = {}, hint: PositionalHint = STRAY_WORD): ResolvedCli | 'help' | 'version' {
+  const flags = parseFlags(argv, { ...FLAGS, ...extra }, hint).values as FlagValues;
   if (flags.help) return 'help';
   if (flags.version) return 'version';
   const env = readEnvironment(io.env, extra);
@@ -300,9 +298,11 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     const raw = flags[name as FlagName] ?? env[name as FlagName] ?? file[name as FlagName];
     extraValues[name] = raw;
   }
+  const portFrom = flags.port !== undefined ? '--port' : env.port !== undefined ? `${ENV_PREFIX}PORT` : file.port !== undefined ? `the config file ${configPath}` : undefined;
   return {
     host: host ?? '127.0.0.1',
     port: integer('port', value('port'), 0, 65535) ?? 4010,
+    portFrom,
     logLevel: logLevel as LogLevel,
     server,
     coverageReport: coverageReport === undefined ? undefined : resolvePath(io.cwd, coverageReport),

@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions } from '../proxy/proxy-router.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { FLAGS, flagHelp, resolveOptions, UsageError, type CliIo, type FlagTable } from './options.js';
+import { commandAfterDashes } from './parse-flags.js';
 import { startServer, type RunningServer } from './serve.js';
 
 /** The proxy's own flags; the server's (port, host, control token, coverage report…) come with them. */
@@ -14,6 +15,7 @@ export const PROXY_FLAGS = {
   record: { type: 'string', help: 'Write each exchange, redacted, as one JSON file into this folder (for scenario from-recording and drift).' },
   'upstream-ca': { type: 'string', help: "Also trust the certificates (PEM) in this file for an https upstream, such as a staging service behind a private CA." },
   'upstream-timeout': { type: 'string', help: `Milliseconds the upstream has to answer completely; past it, 502 PLATFORM_ERROR (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}).` },
+  'upstream-key': { type: 'string', help: `The real service's key, handed to the command after -- as ${RUN_ENVIRONMENT.apiKey} (where run puts the mock's), so a suite written for run sends it upstream unchanged. The proxy itself never adds it to a request. Best given as SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY, out of sight of ps.` },
 } as const satisfies FlagTable;
 
 /** The server's flags that mean something to a proxy; the rest (a seed, a plan, a clock) only shape its own empty workspace. */
@@ -30,8 +32,12 @@ export function proxyHelp(): string {
     "the dashboard's Requests view) and the coverage report written at exit. Secrets are redacted",
     'in recordings, the journal, the event stream and the logs.',
     '',
-    `With a command after --, the proxy serves while it runs (as \`run\` does), with ${RUN_ENVIRONMENT.url}`,
-    "(the proxy's root; the API is under /v1) in its environment, then stops and exits with the command's status.",
+    `With a command after --, the proxy serves while it runs (as \`run\` does, on a free port unless --port is given),`,
+    `with ${RUN_ENVIRONMENT.url} (the proxy's root; the API is under /v1), ${RUN_ENVIRONMENT.proxyUpstream}`,
+    `(the upstream) and, with --upstream-key, ${RUN_ENVIRONMENT.apiKey} in its environment, then stops and exits`,
+    "with the command's status. The vitest kit and `run` see they are behind the proxy: run starts no server,",
+    "and the kit gives each test the proxy's URL and the key, and skips a test where it reaches for the mock's",
+    'own world (mock.control, its workspace): the real service has none.',
     '',
     'Proxy options:',
     ...flagHelp(PROXY_FLAGS),
@@ -43,7 +49,7 @@ export function proxyHelp(): string {
     "them, and shape only the proxy's own, empty workspace; --scenario is refused: /v1 goes upstream.",
     '',
     'Example: social-gateway-mock proxy --upstream https://api.example.com --record recording --coverage-report proxy.md',
-    '         social-gateway-mock proxy --upstream https://api.example.com --port 0 --record recording -- npm test',
+    '         SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY=… social-gateway-mock proxy --upstream https://api.example.com --record recording -- npm test',
   ].join('\n');
 }
 
@@ -97,9 +103,10 @@ function readCa(path: string): string {
  */
 export async function proxyCommand(argv: string[], io: CliIo, shutdown: ShutdownSource): Promise<{ exitCode: number } | RunningServer> {
   const separator = argv.indexOf('--');
+  const flags = separator === -1 ? argv : argv.slice(0, separator);
   const command = separator === -1 ? [] : argv.slice(separator + 1);
   if (separator !== -1 && command.length === 0) throw new UsageError('proxy needs the command after --, such as: social-gateway-mock proxy --upstream https://api.example.com --record rec -- npm test');
-  const resolved = resolveOptions(separator === -1 ? argv : argv.slice(0, separator), io, PROXY_FLAGS);
+  const resolved = resolveOptions(flags, io, PROXY_FLAGS, commandAfterDashes('proxy', flags, separator !== -1, { ...FLAGS, ...PROXY_FLAGS }));
   if (resolved === 'help') {
     io.out(proxyHelp());
     return { exitCode: 0 };
@@ -119,13 +126,31 @@ export async function proxyCommand(argv: string[], io: CliIo, shutdown: Shutdown
     ...(typeof record === 'string' && record !== '' && { recordDir: recordFolder(resolvePath(io.cwd, record)) }),
     ...(typeof ca === 'string' && { upstreamCa: readCa(resolvePath(io.cwd, ca)) }),
   };
+  const key = upstreamKey(resolved.extra['upstream-key']);
   // No fixture world: the default workspace only keeps the proxy's journal.
   const options = { ...resolved, server: { ...resolved.server, fixtures: false, proxy } };
   if (command.length === 0) return startServer(options, io, { banner: io.out, confirm: false });
   // Loaded only with a command, as for `run`: execa costs about 80 ms of a start.
   const { runWhileServing } = await import('./run.js');
-  const started = await startServer(options, io, { banner: io.err, confirm: true });
+  // As `run`: a port only when one was asked for, so two recording jobs on one machine never collide.
+  const started = await startServer({ ...options, port: resolved.portFrom === undefined ? 0 : resolved.port }, io, { banner: io.err, confirm: true, picksFreePort: true });
   if ('exitCode' in started) return started;
-  // The proxy's root only: the command's own key goes upstream, and no control URL, so the vitest kit never takes the proxy for a mock to make workspaces on.
-  return { exitCode: await runWhileServing(started, command, { [RUN_ENVIRONMENT.url]: started.url }, io, shutdown) };
+  return { exitCode: await runWhileServing(started, command, commandEnvironment(started.url, proxy.upstream, key), io, shutdown) };
+}
+
+/**
+ * What the command is told: the proxy's root where `run` puts the mock's, and the real key where
+ * `run` puts the mock's key, so a suite written for `run` runs unchanged; and the upstream, which
+ * tells the vitest kit and a nested `run` that there is no mock world here (no control URL: the
+ * proxy's control plane holds no workspace the upstream knows).
+ */
+function commandEnvironment(url: string, upstream: string, key: string | undefined): Record<string, string> {
+  return { [RUN_ENVIRONMENT.url]: url, [RUN_ENVIRONMENT.proxyUpstream]: upstream, ...(key !== undefined && { [RUN_ENVIRONMENT.apiKey]: key }) };
+}
+
+/** --upstream-key: sent as a header value by the suite, so it must be one. */
+function upstreamKey(raw: string | boolean | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^[\x21-\x7e]+$/.test(raw)) throw new UsageError('--upstream-key must be the real service\'s key: printable characters without spaces (best given as SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY)');
+  return raw;
 }

@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve as resolvePath } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Document, isMap, type YAMLMap } from 'yaml';
 import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
@@ -11,6 +10,7 @@ import { REDACTED, Redactor } from '../redaction/redactor.js';
 import { BODYLESS_STATUSES, FRAMING_HEADERS, SCHEMA_FILE } from '../scenarios/parse.js';
 import type { FaultEffect, RespondEffect } from '../scenarios/scenario.js';
 import type { CliIo } from './options.js';
+import { parseFlags } from './parse-flags.js';
 import { UsageError } from './options.js';
 
 export function scenarioHelp(): string {
@@ -57,12 +57,7 @@ type Converted = { rule: Rule } | { skipped: string };
  * Answers the exit status.
  */
 export function scenarioCommand(argv: string[], io: CliIo): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' }, out: { type: 'string', short: 'o' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseFlags(argv, { help: { type: 'boolean', short: 'h' }, out: { type: 'string', short: 'o' } });
   const [sub, dir, ...extra] = parsed.positionals;
   if (parsed.values.help) {
     io.out(scenarioHelp());

@@ -58,6 +58,25 @@ export interface StartOptions {
    * (tens of milliseconds of every start).
    */
   confirm: boolean;
+  /** The command picks a free port when none is asked for (`run`, `proxy -- <command>`): a busy port's advice says so. */
+  picksFreePort?: boolean;
+}
+
+/**
+ * Why the server could not listen, in words that name the flag to change: a bare EADDRINUSE
+ * leaves a newcomer guessing which port, why, and what to do about it.
+ */
+function listenProblem(error: unknown, resolved: ResolvedCli, picksFreePort: boolean): string {
+  const { host, port, portFrom } = resolved;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const asked = portFrom === undefined ? `port ${port} (the default)` : portFrom === '--port' ? `port ${port}` : `port ${port} (from ${portFrom})`;
+  const another = picksFreePort
+    ? 'give no port at all, and a free one is picked and passed to the command in SOCIAL_GATEWAY_MOCK_URL; or choose one with --port <number>'
+    : 'choose another with --port <number>, or --port 0 for any free one (printed in the banner)';
+  if (code === 'EADDRINUSE') return `cannot listen on ${host}:${port}: ${asked} is in use by another program (perhaps another social-gateway-mock); ${another}`;
+  if (code === 'EACCES') return `cannot listen on ${host}:${port}: ${asked} needs privileges this process lacks (as ports below 1024 do); ${another}`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}:${port}: ${host} is not an address of this machine; choose another with --host (default 127.0.0.1)`;
+  return `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /**
@@ -65,7 +84,7 @@ export interface StartOptions {
  * or an exit code (2) when the options, the data file, the scenario or the port do not
  * allow a start.
  */
-export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, confirm }: StartOptions): Promise<RunningServer | { exitCode: number }> {
+export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, confirm, picksFreePort = false }: StartOptions): Promise<RunningServer | { exitCode: number }> {
   let server: MockServer;
   try {
     // The request log's destination is the command's stderr: the one thing the options cannot hold.
@@ -95,7 +114,7 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, co
     if (confirm || readyFile !== undefined) await checkAnswers(url, resolved.server.controlToken);
   } catch (error) {
     await server.close();
-    io.err(`social-gateway-mock: cannot listen on ${resolved.host}:${resolved.port}: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`social-gateway-mock: ${listenProblem(error, resolved, picksFreePort)}`);
     return { exitCode: 2 };
   }
   if (!isLoopback(resolved.host)) {

@@ -18,6 +18,14 @@ import type { MockServerOptions } from '../server.js';
  * its timers, deliveries and memory are released, so a long-lived shared server does not
  * grow with every test. A workspace already gone (the test deleted it, or `--workspace-ttl`
  * evicted it) is fine.
+ *
+ * Under `social-gateway-mock proxy --upstream URL -- vitest run` (SOCIAL_GATEWAY_MOCK_PROXY_UPSTREAM
+ * set), the API is the real service behind the proxy, which has no workspaces, clock or control
+ * plane of the mock's: the kit starts no server and makes no workspace, gives each test the
+ * proxy's `baseUrl` and the key the proxy was given (`--upstream-key`, in SOCIAL_GATEWAY_MOCK_API_KEY),
+ * and skips a test at the moment it reaches for the mock's own world (`mock.control`,
+ * `mock.workspaceId`, `mock.created`), with a note saying so. Whatever the test sent upstream
+ * before that is recorded.
  */
 
 /** The workspace each test gets: `createWorkspace`'s body (plan, seed, scenario, clock, fixtures, pending). */
@@ -36,10 +44,12 @@ export interface MockTestOptions extends MockWorkspaceOptions {
 export interface MockServerInfo {
   /** The server's root, for example `http://127.0.0.1:41234`. */
   url: string;
-  /** True when the server was named by `SOCIAL_GATEWAY_MOCK_CONTROL_URL` rather than started here. */
+  /** True when the server was named by `SOCIAL_GATEWAY_MOCK_CONTROL_URL` (or is the proxy) rather than started here. */
   external: boolean;
-  /** A control client of the server's default workspace (create workspaces with it). */
+  /** A control client of the server's default workspace (create workspaces with it). Behind the proxy, any use of it throws. */
   control: ControlClient;
+  /** Under `proxy -- <command>`: the real service behind the proxy at `url`. Undefined against the mock. */
+  upstream?: string;
 }
 
 /** What a test's `mock` fixture holds. */
@@ -55,6 +65,12 @@ export interface MockWorkspace {
   control: ControlClient;
   /** What `createWorkspace` answered (plan, seed, scenario, clock). */
   created: ControlResult<'createWorkspace'>;
+  /**
+   * Under `proxy -- <command>`: the real service the requests go to. Then `apiKey` is its key,
+   * and `control`, `workspaceId` and `created` skip the test when touched (the service has no
+   * workspace of the mock's). Undefined against the mock.
+   */
+  upstream?: string;
 }
 
 /** The fixtures the kit adds to vitest's test context. */
@@ -93,6 +109,58 @@ async function deleteQuietly(control: ControlClient, workspaceId: string): Promi
   } catch (error) {
     if (!(error instanceof ControlError && (error.status === 404 || error.status === 401))) throw error;
   }
+}
+
+/** The proxy and the real service behind it, when the tests run under `proxy -- <command>`. */
+function proxyAround(): { url: string; upstream: string } | undefined {
+  const upstream = process.env[RUN_ENVIRONMENT.proxyUpstream];
+  const url = process.env[RUN_ENVIRONMENT.url];
+  return upstream && url ? { url, upstream } : undefined;
+}
+
+/**
+ * A stand-in for a control client where there is no mock world to control: touching any of
+ * its methods calls `refuse`, which throws (or skips the test). `then` stays undefined, so the
+ * stand-in can still be returned from an async function.
+ */
+function controlUnavailable(name: string, refuse: (what: string) => never): ControlClient {
+  return new Proxy({} as ControlClient, {
+    get: (_target, property) => (typeof property === 'string' && property !== 'then' ? refuse(`${name}.${property}`) : undefined),
+  });
+}
+
+/** Why a test stops behind the proxy, naming what it touched. */
+function mockWorldOnly(what: string, upstream: string): string {
+  return `${what} needs the mock's own world (a workspace, its clock, rules and control plane); behind social-gateway-mock proxy the API is the real service at ${upstream}, which has none`;
+}
+
+/** A test's `mock` behind the proxy: the real service's URL and key; what only the mock has skips the test. */
+function workspaceBehindProxy(server: MockServerInfo, upstream: string, skip: (note: string) => never): MockWorkspace {
+  const apiKey = process.env[RUN_ENVIRONMENT.apiKey];
+  if (!apiKey) {
+    throw new Error(
+      `Behind social-gateway-mock proxy (to ${upstream}) the kit has no key to send: start the proxy with SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY=<the real service's key> (or --upstream-key); it hands the key to the tests as ${RUN_ENVIRONMENT.apiKey}.`,
+    );
+  }
+  const unavailable = (what: string) => {
+    const note = mockWorldOnly(what, upstream);
+    // vitest's default reporter counts a skip without its note: the test's own output says why.
+    console.warn(`social-gateway-mock/vitest: skipped: ${note}`);
+    return skip(note);
+  };
+  return {
+    url: server.url,
+    baseUrl: `${server.url}/v1`,
+    apiKey,
+    upstream,
+    control: controlUnavailable('mock.control', unavailable),
+    get workspaceId(): string {
+      return unavailable('mock.workspaceId');
+    },
+    get created(): ControlResult<'createWorkspace'> {
+      return unavailable('mock.created');
+    },
+  };
 }
 
 /**
@@ -139,6 +207,15 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
       // vitest reads a fixture's dependencies from its first parameter, which must be a destructuring.
       // eslint-disable-next-line no-empty-pattern
       async ({}, use) => {
+        const proxy = proxyAround();
+        if (proxy) {
+          // The proxy's /v1 is the real service: no server to start, no workspace to make on it.
+          const refuse = (what: string): never => {
+            throw new Error(mockWorldOnly(what, proxy.upstream));
+          };
+          await use({ url: proxy.url, external: true, upstream: proxy.upstream, control: controlUnavailable('mockServer.control', refuse) });
+          return;
+        }
         const externalUrl = process.env[RUN_ENVIRONMENT.controlUrl];
         if (externalUrl) {
           // `run --` started the server and owns it: use it, never stop it.
@@ -161,7 +238,11 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
       { scope: 'worker' },
     ],
     mockOptions: defaults,
-    mock: async ({ mockServer, mockOptions }, use) => {
+    mock: async ({ mockServer, mockOptions, skip }, use) => {
+      if (mockServer.upstream !== undefined) {
+        await use(workspaceBehindProxy(mockServer, mockServer.upstream, skip));
+        return;
+      }
       // `test.override({ mockOptions })` replaces the fixture's value: what it leaves out keeps the defaults.
       const created = await mockServer.control.createWorkspace(withDefaults(defaults, mockOptions));
       const control = mockServer.control.forWorkspace(created.apiKey);

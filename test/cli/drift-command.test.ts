@@ -182,7 +182,7 @@ describe('social-gateway-mock drift', () => {
   describe('usage errors exit 2 with one line', () => {
     it.each([
       ['no folder', [], /^social-gateway-mock: drift needs the recording folder/],
-      ['an unknown flag', ['dir', '--colour'], /^social-gateway-mock: Unknown option '--colour'/],
+      ['an unknown flag', ['dir', '--colour'], /^social-gateway-mock: unknown option '--colour'/],
       ['two folders', ['a', 'b'], /^social-gateway-mock: drift takes one folder/],
       ['a contract that is not there', ['dir', '--contract', 'missing.yaml'], /^social-gateway-mock: cannot read the contract missing\.yaml/],
     ])('%s', async (_name, args, message) => {

@@ -120,6 +120,106 @@ describe('social-gateway-mock run -- <command>', { timeout: 60_000 }, () => {
   });
 });
 
+describe('defaults that fit CI', { timeout: 60_000 }, () => {
+  it('listens on a free port unless --port is given: two runs at once on one machine both pass, each told its own URL', async () => {
+    const { cwd } = io();
+    // Each command writes the URL it was given, then waits (bounded) for the other's: both servers are up at once.
+    const command = (name: string, other: string) =>
+      node(`
+        const fs = require('node:fs');
+        fs.writeFileSync(${JSON.stringify(join(cwd, name))}, process.env.SOCIAL_GATEWAY_MOCK_URL);
+        const deadline = Date.now() + 30000;
+        const wait = setInterval(async () => {
+          if (Date.now() > deadline) process.exit(9);
+          if (!fs.existsSync(${JSON.stringify(join(cwd, other))})) return;
+          clearInterval(wait);
+          const res = await fetch(process.env.SOCIAL_GATEWAY_MOCK_URL + '/v1/connections', { headers: { 'x-api-key': process.env.SOCIAL_GATEWAY_MOCK_API_KEY } });
+          process.exit(res.status === 200 ? 0 : 1);
+        }, 20);
+      `);
+    const [first, second] = [io(cwd), io(cwd)];
+    const results = await Promise.all([main(['run', '--', ...command('a', 'b')], first.streams), main(['run', '--', ...command('b', 'a')], second.streams)]);
+    expect(results, [...first.err, ...second.err].join('\n')).toEqual([{ exitCode: 0 }, { exitCode: 0 }]);
+    const urls = ['a', 'b'].map((name) => readFileSync(join(cwd, name), 'utf8'));
+    expect(urls[0]).not.toBe(urls[1]);
+    for (const url of urls) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('keeps the port it is given, by flag or environment, and says a busy one is busy, naming the way out', async () => {
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const port = (held.address() as { port: number }).port;
+    try {
+      const byFlag = io();
+      expect(await main(['run', '--port', String(port), '--', 'true'], byFlag.streams)).toEqual({ exitCode: 2 });
+      expect(byFlag.err[0]).toBe(
+        `social-gateway-mock: cannot listen on 127.0.0.1:${port}: port ${port} is in use by another program (perhaps another social-gateway-mock); give no port at all, and a free one is picked and passed to the command in SOCIAL_GATEWAY_MOCK_URL; or choose one with --port <number>`,
+      );
+      const byEnvironment = cliIo({ PATH: process.env.PATH, SOCIAL_GATEWAY_MOCK_PORT: String(port) });
+      expect(await main(['run', '--', 'true'], byEnvironment.streams)).toEqual({ exitCode: 2 });
+      expect(byEnvironment.err[0]).toContain(`port ${port} (from SOCIAL_GATEWAY_MOCK_PORT) is in use`);
+    } finally {
+      held.close();
+    }
+  });
+
+  it.each([
+    [['run', 'npm', 'test'], 'run takes the command to run after --, apart from its own options: social-gateway-mock run -- npm test'],
+    [['run', '--seed', '3', 'vitest', 'run', '--reporter', 'verbose'], 'social-gateway-mock run --seed 3 -- vitest run --reporter verbose'],
+    [['run', 'sh', '-c', 'npm test && echo done'], "social-gateway-mock run -- sh -c 'npm test && echo done'"],
+    [['run', '--clock-frozen', 'true', '--', 'npm', 'test'], "'true' before -- is neither an option nor an option's value (--clock-frozen takes no value); the command goes after --"],
+  ])('without the -- before its command, %j shows the line as it should be written', async (argv, message) => {
+    const { streams, err } = io();
+    expect(await main(argv, streams)).toEqual({ exitCode: 2 });
+    expect(err[0]).toContain(message);
+    expect(err.join('\n')).not.toMatch(/positional/);
+  });
+
+  it.each([
+    [['run', '--prot', '0', '--', 'true'], "unknown option '--prot'; did you mean --port?"],
+    [['run', '--coverage', 'x.md', '--', 'true'], "unknown option '--coverage'; did you mean --coverage-report, --coverage-min, --coverage-ops or --coverage-from?"],
+    [['--clock-frozn'], "unknown option '--clock-frozn'; did you mean --clock-frozen?"],
+    [['proxy', '--upstream', 'http://127.0.0.1:9', '--recrod', 'rec'], "unknown option '--recrod'; did you mean --record?"],
+    [['drift', 'rec', '--jsno'], "unknown option '--jsno'; did you mean --json?"],
+    [['--banana'], "unknown option '--banana'"],
+  ])('an unknown flag names the nearest known one: %j', async (argv, message) => {
+    const { streams, err } = io();
+    expect(await main(argv, streams)).toEqual({ exitCode: 2 });
+    expect(err[0]).toBe(`social-gateway-mock: ${message}`);
+  });
+
+  it.each([
+    [['rnu', '--', 'npm', 'test'], "unknown command 'rnu'; did you mean run?"],
+    [['npm', 'test'], "unknown command 'npm'; the commands are serve, run, proxy, drift, scenario. To serve while a command runs: social-gateway-mock run -- npm test"],
+  ])('a first word that is no command says which it meant: %j', async (argv, message) => {
+    const { streams, err } = io();
+    expect(await main(argv, streams)).toEqual({ exitCode: 2 });
+    expect(err[0]).toBe(`social-gateway-mock: ${message}`);
+  });
+
+  it('names the nearest option of a config file', async () => {
+    const { streams, err, cwd } = io();
+    writeFileSync(join(cwd, 'social-gateway-mock.config.yaml'), 'prot: 4011\n');
+    expect(await main(['run', '--', 'true'], streams)).toEqual({ exitCode: 2 });
+    expect(err[0]).toBe(`social-gateway-mock: config file ${join(cwd, 'social-gateway-mock.config.yaml')}: unknown option 'prot'; did you mean port?`);
+  });
+});
+
+describe('run under proxy -- <command>', () => {
+  it("starts no server of its own: it runs the command against the proxy, with the proxy's variables and the real key as they came", async () => {
+    // The proxy's environment, as `proxy --upstream-key … -- social-gateway-mock run -- <command>` leaves it; the key is the real service's, not a mock's.
+    const proxyEnvironment = { SOCIAL_GATEWAY_MOCK_URL: 'http://127.0.0.1:9', SOCIAL_GATEWAY_MOCK_PROXY_UPSTREAM: 'https://gateway.example.com', SOCIAL_GATEWAY_MOCK_API_KEY: 'live-key-of-the-real-service' };
+    const { streams, err, cwd } = cliIo({ PATH: process.env.PATH, ...proxyEnvironment });
+    const seen = join(cwd, 'seen.json');
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('SOCIAL_GATEWAY_MOCK_')))))`;
+    expect(await main(['run', '--seed', '3', '--coverage-min', '50', '--', ...node(script)], streams), err.join('\n')).toEqual({ exitCode: 0 });
+    expect(JSON.parse(readFileSync(seen, 'utf8'))).toEqual(proxyEnvironment);
+    expect(err).toEqual([
+      'social-gateway-mock: run is under proxy -- <command> (SOCIAL_GATEWAY_MOCK_PROXY_UPSTREAM=https://gateway.example.com): it starts no server and runs the command against the proxy at http://127.0.0.1:9; --seed, --coverage-min are not applied (the proxy serves, records and reports coverage)',
+    ]);
+  });
+});
+
 describe('--ready-file', () => {
   it('is written once the server answers, with its URL, key and control URL, and removed at shutdown', async () => {
     const { streams, cwd } = io();

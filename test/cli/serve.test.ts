@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { get } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -26,7 +27,7 @@ describe('the command line', () => {
     [['--log-level', 'loud'], /--log-level/],
     [['--rate-limit', 'maybe'], /--rate-limit/],
     [['--api-key', 'abc'], /sgw_/],
-    [['stray-positional'], /positional|Unexpected/i],
+    [['--port', '0', 'stray-positional'], /'stray-positional' is neither an option nor an option's value/],
     [['--coverage-min', '120'], /--coverage-min/],
     [['--coverage-min', 'most'], /--coverage-min/],
   ])('exits 2 with a clear message for %j', async (argv, message) => {
@@ -51,6 +52,26 @@ describe('the command line', () => {
       expect(((await res.json()) as { connections: unknown[] }).connections).toHaveLength(10);
     } finally {
       await result.stop();
+    }
+  });
+
+  it('says a busy port is busy and names the flag that moves it, wherever the port came from', async () => {
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const port = (held.address() as AddressInfo).port;
+    try {
+      const byFlag = cliIo();
+      expect(await main(['--port', String(port)], byFlag.streams)).toEqual({ exitCode: 2 });
+      expect(byFlag.err).toEqual([
+        `social-gateway-mock: cannot listen on 127.0.0.1:${port}: port ${port} is in use by another program (perhaps another social-gateway-mock); choose another with --port <number>, or --port 0 for any free one (printed in the banner)`,
+      ]);
+      const cwd = mkdtempSync(join(tmpdir(), 'sgw-cfg-'));
+      writeFileSync(join(cwd, 'social-gateway-mock.config.yaml'), `port: ${port}\n`);
+      const byFile = cliIo({}, cwd);
+      expect(await main([], byFile.streams)).toEqual({ exitCode: 2 });
+      expect(byFile.err[0]).toContain(`port ${port} (from the config file ${join(cwd, 'social-gateway-mock.config.yaml')}) is in use`);
+    } finally {
+      held.close();
     }
   });
 

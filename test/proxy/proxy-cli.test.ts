@@ -108,16 +108,33 @@ describe('social-gateway-mock proxy', () => {
       'process.exit(Number(process.argv[1] ?? 0));',
     ].join('\n');
 
-    it('serves while the command runs, tells it only its root, records its calls and exits with its status', async () => {
+    it('serves while the command runs, tells it its root and the upstream, records its calls and exits with its status', async () => {
       const { streams, err, cwd } = cliIo();
       const result = await main(['proxy', '--upstream', upstream.url, '--port', '0', '--record', 'rec', '--', process.execPath, '-e', SCRIPT, '3'], streams);
       expect(result.exitCode).toBe(3);
-      // Neither the mock's key nor its control plane: the command's key goes upstream, and the vitest kit must not make workspaces on a proxy.
-      expect(JSON.parse(readFileSync(join(cwd, 'seen.json'), 'utf8'))).toEqual({ status: 200, env: ['SOCIAL_GATEWAY_MOCK_URL'] });
+      // No mock key and no control plane: the command's key goes upstream, and the upstream tells the kit and `run` there is no mock world to use.
+      expect(JSON.parse(readFileSync(join(cwd, 'seen.json'), 'utf8'))).toEqual({ status: 200, env: ['SOCIAL_GATEWAY_MOCK_URL', 'SOCIAL_GATEWAY_MOCK_PROXY_UPSTREAM'] });
       expect(readdirSync(join(cwd, 'rec'))).toEqual(['000001-listConnections.json']);
       expect(readFileSync(join(cwd, 'rec', '000001-listConnections.json'), 'utf8')).not.toContain('sgw_test_default');
       // The banner went to stderr: the command owns stdout.
       expect(err.join('\n')).toContain(`is proxying to ${upstream.url}`);
+    });
+
+    it('listens on a free port unless --port is given, and hands the command the real key of --upstream-key where run puts the mock key', async () => {
+      const { streams, err, cwd } = cliIo({ SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY: 'live_key-of.the~service' });
+      const script = "(await import('node:fs')).writeFileSync('seen.json', JSON.stringify(Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('SOCIAL_GATEWAY_MOCK_')))));";
+      expect((await main(['proxy', '--upstream', upstream.url, '--', process.execPath, '--input-type=module', '-e', script], streams)).exitCode, err.join('\n')).toBe(0);
+      const seen = JSON.parse(readFileSync(join(cwd, 'seen.json'), 'utf8')) as Record<string, string>;
+      expect(seen).toEqual({
+        SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY: 'live_key-of.the~service',
+        SOCIAL_GATEWAY_MOCK_URL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        SOCIAL_GATEWAY_MOCK_PROXY_UPSTREAM: upstream.url,
+        SOCIAL_GATEWAY_MOCK_API_KEY: 'live_key-of.the~service',
+      });
+      expect(seen.SOCIAL_GATEWAY_MOCK_URL).not.toBe('http://127.0.0.1:4010');
+      const bad = cliIo();
+      expect((await main(['proxy', '--upstream', upstream.url, '--upstream-key', 'two words', '--', 'true'], bad.streams)).exitCode).toBe(2);
+      expect(bad.err[0]).toMatch(/--upstream-key must be the real service's key: printable characters without spaces/);
     });
 
     it('answers 0 when the command passes, and refuses a -- with no command', async () => {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ScratchProject } from '../helpers/packed.js';
 import {
@@ -24,11 +25,19 @@ import {
 const DOC = 'ci.md';
 
 /**
- * The one change to what a CI runner would give: the doc's `run` line uses the default port,
- * 4010, which another suite on this machine may hold; every option is also read from the
- * environment, so the port moves to a free one without touching the command.
+ * Another job on the same runner holds 4010, the plain server's port, while these run: the
+ * doc's `run` lines, run as written, listen on a free port and never meet it. (When 4010 is
+ * taken already, by another suite on this machine, it is held all the same.)
  */
-const FREE_PORT = { SOCIAL_GATEWAY_MOCK_PORT: '0' };
+let holder: Server | undefined;
+beforeAll(async () => {
+  holder = await new Promise<Server | undefined>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(4010, '127.0.0.1', () => resolve(server));
+  });
+});
+afterAll(() => holder?.close());
 
 const newProject = useRecipeProjects('ci');
 async function project(name: string, suite: UserSuite): Promise<ScratchProject> {
@@ -66,7 +75,7 @@ describe('docs/ci.md', { timeout: 120_000 }, () => {
     async function runJob(made: ScratchProject) {
       const summary = join(made.dir, 'step-summary.md');
       await writeFile(summary, '');
-      const job = await runGithubJob(made, workflow, { ...FREE_PORT, CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+      const job = await runGithubJob(made, workflow, { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
       return { job, summary: readFileSync(summary, 'utf8') };
     }
 
@@ -97,7 +106,7 @@ describe('docs/ci.md', { timeout: 120_000 }, () => {
   describe('the GitLab CI job', () => {
     it('passes with a passing suite and keeps coverage.md as an artifact, always', async () => {
       const made = await project('gitlab', 'passing');
-      const job = await runGitlabJob(made, gitlab, { ...FREE_PORT, CI: 'true', GITLAB_CI: 'true' });
+      const job = await runGitlabJob(made, gitlab, { CI: 'true', GITLAB_CI: 'true' });
       expect(job.status, job.output).toBe(0);
       expect(job.output).toMatch(/# pass 2\b/);
       expect(gitlab.artifacts).toMatchObject({ when: 'always', paths: ['coverage.md'] });
@@ -106,7 +115,7 @@ describe('docs/ci.md', { timeout: 120_000 }, () => {
 
     it("fails with the suite's own status when the suite fails", async () => {
       const made = await project('gitlab-failing', 'failing');
-      const job = await runGitlabJob(made, gitlab, { ...FREE_PORT, CI: 'true', GITLAB_CI: 'true' });
+      const job = await runGitlabJob(made, gitlab, { CI: 'true', GITLAB_CI: 'true' });
       expect(job.status, job.output).toBe(3);
       coverage(made);
     });
@@ -114,7 +123,7 @@ describe('docs/ci.md', { timeout: 120_000 }, () => {
 
   it('the one line scoped to the client’s operations gates on those: 3 of 3 exercised', async () => {
     const made = await project('scoped', 'passing');
-    const result = await runCommand(made, [...CI_BASH, scopedLine!], FREE_PORT);
+    const result = await runCommand(made, [...CI_BASH, scopedLine!]);
     expect(result.exitCode, String(result.all)).toBe(0);
     expect(operationsRow(coverage(made))).toBe('| Operations | 3 | 3 | 100% |');
     // What the doc promises the log says: per operation, the declared statuses the suite never saw.

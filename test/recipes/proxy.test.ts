@@ -1,11 +1,14 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docBlocksUnder, freePort, runCommand, useRecipeProjects } from '../helpers/recipes.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
+import { docBlocksUnder, freePort, runCommand, setScripts, useRecipeProjects, writeDocFiles } from '../helpers/recipes.js';
+import { listening } from '../proxy/helpers.js';
 
-// docs/proxy.md, run as written: the drift report's walk-through (a second mock made to drift, the
-// client's calls through `proxy --record … -- sh -c …`, then `drift`) in a scratch project with the
-// packed package installed, its output held to the doc's own, line for line.
+// docs/proxy.md, run as written, in a scratch project with the packed package installed: the drift
+// report's walk-through (a second mock made to drift, the client's calls through `proxy --record …
+// -- sh -c …`, then `drift`), its output held to the doc's own, line for line; and a vitest-kit
+// suite recorded through `proxy -- <command>`, directly and through a nested `run --`.
 
 const DOC = 'proxy.md';
 const newProject = useRecipeProjects('proxy');
@@ -29,5 +32,65 @@ describe('docs/proxy.md', { timeout: 120_000 }, () => {
     const drift = await runCommand(made, ['npx', 'social-gateway-mock', 'drift', 'rec']);
     expect(drift.exitCode).toBe(Number(after('$ echo $?')[0]));
     expect(String(drift.stdout).trim().split('\n')).toEqual(after('$ npx social-gateway-mock drift rec').map((line) => line.replaceAll('4311', String(upstream))));
+  });
+
+  describe('Recording a suite written for the mock', () => {
+    const HEADING = 'Recording a suite written for the mock';
+
+    it('passes whole under run --, and records through proxy -- <command> with the mock-only test skipped, directly and under a nested run', async () => {
+      const made = await newProject('kit-suite');
+      await writeDocFiles(DOC, 'kit-suite/', made.dir);
+      const [block] = docBlocksUnder(DOC, HEADING, 'sh');
+      const [onMock, throughProxy, listing] = block!.code.trim().split('\n');
+      // The "real service" is a second mock, in this process: its journal shows what reached it.
+      const upstream = await listening({});
+      try {
+        const env = { GATEWAY_KEY: DEFAULT_API_KEY };
+        const mocked = await runCommand(made, ['bash', '-c', onMock!], env);
+        expect(mocked.exitCode, String(mocked.all)).toBe(0);
+        expect(String(mocked.all)).toMatch(/Tests +3 passed \(3\)/);
+
+        const recorded = throughProxy!.replace('https://gateway.example.com', upstream.url);
+        expect(recorded).not.toBe(throughProxy);
+        const proxied = await runCommand(made, ['bash', '-c', recorded], env);
+        expect(proxied.exitCode, String(proxied.all)).toBe(0);
+        expect(String(proxied.all)).toMatch(/Tests +2 passed \| 1 skipped \(3\)/);
+        // The reporter counts the skip; the test's own output says why.
+        expect(String(proxied.all)).toContain(`skipped: mock.control.advanceClock needs the mock's own world (a workspace, its clock, rules and control plane); behind social-gateway-mock proxy the API is the real service at ${upstream.url}, which has none`);
+        const shown = listing!.split('#')[1]!.trim().split(/\s+/);
+        expect(readdirSync(join(made.dir, 'rec')).sort()).toEqual(shown);
+        // The suite's calls reached the real service, with its key, through the proxy: no mock of the kit's own answered them.
+        const reached = () => upstream.server.registry.defaultWorkspace.journal.entries().map((entry) => `${entry.operationId} ${entry.status}`);
+        expect(reached()).toEqual(['listConnections 200', 'createPost 400']);
+        expect(upstream.server.registry.size).toBe(1);
+
+        // An `npm test` that is itself `social-gateway-mock run -- vitest run`: the nested run starts nothing.
+        await setScripts(made, { test: 'social-gateway-mock run -- vitest run' });
+        rmSync(join(made.dir, 'rec'), { recursive: true });
+        const nested = await runCommand(made, ['bash', '-c', recorded.replace('-- npx vitest run', '-- npm test')], env);
+        expect(nested.exitCode, String(nested.all)).toBe(0);
+        expect(String(nested.all)).toContain('run is under proxy -- <command>');
+        expect(String(nested.all)).toMatch(/Tests +2 passed \| 1 skipped \(3\)/);
+        expect(readdirSync(join(made.dir, 'rec')).sort()).toEqual(shown);
+        expect(reached()).toEqual(['listConnections 200', 'createPost 400', 'listConnections 200', 'createPost 400']);
+      } finally {
+        await upstream.close();
+      }
+    });
+
+    it('fails every test with what to do when the proxy was given no key', async () => {
+      const made = await newProject('kit-suite-no-key');
+      await writeDocFiles(DOC, 'kit-suite/', made.dir);
+      const upstream = await listening({});
+      try {
+        const result = await runCommand(made, ['npx', 'social-gateway-mock', 'proxy', '--upstream', upstream.url, '--', 'npx', 'vitest', 'run']);
+        expect(result.exitCode).toBe(1);
+        expect(String(result.all)).toContain('the kit has no key to send: start the proxy with SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY=');
+        expect(String(result.all)).toMatch(/Tests +3 failed \(3\)/);
+        expect(upstream.server.registry.defaultWorkspace.journal.entries()).toEqual([]);
+      } finally {
+        await upstream.close();
+      }
+    });
   });
 });
