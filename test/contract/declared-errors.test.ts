@@ -1,7 +1,9 @@
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractChecker } from '../../src/http/contract.js';
 import { declaredOperations } from '../../src/http/declared-responses.js';
-import { loadSpec } from '../../src/http/spec.js';
+import { HTTP_METHODS, loadSpec } from '../../src/http/spec.js';
+import { valueAtPointer } from '../../src/lib/json-pointer.js';
 import { worldOf } from '../helpers/fixture-world.js';
 import { expectApiError, useMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -29,6 +31,60 @@ const PAIRS = [...declared.values()].flatMap((operation) =>
 let pipeline: PipelineContext;
 beforeAll(async () => {
   pipeline = await pipelineContext(mock, BODY_LIMIT_BYTES);
+});
+
+describe('x-error-codes in openapi.yaml', () => {
+  const document = loadSpec('openapi.yaml').document;
+  const operations = Object.values(document.paths).flatMap((item) =>
+    HTTP_METHODS.flatMap((method) => {
+      const op = item[method] as { operationId?: string; responses?: Record<string, { $ref?: string }>; 'x-error-codes'?: Record<string, string[]> } | undefined;
+      return op?.operationId ? [{ operationId: op.operationId, responses: op.responses ?? {}, codes: op['x-error-codes'] }] : [];
+    }),
+  );
+  const resolve = (response: { $ref?: string }) => (response.$ref ? valueAtPointer(document, response.$ref) : response) as { description?: string; 'x-mock-only'?: boolean; content?: unknown };
+
+  it('is given by every operation', () => {
+    expect(operations.filter((operation) => operation.codes === undefined).map((operation) => operation.operationId)).toEqual([]);
+  });
+
+  it("lists exactly the operation's error statuses (the mock's own 500 and 503 aside), none of them empty", () => {
+    for (const { operationId, responses, codes } of operations) {
+      const statuses = Object.entries(responses)
+        .filter(([status, response]) => Number(status) >= 400 && resolve(response)['x-mock-only'] !== true)
+        .map(([status]) => status);
+      expect(Object.keys(codes ?? {}).sort(), operationId).toEqual(statuses.sort());
+      for (const [status, list] of Object.entries(codes ?? {})) expect(list.length, `${operationId} ${status}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('names only codes the response of that status describes', () => {
+    const strangers: string[] = [];
+    for (const { operationId, responses, codes } of operations) {
+      for (const [status, list] of Object.entries(codes ?? {})) {
+        const response = responses[status];
+        const text = response ? JSON.stringify(resolve(response)) : '';
+        for (const code of list) if (!new RegExp(`\\b${code}\\b`).test(text)) strangers.push(`${operationId} ${status} ${code}`);
+      }
+    }
+    expect(strangers, 'codes the shared response neither describes nor shows').toEqual([]);
+  });
+});
+
+describe('an answer with a code its operation does not declare', () => {
+  const checker = new ContractChecker(loadSpec('openapi.yaml').document, 'openapi');
+  const listConnections = { operationId: 'listConnections', method: 'GET', path: '/v1/connections', tags: [], summary: '', bodyMediaTypes: [] };
+  const headers = { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599', 'x-ratelimit-reset': '1772442060' };
+  const error = (code: string) => ({ error: { code, message: 'Refused.' } });
+
+  it('breaks the contract, though the shared response lists the code', () => {
+    expect(checker.check(listConnections, 400, error('VALIDATION_ERROR'), headers)).toBeUndefined();
+    expect(checker.check(listConnections, 400, error('INVALID_CURSOR'), headers)?.problems).toEqual(['error code INVALID_CURSOR is not one listConnections declares for 400 (x-error-codes: VALIDATION_ERROR)']);
+    expect(checker.check(listConnections, 400, error('TEXT_TOO_LONG'), headers)?.problems).toHaveLength(1);
+  });
+
+  it("leaves the mock's own answers alone (CONTRACT_VIOLATION is no code of the service)", () => {
+    expect(checker.check(listConnections, 500, { error: { code: 'CONTRACT_VIOLATION', message: 'Broken.', details: { operationId: 'listConnections', status: 200, problems: ['x'] } } }, headers)).toBeUndefined();
+  });
 });
 
 describe('the error codes each operation declares', () => {
