@@ -1036,7 +1036,7 @@ export interface components {
             /** @enum {string} */
             side: "request" | "response";
             /**
-             * @description What kind of difference, such as `undeclared-field`, `undeclared-status`, `undeclared-enum-value`, `missing-required-field`, `wrong-format`, `wrong-type`.
+             * @description What kind of difference, such as `undeclared-field`, `undeclared-status`, `undeclared-error-code`, `undeclared-enum-value`, `missing-required-field`, `wrong-format`, `wrong-type`.
              * @example undeclared-field
              */
             kind: string;
