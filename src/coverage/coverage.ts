@@ -94,7 +94,12 @@ export interface CoverageReport {
   webhookEvents: CoverageRatio & { events: Array<{ event: string; count: number }> };
   rules: Array<{ workspaceId: string; scenario: string; ruleId: string; fired: number }>;
   byOperation: OperationCoverage[];
+  /** The live workspaces with traffic; those that ended are counted together in `endedWorkspaces`. */
   workspaces: Array<{ workspaceId: string; calls: number; operationsExercised: number }>;
+  /** Every workspace that made a call over the server's lifetime, the ended ones included (the kit deletes its own). */
+  workspacesWithTraffic: number;
+  /** The workspaces that made calls and have since been deleted or evicted, and their calls: kept in every count above. */
+  endedWorkspaces: { count: number; calls: number };
   /** Proxy mode only: what the upstream's answers broke of the contract. */
   contractFindings?: ContractFindingsSummary;
 }
@@ -110,6 +115,10 @@ interface FindingTally {
 
 /** Fields kept per operation and kind: an example or five, not every item of every list. */
 const FINDING_FIELDS_KEPT = 5;
+
+function callsOf(tally: WorkspaceTally): number {
+  return [...tally.operations.values()].reduce((sum, operation) => sum + operation.calls, 0);
+}
 
 function ratio(exercised: number, total: number): CoverageRatio {
   return { exercised, total, percent: total === 0 ? 0 : Math.round((exercised / total) * 1000) / 10 };
@@ -145,6 +154,8 @@ export class CoverageTracker implements ScenarioObserver {
   private readonly unauthenticated = emptyWorkspace();
   /** The counts of every workspace that ended (deleted or evicted), together: one tally, however many end. */
   private readonly ended = emptyWorkspace();
+  /** How many workspaces with calls ended: the report says how many had traffic in all, not only the live ones. */
+  private endedWithTraffic = 0;
   private readonly rules = new Map<string, RuleTally>();
   /** Proxy mode's findings; undefined when the server does not proxy. */
   private findings: { exchanges: number; withViolations: number; tallies: Map<string, FindingTally> } | undefined;
@@ -192,6 +203,7 @@ export class CoverageTracker implements ScenarioObserver {
     const tally = this.workspaces.get(workspaceId);
     if (!tally) return;
     this.workspaces.delete(workspaceId);
+    if (callsOf(tally) > 0) this.endedWithTraffic++;
     for (const [operationId, operation] of tally.operations) {
       let into = this.ended.operations.get(operationId);
       if (!into) {
@@ -294,7 +306,7 @@ export class CoverageTracker implements ScenarioObserver {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([id, tally]) => ({
         workspaceId: id,
-        calls: [...tally.operations.values()].reduce((sum, operation) => sum + operation.calls, 0),
+        calls: callsOf(tally),
         operationsExercised: [...tally.operations.entries()].filter(([operationId, operation]) => (!only || only.has(operationId)) && [...operation.statuses.keys()].some((status) => this.declared.get(operationId)?.statuses.has(status))).length,
       }));
     return {
@@ -314,6 +326,8 @@ export class CoverageTracker implements ScenarioObserver {
         .sort((a, b) => a.workspaceId.localeCompare(b.workspaceId) || a.scenario.localeCompare(b.scenario) || a.ruleId.localeCompare(b.ruleId)),
       byOperation,
       workspaces,
+      workspacesWithTraffic: workspaces.filter((workspace) => workspace.calls > 0).length + (workspaceId === undefined ? this.endedWithTraffic : 0),
+      endedWorkspaces: workspaceId === undefined ? { count: this.endedWithTraffic, calls: callsOf(this.ended) } : { count: 0, calls: 0 },
       ...(this.findings && workspaceId === undefined && { contractFindings: this.findingsSummary() }),
     };
   }
@@ -365,7 +379,7 @@ export function coverageMarkdown(report: CoverageReport): string {
   const lines = [
     '# Contract coverage',
     '',
-    report.scope === 'server' ? `Whole server (${report.workspaces.length} workspace${report.workspaces.length === 1 ? '' : 's'} with traffic).` : `Workspace \`${report.workspaceId}\`.`,
+    report.scope === 'server' ? serverLine(report) : `Workspace \`${report.workspaceId}\`.`,
     ...(report.limitedTo ? ['', `Limited to the ${report.limitedTo.length} operation${report.limitedTo.length === 1 ? '' : 's'} the client uses.`] : []),
     '',
     '| | Exercised | Declared | Coverage |',
@@ -397,8 +411,21 @@ export function coverageMarkdown(report: CoverageReport): string {
   }
   lines.push('', '## Workspaces', '', '| Workspace | Calls | Operations exercised |', '|---|---:|---:|');
   for (const workspace of report.workspaces) lines.push(`| \`${workspace.workspaceId}\` | ${workspace.calls} | ${workspace.operationsExercised} |`);
+  const { count, calls } = report.endedWorkspaces;
+  if (count > 0) lines.push(`| ${plural(count, 'ended workspace')}, together | ${calls} | |`);
   if (report.contractFindings) lines.push(...findingsMarkdown(report.contractFindings));
   return `${lines.join('\n')}\n`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Counts every workspace that had traffic, those the kit (or anyone) has deleted since included. */
+function serverLine(report: CoverageReport): string {
+  const { count } = report.endedWorkspaces;
+  const ended = count === 0 ? '' : ` (${count} of them since deleted or evicted, their calls still counted)`;
+  return `Whole server: ${plural(report.workspacesWithTraffic, 'workspace')} had traffic${ended}.`;
 }
 
 /** Proxy mode's section: what the upstream broke of the contract, per operation and kind. */

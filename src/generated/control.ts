@@ -823,9 +823,10 @@ export interface paths {
         };
         /**
          * Report the contract coverage of the traffic so far
-         * @description Counted over the server's lifetime (resets and restores keep the counts): which
+         * @description Counted over the server's lifetime (resets and restores keep the counts, and so does
+         *     the deletion or eviction of a workspace: `workspacesWithTraffic` counts them all): which
          *     operations of openapi.yaml were called and answered with a status they declare,
-         *     which declared statuses and error codes (those the contract's examples name)
+         *     which declared statuses and error codes (those each operation's `x-error-codes` names)
          *     came up, which webhook events were delivered (a receiver answered 2xx) and which
          *     scenario rules fired.
          *     `scope=workspace` counts only the workspace of the request's key. `format=markdown`
@@ -1039,7 +1040,7 @@ export interface components {
             /** @enum {string} */
             side: "request" | "response";
             /**
-             * @description What kind of difference, such as `undeclared-field`, `undeclared-status`, `undeclared-enum-value`, `missing-required-field`, `wrong-format`, `wrong-type`.
+             * @description What kind of difference, such as `undeclared-field`, `undeclared-status`, `undeclared-error-code`, `undeclared-enum-value`, `missing-required-field`, `wrong-format`, `wrong-type`.
              * @example undeclared-field
              */
             kind: string;
@@ -1658,11 +1659,19 @@ export interface components {
                 fired: number;
             }[];
             byOperation: components["schemas"]["OperationCoverage"][];
+            /** @description The live workspaces that made calls; those since deleted or evicted are counted together in `endedWorkspaces`. */
             workspaces: {
                 workspaceId: string;
                 calls: number;
                 operationsExercised: number;
             }[];
+            /** @description Every workspace that made a call over the server's lifetime, those since deleted or evicted included (the kit deletes its own). In a workspace's report, 1 or 0. */
+            workspacesWithTraffic: number;
+            /** @description The workspaces that made calls and have since been deleted or evicted, and how many calls they made; every count of the report keeps them. Zeros in a workspace's report. */
+            endedWorkspaces: {
+                count: number;
+                calls: number;
+            };
             /** @description Proxy mode only, in the server's report: how often the upstream's exchanges broke openapi.yaml, per operation and kind of finding. */
             contractFindings?: {
                 /** @description Exchanges compared with the contract. */

@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { escapePointerToken, valueAtPointer } from '../lib/json-pointer.js';
+import { undeclaredErrorCode } from './declared-responses.js';
 import type { OpenApiDocument } from './spec.js';
 import type { Operation } from './operations.js';
 
@@ -27,7 +28,8 @@ interface ResponseObject {
 /**
  * Checks a response against the contract: the status must be declared for the
  * operation, the body must match its schema, a declared-empty response must be
- * empty, and required headers must be present. Validators compile once per
+ * empty, required headers must be present, and an error's code must be one the
+ * operation declares for that status in `x-error-codes` (decision 0036). Validators compile once per
  * (operation, status) and are cached.
  */
 export class ContractChecker {
@@ -65,6 +67,9 @@ export class ContractChecker {
         const header = (declaredHeader.$ref ? valueAtPointer(this.document, declaredHeader.$ref) : declaredHeader) as HeaderObject;
         if (header.required && headers[name.toLowerCase()] === undefined) problems.push(`required header ${name} is missing`);
       }
+      const op = this.document.paths[operation.path]?.[operation.method.toLowerCase()];
+      const undeclared = undeclaredErrorCode(op, response, status, body);
+      if (undeclared) problems.push(`error code ${undeclared.code} is not one ${operation.operationId} declares for ${status} (x-error-codes: ${undeclared.declared.join(', ') || 'none'})`);
     }
     return problems.length > 0 ? { operationId: operation.operationId, status, problems } : undefined;
   }

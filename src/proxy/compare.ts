@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { declaredResponseKey } from '../http/contract.js';
+import { undeclaredErrorCode } from '../http/declared-responses.js';
 import { nonFinitePath, requestContract } from '../http/contract-router.js';
 import { OperationIndex, type Operation } from '../http/operations.js';
 import { escapePointerToken, valueAtPointer } from '../lib/json-pointer.js';
@@ -32,6 +33,7 @@ export const FINDING_KINDS = [
   'invalid-request',
   'unknown-operation',
   'undeclared-status',
+  'undeclared-error-code',
   'undeclared-field',
   'undeclared-enum-value',
   'wrong-format',
@@ -320,6 +322,17 @@ export class ContractComparer {
       return findings;
     }
     if (entry.schema) findings.push(...this.checkBody(entry.schema, isJson ? response.json : response.text));
+    const undeclared = isJson ? undeclaredErrorCode(this.operationObject(operation), declared, response.status, response.json) : undefined;
+    if (undeclared) {
+      const field = typeof (response.json as { error?: unknown }).error === 'object' ? 'body/error/code' : 'body/code';
+      findings.push({
+        kind: 'undeclared-error-code',
+        side: 'response',
+        field,
+        message: `error code ${undeclared.code} is not one ${operation.operationId} declares for ${response.status} (x-error-codes: ${undeclared.declared.join(', ') || 'none'})`,
+        value: undeclared.code,
+      });
+    }
     return findings;
   }
 

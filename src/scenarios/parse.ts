@@ -537,6 +537,16 @@ class Checker {
       const refusing = operations.filter((operationId) => !declared.get(operationId)?.statuses.has(error.status));
       if (refusing.length > 0) {
         this.map.fail([...at, 'error', 'status'], `${error.status} is not a status openapi.yaml declares for ${refusing.slice(0, 5).join(', ')}${refusing.length > 5 ? ` and ${refusing.length - 5} more` : ''}; narrow the match or pick a declared status`);
+      } else {
+        // A code the operation cannot answer would break the contract as surely as an undeclared status (decision 0036).
+        const cannot = operations.filter((operationId) => !declared.get(operationId)?.statuses.get(error.status)?.includes(error.code));
+        if (cannot.length > 0) {
+          const codes = declared.get(cannot[0] as string)?.statuses.get(error.status) ?? [];
+          this.map.fail(
+            [...at, 'error', 'code'],
+            `${error.code} is not a code openapi.yaml declares for ${error.status} on ${cannot.slice(0, 5).join(', ')}${cannot.length > 5 ? ` and ${cannot.length - 5} more` : ''} (x-error-codes of ${cannot[0]}: ${codes.join(', ')}); narrow the match or pick a declared code`,
+          );
+        }
       }
       if (error.code === 'RATE_LIMITED') {
         if (error.status !== 429) this.map.fail([...at, 'error', 'status'], 'RATE_LIMITED is answered with 429');

@@ -104,6 +104,8 @@ describe('POST /__control/rules', () => {
       ['an unknown effect', { then: { colour: 'red' } }, 'then.colour'],
       ['an unknown operation', { match: { operationId: 'teleport' }, then: SCRIPTED }, 'match.operationId'],
       ['an undeclared error status', { match: { operationId: 'listAccounts' }, then: { error: { status: 418, code: 'TEAPOT' } } }, 'then.error.status'],
+      // listConnections is not paged: its x-error-codes hold no INVALID_CURSOR, so no rule may answer it.
+      ['an error code the operation does not declare', { match: { operationId: 'listConnections' }, then: { error: { status: 400, code: 'INVALID_CURSOR' } } }, 'then.error.code'],
       ['a state without a scenario', { match: { state: 'storm' }, then: SCRIPTED }, 'match.state'],
       ['an unknown account', { match: { account: 'acct_nope' }, then: SCRIPTED }, 'match.account'],
       ['a bad header expression', { match: { headers: [{ name: 'X-Client', matches: '(' }] }, then: SCRIPTED }, 'match.headers[0].matches'],

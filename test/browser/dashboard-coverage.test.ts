@@ -96,7 +96,7 @@ describe('the Coverage view in Chromium', () => {
     expect(report.operations.exercised).toBe(2);
     expectGridMatches(await gridRows(page), report);
     await expectTotalsMatch(page, report);
-    expect(await page.getByText('Whole server (1 workspace with traffic).').count()).toBe(1);
+    expect(await page.getByText('Whole server: 1 workspace had traffic.').count()).toBe(1);
 
     // Only gaps: exactly the operations the report gives a gap (never exercised, or a declared status or code unseen).
     await page.getByLabel('Show').selectOption('gaps');

@@ -180,6 +180,7 @@ describe('a planted difference', () => {
   const cases: Array<[string, Exchange, Partial<Finding>]> = [
     ['an extra field', getWebhook({ ...webhook, colour: 'blue' }), { kind: 'undeclared-field', field: 'body/colour', value: 'blue' }],
     ['an undeclared status', getWebhook(webhook, 418), { kind: 'undeclared-status', field: 'status', value: 418 }],
+    ['an error code the operation does not declare', getWebhook({ error: { code: 'INVALID_CURSOR', message: 'Bad cursor.' } }, 400), { kind: 'undeclared-error-code', field: 'body/error/code', value: 'INVALID_CURSOR' }],
     ['a new value of a closed enumeration', getWebhook({ ...webhook, events: ['post.published', 'post.exploded'] }), { kind: 'undeclared-enum-value', field: 'body/events/1', value: 'post.exploded' }],
     ['a missing required field', getWebhook(without(webhook, 'enabled')), { kind: 'missing-required-field', field: 'body/enabled' }],
     ['a wrong format', getWebhook({ ...webhook, createdAt: 'yesterday' }), { kind: 'wrong-format', field: 'body/createdAt', value: 'yesterday' }],

@@ -93,9 +93,11 @@ describe('totals and scope', () => {
     expect(ratioText({ exercised: 3, total: 40, percent: 7.5 })).toBe('3 of 40 (7.5%)');
   });
   it.each([
-    [{ scope: 'server', workspaceId: null, workspaces: [{}] }, 'Whole server (1 workspace with traffic).'],
-    [{ scope: 'server', workspaceId: null, workspaces: [{}, {}], limitedTo: ['getPost'] }, 'Whole server (2 workspaces with traffic). Limited to the 1 operation the client uses.'],
-    [{ scope: 'workspace', workspaceId: 'ws_x', workspaces: [] }, 'Workspace ws_x.'],
+    [{ scope: 'server', workspaceId: null, workspacesWithTraffic: 1, endedWorkspaces: { count: 0, calls: 0 } }, 'Whole server: 1 workspace had traffic.'],
+    [{ scope: 'server', workspaceId: null, workspacesWithTraffic: 2, endedWorkspaces: { count: 0, calls: 0 }, limitedTo: ['getPost'] }, 'Whole server: 2 workspaces had traffic. Limited to the 1 operation the client uses.'],
+    [{ scope: 'server', workspaceId: null, workspacesWithTraffic: 10, endedWorkspaces: { count: 10, calls: 40 } }, 'Whole server: 10 workspaces had traffic (10 of them since deleted or evicted, their calls still counted).'],
+    [{ scope: 'server', workspaceId: null, workspacesWithTraffic: 3, endedWorkspaces: { count: 1, calls: 4 } }, 'Whole server: 3 workspaces had traffic (1 of them since deleted or evicted, their calls still counted).'],
+    [{ scope: 'workspace', workspaceId: 'ws_x', workspacesWithTraffic: 1, endedWorkspaces: { count: 0, calls: 0 } }, 'Workspace ws_x.'],
   ])('says what %j counts', (report, expected) => {
     expect(scopeText(report as unknown as CoverageReport)).toBe(expected);
   });

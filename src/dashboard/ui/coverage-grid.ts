@@ -93,12 +93,20 @@ export function ratioText(ratio: CoverageRatio): string {
 
 /** What the report counts: the report's first line, and its limit to a client's operations. */
 export function scopeText(report: CoverageReport): string {
-  const over =
-    report.scope === 'server'
-      ? `Whole server (${report.workspaces.length} workspace${report.workspaces.length === 1 ? '' : 's'} with traffic).`
-      : `Workspace ${report.workspaceId ?? ''}.`;
+  const over = report.scope === 'server' ? serverText(report) : `Workspace ${report.workspaceId ?? ''}.`;
   const limited = report.limitedTo ? ` Limited to the ${report.limitedTo.length} operation${report.limitedTo.length === 1 ? '' : 's'} the client uses.` : '';
   return over + limited;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Every workspace that had traffic, the deleted and evicted ones included, as the report's first line counts them. */
+function serverText(report: CoverageReport): string {
+  const { count } = report.endedWorkspaces;
+  const ended = count === 0 ? '' : ` (${count} of them since deleted or evicted, their calls still counted)`;
+  return `Whole server: ${plural(report.workspacesWithTraffic, 'workspace')} had traffic${ended}.`;
 }
 
 /** The `operations` parameter from what was typed: operationIds split on commas or spaces, or none. */
