@@ -1,6 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RealTime } from '../clock/real-time.js';
+import type { AnsweredError } from '../journal/journal.js';
 import { captureLiveDetail } from '../journal/live-detail.js';
+import { clip } from '../lib/clip.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
@@ -36,6 +38,20 @@ export interface RequestRecordingOptions {
   eventStreams: { watchesRequests(workspaceId?: string): boolean };
   /** Receives one line per answered request (--log-level debug). */
   logRequests?: ((line: string) => void) | undefined;
+}
+
+/** Longest error message the journal keeps, and the most JSON of details: a journal holds a thousand entries. */
+const ERROR_MESSAGE_LIMIT = 500;
+const ERROR_DETAILS_LIMIT = 2048;
+
+/** What an error answer said, as the journal keeps it: secrets hidden, bounded. */
+function journalError(error: NonNullable<Request['ctx']['answeredError']>, redactor: Redactor): AnsweredError {
+  const details = error.details === undefined ? undefined : (redactor.json(error.details) as Record<string, unknown>);
+  return {
+    message: clip(redactor.text(error.message), ERROR_MESSAGE_LIMIT),
+    ...(error.param !== undefined && { param: error.param }),
+    ...(details !== undefined && JSON.stringify(details).length <= ERROR_DETAILS_LIMIT && { details }),
+  };
 }
 
 /**
@@ -76,6 +92,7 @@ export function requestRecording(options: RequestRecordingOptions): RequestHandl
           durationMs: realTime() - req.ctx.startedAt,
           matchedRule: req.ctx.matchedRule ?? null,
           effect: req.ctx.scenarioEffect ?? null,
+          ...(req.ctx.answeredError && { error: journalError(req.ctx.answeredError, redactor) }),
           injected,
           ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
         },
