@@ -39,6 +39,8 @@ export class ToolError extends Error {
     readonly code: string,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** The HTTP status of the answer it passes on, when it is one. */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -62,7 +64,8 @@ export function answerResult(answer: Answer, extra?: Record<string, unknown>): C
 
 /** A tool error for a refusal of the tool's own. */
 export function toolErrorResult(error: ToolError): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}\n${JSON.stringify({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } })}` }] };
+  const headline = `${error.status === undefined ? '' : `${error.status} `}${error.code}: ${error.message}`;
+  return { isError: true, content: [{ type: 'text', text: `${headline}\n${JSON.stringify({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } })}` }] };
 }
 
 /**
@@ -111,5 +114,5 @@ export async function apiKeyFor(session: McpSession, workspace: string | undefin
 /** An answer's refusal as a ToolError, keeping its code, message and details. */
 export function answerError(answer: Answer): ToolError {
   const envelope = envelopeOf(answer.body);
-  return new ToolError(envelope?.code ?? `HTTP_${answer.status}`, envelope?.message ?? `answered ${answer.status}`, { status: answer.status, ...(envelope?.details && { details: envelope.details }) });
+  return new ToolError(envelope?.code ?? `HTTP_${answer.status}`, envelope?.message ?? `answered ${answer.status}`, envelope?.details, answer.status);
 }

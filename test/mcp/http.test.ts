@@ -43,7 +43,7 @@ describe.each(ERAS)('the MCP server over Streamable HTTP at /mcp, protocol %s', 
       const { tools } = await client.listTools();
       const clock = tools.find((tool) => tool.name === 'clock');
       const body = (clock?.inputSchema.properties as Record<string, { anyOf: Array<{ title: string; properties: object }> }>).body;
-      expect(body.anyOf.find((schema) => schema.title === 'advanceClock')?.properties).toEqual({ by: { type: 'string' }, ms: { type: 'integer' } });
+      expect(body?.anyOf.find((schema) => schema.title === 'advanceClock')?.properties).toEqual({ by: { type: 'string' }, ms: { type: 'integer' } });
     });
   });
 
