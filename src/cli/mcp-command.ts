@@ -4,7 +4,6 @@ import { createMcpServer, type McpServerParts } from '../mcp/mcp-server.js';
 import { packageResources } from '../mcp/resources.js';
 import { KeyRing, type McpSession } from '../mcp/session.js';
 import { MockTarget } from '../mcp/target.js';
-import { DEFAULT_API_KEY } from '../server.js';
 import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { flagHelp, resolveOptions, UsageError, type CliIo, type FlagTable } from './options.js';
@@ -64,7 +63,7 @@ export async function mcpCommand(argv: string[], io: CliIo, shutdown: ShutdownSo
     const started = await startServer(resolved, { ...io, out: io.err }, { banner: io.err, confirm: true });
     if ('exitCode' in started) return started.exitCode;
     stopMock = started.stop;
-    session = { target: new MockTarget(started.url), credentials: { controlToken }, defaultApiKey: started.apiKey ?? apiKey ?? DEFAULT_API_KEY, keys: new KeyRing() };
+    session = { target: new MockTarget(started.url), credentials: { controlToken }, defaultApiKey: started.apiKey, keys: new KeyRing() };
   }
   const parts = serverParts();
   // The agent ends the session by closing stdin (the stdio binding's rule); a signal ends it too.
