@@ -12,7 +12,7 @@ const FLOORS = [
   ['workspaces', 'limits'],
   ['http'],
   ['platforms', 'scenarios', 'api', 'coverage'],
-  ['control', 'proxy', 'docs', 'dashboard', 'client'],
+  ['control', 'proxy', 'docs', 'dashboard', 'client', 'mcp'],
   ['kit', 'server.ts'],
   ['cli', 'index.ts', 'types.ts'],
   ['bin.ts'],

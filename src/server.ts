@@ -435,6 +435,20 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       responder,
     }),
   );
+  // The MCP server over Streamable HTTP: the control plane as an agent's tools, with /__control's
+  // credentials (docs/mcp.md). Loaded on the first call: a start that serves no agent does not load the SDK.
+  let mcp: Promise<RequestHandler> | undefined;
+  app.all('/mcp', (req, res, next) => {
+    mcp ??= import('./mcp/http-endpoint.js').then(({ mcpEndpoint, packageResources }) =>
+      mcpEndpoint({
+        parts: { controlDocument: control.document, resources: packageResources() },
+        controlToken: options.controlToken,
+        defaultApiKey: options.apiKey ?? DEFAULT_API_KEY,
+        isWorkspaceKey: (key) => registry.byApiKey(key) !== undefined,
+      }),
+    );
+    mcp.then((handler) => handler(req, res, next)).catch(next);
+  });
   app.use((req: Request) => {
     throw noRoute(req.method, req.originalUrl);
   });

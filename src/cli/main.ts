@@ -22,13 +22,14 @@ export function helpText(): string {
     '       social-gateway-mock proxy --upstream <url> [options]  forward /v1 to a real service, checked against openapi.yaml',
     '       social-gateway-mock drift <DIR> [--json]              what a proxy --record folder shows that openapi.yaml does not say',
     '       social-gateway-mock scenario from-recording <DIR>     print a scenario replaying a proxy --record folder',
+    '       social-gateway-mock mcp [--url <URL>] [options]       an MCP server on stdio for coding agents (docs/mcp.md)',
     '',
     ...flagHelp(),
     '',
     `Every option can also come from ${ENV_PREFIX}<NAME> (SOCIAL_GATEWAY_MOCK_PORT=4011) or from the config file`,
     `(${CONFIG_FILE}, same names as keys). Flags win over the environment, which wins over the file.`,
-    "`social-gateway-mock run --help` tells what the command's environment holds; `proxy --help`, `drift --help`",
-    'and `scenario --help` tell their own options (docs/proxy.md).',
+    "`social-gateway-mock run --help` tells what the command's environment holds; `proxy --help`, `drift --help`,",
+    '`scenario --help` and `mcp --help` tell their own options (docs/proxy.md, docs/mcp.md).',
   ].join('\n');
 }
 
@@ -78,6 +79,11 @@ export async function main(argv: string[], given: CliIo, shutdown: ShutdownSourc
       // Loaded only for `proxy`: the plain server's start does not pay for the proxy's command line.
       const { proxyCommand } = await import('./proxy-command.js');
       return await proxyCommand(rest, io, shutdown);
+    }
+    if (first === 'mcp') {
+      // Loaded only for `mcp`: the server's start does not pay for the MCP SDK.
+      const { mcpCommand } = await import('./mcp-command.js');
+      return { exitCode: await mcpCommand(rest, io, shutdown) };
     }
     if (first === 'scenario') {
       // Loaded only for `scenario`: the server's start does not pay for the recording reader.

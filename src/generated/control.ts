@@ -1020,6 +1020,19 @@ export interface components {
              */
             effect: string | null;
             /**
+             * @description What an error answer said, so the journal tells why the request got it: the envelope's
+             *     `message` (secrets hidden, at most 500 characters), the `param` it names and its `details`
+             *     (the limit that fired and when to retry, the scenario's file and line; kept when they fit in
+             *     2 KiB of JSON). Absent when the answer carried no error envelope.
+             */
+            error?: {
+                message: string;
+                param?: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
              * @description The answer was an off-contract fault a rule injected: a `fault` (a proxy's 5xx page, an empty
              *     body), a `malformed` body, a body cut short (`truncated`, `reset` mid-body) or dripped slowly
              *     (`drip`), no answer (`drop`, `reset`), or a recorded answer (`respond`) that openapi.yaml does

@@ -30,6 +30,8 @@ export interface RequestContext {
   contract?: 'api' | 'control';
   /** The error code of the response, when it is an error. */
   errorCode?: string;
+  /** The error envelope the answer carried: the journal keeps its message, param and details. */
+  answeredError?: { message: string; param?: string; details?: Record<string, unknown> };
   /** The scenario rule that answered or changed the request. */
   matchedRule?: string;
   /** What this response's X-RateLimit-* headers say, once the budget step has counted it. */

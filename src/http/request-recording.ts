@@ -1,7 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RealTime } from '../clock/real-time.js';
+import type { AnsweredError } from '../journal/journal.js';
 import { captureLiveDetail } from '../journal/live-detail.js';
-import type { Redactor } from '../redaction/redactor.js';
+import { clip } from '../lib/clip.js';
+import { valueScrubber, type Redactor } from '../redaction/redactor.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
 import { isApiPath } from './transport.js';
@@ -36,6 +38,38 @@ export interface RequestRecordingOptions {
   eventStreams: { watchesRequests(workspaceId?: string): boolean };
   /** Receives one line per answered request (--log-level debug). */
   logRequests?: ((line: string) => void) | undefined;
+}
+
+/** Longest error message the journal keeps, and the most JSON of details: a journal holds a thousand entries. */
+const ERROR_MESSAGE_LIMIT = 500;
+const ERROR_DETAILS_LIMIT = 2048;
+
+/** Details with secrets hidden, or undefined when hiding a value broke the JSON (a secret made of JSON's own punctuation). */
+function scrubbedJson(details: Record<string, unknown>, redactor: Redactor, scrub: (text: string) => string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(scrub(JSON.stringify(redactor.json(details)))) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What an error answer said, as the journal keeps it, bounded: secrets hidden by name and shape,
+ * and every value the request sent under a secret name hidden wherever the answer echoes it (a
+ * 404 naming the unknown token it was given), as the dashboard's live detail does.
+ */
+function journalError(req: Request, error: NonNullable<Request['ctx']['answeredError']>, redactor: Redactor): AnsweredError {
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
+  const secrets = redactor.secretValuesOfRequest(headers, req.originalUrl.split('?')[1] ?? '');
+  redactor.secretValuesOfJson(req.body, secrets);
+  for (const [name, value] of Object.entries(req.ctx.params)) if (redactor.isSecretPathParam(name)) secrets.add(value);
+  const scrub = valueScrubber(secrets);
+  const details = error.details === undefined ? undefined : scrubbedJson(error.details, redactor, scrub);
+  return {
+    message: clip(scrub(redactor.text(error.message)), ERROR_MESSAGE_LIMIT),
+    ...(error.param !== undefined && { param: error.param }),
+    ...(details !== undefined && JSON.stringify(details).length <= ERROR_DETAILS_LIMIT && { details }),
+  };
 }
 
 /**
@@ -76,6 +110,7 @@ export function requestRecording(options: RequestRecordingOptions): RequestHandl
           durationMs: realTime() - req.ctx.startedAt,
           matchedRule: req.ctx.matchedRule ?? null,
           effect: req.ctx.scenarioEffect ?? null,
+          ...(req.ctx.answeredError && { error: journalError(req, req.ctx.answeredError, redactor) }),
           injected,
           ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
         },

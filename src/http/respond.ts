@@ -93,6 +93,7 @@ export class Responder {
     if (res.headersSent || res.destroyed) return;
     if (this.options.clockOf) stampDate(res, this.options.clockOf(req));
     res.statusCode = reply.status;
+    if (reply.status >= 400) noteAnsweredError(req, reply.body);
     if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
     else if (reply.stream) openStream(res, reply.stream, this.options.maxStreamBufferBytes ?? DEFAULT_HTTP_LIMITS.maxStreamBufferBytes);
     else if (reply.body === undefined) res.end();
@@ -120,6 +121,25 @@ export class Responder {
     req.ctx.errorCode = error.code;
     return { status: 500, body: error.body() };
   }
+}
+
+/**
+ * The envelope an error answer carries, noted for the journal (what it says is why the request got
+ * it): nested, or flat as a 429 RATE_LIMITED has it (`{ error: message, code }`).
+ */
+function noteAnsweredError(req: Request, body: unknown): void {
+  const said = (body as { error?: unknown } | null | undefined)?.error;
+  if (typeof said === 'string') {
+    req.ctx.answeredError = { message: said };
+    return;
+  }
+  const error = said as { message?: unknown; param?: unknown; details?: unknown } | undefined;
+  if (typeof error?.message !== 'string') return;
+  req.ctx.answeredError = {
+    message: error.message,
+    ...(typeof error.param === 'string' && { param: error.param }),
+    ...(typeof error.details === 'object' && error.details !== null && !Array.isArray(error.details) && { details: error.details as Record<string, unknown> }),
+  };
 }
 
 /**

@@ -21,10 +21,19 @@ export interface JournalEntry {
   matchedRule: string | null;
   /** What the scenario did (`error`, `respond`, `latency`, `drop`, `reset`, `malformed`, `unknownValues`, `outage`, `fault`, `truncated`, `drip`; combined with `+`); null when nothing. */
   effect: string | null;
+  /** What an error answer said (its envelope's message, param and details); absent when it carried none. */
+  error?: AnsweredError;
   /** The answer was an off-contract fault a rule injected (a proxy's page, a cut or dripped body, a dropped or reset connection, a broken body, a recorded answer the contract does not describe). */
   injected: boolean;
   /** Proxy mode: what the exchange broke of openapi.yaml (absent outside proxy mode; empty when nothing). */
   violations?: ContractFindingSummary[];
+}
+
+/** An error envelope's message, the field it names and its details, as the journal keeps them. */
+export interface AnsweredError {
+  message: string;
+  param?: string;
+  details?: Record<string, unknown>;
 }
 
 /** One finding of the proxy's comparison, as the journal keeps it. */

@@ -221,6 +221,24 @@ describe('GET /__control/journal', () => {
     expectApiError(await small.control('get', '/__control/journal?method=FETCH', key), 400, 'VALIDATION_ERROR', 'method');
   });
 
+  it('keeps what an error answer said: its message, the field it names and its details, secrets hidden', async () => {
+    const key = (await small.control('post', '/__control/workspaces').send({ clock: { start: '2026-03-02T10:00:00Z', frozen: true } })).body.apiKey as string;
+    const connections = (await small.call('get', '/v1/connections', key)).body.connections as Array<{ id: string; platform: string }>;
+    const bluesky = connections.find((connection) => connection.platform === 'bluesky')?.id;
+    await small.control('post', '/__control/limits', key).send({ velocity: [{ accountId: bluesky, published: 25 }] });
+    expectApiError(await small.call('post', '/v1/posts', key).send({ text: 'Hi', destinations: [{ connectionId: bluesky }] }), 429, 'VELOCITY_LIMITED');
+    expectApiError(await small.call('get', '/v1/posts?limit=0', key), 400, 'VALIDATION_ERROR', 'limit');
+    await small.control('post', '/__control/limits', key).send({ drain: ['requests'] });
+    await small.call('get', '/v1/posts', key);
+    const { body } = await small.control('get', '/__control/journal?after=1', key);
+    const [velocity, validation, rate] = body.data as Array<{ error?: Record<string, unknown> }>;
+    expect(velocity?.error).toEqual({ message: expect.stringContaining('reached its cap of 25 posts'), param: 'destinations[0].connectionId', details: { accountId: bluesky, platform: 'bluesky', window: 'hour', limit: 25, retryAfterSeconds: 3600 } });
+    expect(validation?.error).toMatchObject({ param: 'limit', message: expect.any(String) });
+    expect(rate?.error).toEqual({ message: expect.stringMatching(/retry/i) });
+    // A success carries none.
+    expect((body.data as Array<{ status: number; error?: unknown }>).filter((entry) => entry.status < 400).every((entry) => entry.error === undefined)).toBe(true);
+  });
+
   it('keeps the query apart from the path, secret parameters redacted', async () => {
     const key = (await small.control('post', '/__control/workspaces').send({})).body.apiKey as string;
     await small.call('get', '/v1/posts?limit=2&status=published', key);

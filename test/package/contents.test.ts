@@ -34,7 +34,7 @@ describe('npm pack', () => {
 
   it('ships the ready-made scenarios and the docs', () => {
     expect(files.filter((path) => /^scenarios\/[\w-]+\.yaml$/.test(path)).length).toBeGreaterThan(0);
-    for (const doc of ['docs/scenarios.md', 'docs/webhooks.md', 'docs/coverage.md', 'docs/decisions/0010-packaging.md', 'docs/screenshots/requests.png']) {
+    for (const doc of ['docs/scenarios.md', 'docs/webhooks.md', 'docs/coverage.md', 'docs/mcp.md', 'docs/decisions/0010-packaging.md', 'docs/screenshots/requests.png']) {
       expect(files).toContain(doc);
     }
   });
