@@ -1,10 +1,12 @@
 /**
- * What control.yaml says once and three readers repeat: the typed client's methods
- * (src/client/control-methods.ts), the README's table of the control plane and
- * docs/typescript.md's table of ControlClient's methods. Each operation's method, path,
+ * What control.yaml says once and four readers repeat: the typed client's methods
+ * (src/client/control-methods.ts), the README's table of the control plane,
+ * docs/typescript.md's table of ControlClient's methods and docs/mcp.md's table of the MCP tools. Each operation's method, path,
  * summary, description, bodies and `x-codeSamples` come from the contract alone, so a new
  * control operation is its contract entry, its handler and its tests (CONTRIBUTING.md).
  */
+
+import { CONTROL_TOOLS } from '../src/mcp/contract-tools.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -34,6 +36,7 @@ interface CodeSample {
 }
 interface Operation {
   operationId: string;
+  tags?: string[];
   summary?: string;
   description?: string;
   parameters?: Parameter[];
@@ -56,6 +59,7 @@ export interface ControlDocument {
 /** One operation as its three readers present it. */
 interface ClientOperation {
   id: string;
+  tag: string;
   method: string;
   path: string;
   summary: string;
@@ -137,6 +141,7 @@ function readOperation(document: ControlDocument, path: string, method: string, 
     .flatMap(([, response]) => Object.keys(resolve<Body>(document, response, 'responses').content ?? {}));
   return {
     id,
+    tag: operation.tags?.[0] ?? '',
     method: method.toUpperCase(),
     path,
     summary: operation.summary ?? '',
@@ -234,6 +239,16 @@ export function renderClientTable(document: ControlDocument): string {
     return `| \`${cell(`${operation.id}(${args.join(', ')})`)}\` | \`${operation.method} ${operation.path}\`: ${cell(operation.summary)}. |`;
   });
   return ['| Method | Call |', '|---|---|', ...rows].join('\n');
+}
+
+/** docs/mcp.md's table of the tools that reach the control plane: each tool's tags and operations. */
+export function renderMcpToolTable(document: ControlDocument): string {
+  const operations = operationsOf(document);
+  const rows = Object.entries(CONTROL_TOOLS).map(([tool, { tags }]) => {
+    const reached = operations.filter((operation) => (tags as readonly string[]).includes(operation.tag)).map((operation) => operation.id);
+    return `| \`${tool}\` | ${tags.join(', ')} | ${reached.join(', ')} |`;
+  });
+  return ['| Tool | control.yaml tags | Operations |', '|---|---|---|', ...rows].join('\n');
 }
 
 /** The markers around a generated region of a hand-written Markdown file. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { packagePath } from '../src/lib/package-root.js';
-import { renderClientTable, renderControlMethods, renderReadmeTable, replaceRegion, type ControlDocument } from './generated-control-client.js';
+import { renderClientTable, renderControlMethods, renderMcpToolTable, renderReadmeTable, replaceRegion, type ControlDocument } from './generated-control-client.js';
 
 /**
  * Everything in src/generated/, rendered from the two contracts. Never edited by hand;
@@ -19,7 +19,7 @@ import { renderClientTable, renderControlMethods, renderReadmeTable, replaceRegi
  *
  * And, from control.yaml, outside src/generated/ (scripts/generated-control-client.ts): the typed
  * client's methods (src/client/control-methods.ts), and the tables of the control plane in the
- * README and docs/typescript.md, each between markers in a file otherwise written by hand.
+ * README, docs/typescript.md and docs/mcp.md, each between markers in a file otherwise written by hand.
  */
 
 /** A contract and the names its types take in the package. */
@@ -94,6 +94,7 @@ export async function renderGeneratedFiles(): Promise<GeneratedFile[]> {
   files.push({ path: 'src/client/control-methods.ts', text: renderControlMethods(control) });
   files.push({ path: 'README.md', text: replaceRegion('README.md', readPackageFile('README.md'), renderReadmeTable(control)) });
   files.push({ path: 'docs/typescript.md', text: replaceRegion('docs/typescript.md', readPackageFile('docs/typescript.md'), renderClientTable(control)) });
+  files.push({ path: 'docs/mcp.md', text: replaceRegion('docs/mcp.md', readPackageFile('docs/mcp.md'), renderMcpToolTable(control)) });
   return files;
 }
 
