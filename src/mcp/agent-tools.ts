@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ControlJournalEntry } from '../generated/named-types.js';
 import { loadSpec } from '../http/spec.js';
 import { WORKSPACE_HELP } from './contract-tools.js';
 import { optionalString } from './control-tool-calls.js';
@@ -56,20 +57,8 @@ function toldHeaders(answer: Answer): Record<string, string> {
   return headers;
 }
 
-interface JournalEntry {
-  seq: number;
-  at: string;
-  method: string;
-  path: string;
-  query: string;
-  operationId: string | null;
-  status: number;
-  errorCode: string | null;
-  matchedRule: string | null;
-  effect: string | null;
-  injected: boolean;
-  error?: { message: string; param?: string; details?: Record<string, unknown> };
-}
+/** A journal entry as control.yaml declares it. */
+type JournalEntry = ControlJournalEntry;
 
 async function journal(session: McpSession, workspace: string | undefined, query: Record<string, unknown> = {}): Promise<JournalEntry[]> {
   const page = (await control(session, workspace, 'getJournal', { query })) as { data: JournalEntry[] };

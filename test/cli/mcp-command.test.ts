@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cliIo } from '../helpers/cli-io.js';
 import { expectToolError, jsonOf, playAgentSession, stdioClient } from '../helpers/mcp.js';
-import { startMock, type StartedMock } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 async function mcp(args: string[]) {
@@ -61,23 +61,17 @@ describe('social-gateway-mock mcp', () => {
 
   describe('over stdio, attached to a running mock with --url', () => {
     const token = 'mcp-attach-control-token-0123456789';
-    let mock: StartedMock;
-    let url: string;
-    beforeAll(async () => {
-      mock = await startMock({ controlToken: token });
-      url = await mock.server.listen(0);
-    });
-    afterAll(() => mock.close());
+    const mock = useMock({ controlToken: token }, { listen: true });
 
     it('drives that mock with the control token it is given', async () => {
-      const { client } = await stdioClient(['--url', url, '--control-token', token]);
+      const { client } = await stdioClient(['--url', mock.url, '--control-token', token]);
       const listed = jsonOf<{ data: Array<{ workspaceId: string }> }>(await client.callTool({ name: 'workspaces', arguments: { operation: 'listWorkspaces' } }));
       expect(listed.data.map((workspace) => workspace.workspaceId)).toContain(mock.server.registry.defaultWorkspace.id);
       await client.close();
     });
 
     it('is refused what the control plane refuses without it', async () => {
-      const { client } = await stdioClient(['--url', url]);
+      const { client } = await stdioClient(['--url', mock.url]);
       expectToolError(await client.callTool({ name: 'workspaces', arguments: { operation: 'listWorkspaces' } }), '401 UNAUTHORIZED');
       await client.close();
     });

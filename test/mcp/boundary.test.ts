@@ -1,7 +1,6 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type StartedMock } from '../helpers/mock.js';
-import { expectApiError } from '../helpers/mock.js';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, useMock } from '../helpers/mock.js';
 import { expectToolError, httpClient, jsonOf } from '../helpers/mcp.js';
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } };
@@ -9,11 +8,7 @@ const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-ty
 
 describe('/mcp behind the control plane’s checks', () => {
   describe('on a laptop (no control token)', () => {
-    let mock: StartedMock;
-    beforeAll(async () => {
-      mock = await startMock();
-    });
-    afterAll(() => mock.close());
+    const mock = useMock();
 
     it('answers an MCP client of its own origin, or of none', async () => {
       const res = await request(mock.server.app).post('/mcp').set(MCP_HEADERS).send(INITIALIZE);
@@ -40,13 +35,7 @@ describe('/mcp behind the control plane’s checks', () => {
 
   describe('on a shared server (--control-token)', () => {
     const token = 'mcp-test-control-token-0123456789';
-    let mock: StartedMock;
-    let url: string;
-    beforeAll(async () => {
-      mock = await startMock({ controlToken: token });
-      url = await mock.server.listen(0);
-    });
-    afterAll(() => mock.close());
+    const mock = useMock({ controlToken: token }, { listen: true });
 
     it('answers 401 UNAUTHORIZED without the token or a workspace key', async () => {
       expectApiError(await request(mock.server.app).post('/mcp').set(MCP_HEADERS).send(INITIALIZE), 401, 'UNAUTHORIZED');
@@ -58,7 +47,7 @@ describe('/mcp behind the control plane’s checks', () => {
     });
 
     it('gives the token holder every operation', async () => {
-      const client = await httpClient(url, 'legacy', { 'x-control-token': token });
+      const client = await httpClient(mock.url, 'legacy', { 'x-control-token': token });
       expect(jsonOf<{ data: unknown[] }>(await client.callTool({ name: 'workspaces', arguments: { operation: 'listWorkspaces' } })).data.length).toBeGreaterThan(0);
       await client.close();
     });
@@ -67,7 +56,7 @@ describe('/mcp behind the control plane’s checks', () => {
       const created = await request(mock.server.app).post('/__control/workspaces').set('x-control-token', token).send({});
       const key = created.body.apiKey as string;
       const other = (await request(mock.server.app).post('/__control/workspaces').set('x-control-token', token).send({})).body.workspaceId as string;
-      const client = await httpClient(url, 'legacy', { 'x-api-key': key });
+      const client = await httpClient(mock.url, 'legacy', { 'x-api-key': key });
       expect(jsonOf(await client.callTool({ name: 'clock', arguments: { operation: 'getClock' } }))).toHaveProperty('now');
       expect(jsonOf<{ status: number }>(await client.callTool({ name: 'call_api', arguments: { method: 'GET', path: '/v1/connections' } })).status).toBe(200);
       expectToolError(await client.callTool({ name: 'workspaces', arguments: { operation: 'listWorkspaces' } }), '403 FORBIDDEN');
