@@ -72,6 +72,12 @@ export interface MockServerOptions {
   bodyLimit?: string;
   /** Load the fixture world into the default workspace (default true). */
   fixtures?: boolean;
+  /**
+   * The default workspace's fixture world with its own pending work: queued, processing and
+   * scheduled posts, and tokens that expire (default true). False builds it without, so a clock
+   * move runs only what the client starts (decision 0035); `run` asks for that.
+   */
+  pending?: boolean;
   /** Refuse requests over the workspace budget with 429 (default true; false is for load tests). */
   rateLimit?: boolean;
   /** Origins allowed to call from a browser ('*' for any). */
@@ -188,6 +194,7 @@ function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number)
     ...(options.clock !== undefined && { clockStartMs }),
     ...(options.clockFrozen !== undefined && { clockFrozen: options.clockFrozen }),
     ...(options.fixtures !== undefined && { fixtures: options.fixtures }),
+    ...(options.pending !== undefined && { pending: options.pending }),
   };
   if (options.scenario !== undefined) return { explicit, scenario: scenarioChoice(scenarioFromArgument(options.scenario, options.cwd ?? process.cwd())) };
   // The scenario checker compiles its schema and reads the contract on first use, once per

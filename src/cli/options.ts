@@ -35,6 +35,7 @@ export const FLAGS = {
   'clock-frozen': { type: 'boolean', help: 'Start the virtual clock frozen; only the control plane moves it.' },
   'strict-responses': { type: 'boolean', help: 'Answer 500 CONTRACT_VIOLATION when a response breaks openapi.yaml.' },
   'rate-limit': { type: 'string', help: "on (default) or off: off still counts and sends X-RateLimit headers but never answers 429 (load tests only)." },
+  'pending-work': { type: 'string', help: "on or off: whether the default workspace's fixture world starts with its own pending work (queued and scheduled posts, expiring tokens). Default on; off under run, so a clock move runs only what your tests start." },
   'journal-size': { type: 'string', help: 'Requests kept in each workspace journal (default 1000).' },
   scenario: { type: 'string', help: 'Load a scenario into the default workspace: a YAML file, or the name of one in scenarios/.' },
   'coverage-report': { type: 'string', help: 'On shutdown, write contract coverage to this file (Markdown when it ends in .md, JSON otherwise).' },
@@ -237,6 +238,8 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
   const hosts = allowedHosts(text(value('allowed-hosts')), host);
   const rateLimit = text(value('rate-limit'));
   if (rateLimit !== undefined && rateLimit !== 'on' && rateLimit !== 'off') throw new UsageError(`--rate-limit must be on or off; got '${rateLimit}'`);
+  const pendingWork = text(value('pending-work'));
+  if (pendingWork !== undefined && pendingWork !== 'on' && pendingWork !== 'off') throw new UsageError(`--pending-work must be on or off; got '${pendingWork}'`);
 
   const coverageMinRaw = value('coverage-min');
   let coverageMin: number | undefined;
@@ -277,6 +280,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     ...(scenario !== undefined && { scenario, cwd: io.cwd }),
     strictResponses: value('strict-responses') === true,
     ...(rateLimit !== undefined && { rateLimit: rateLimit === 'on' }),
+    ...(pendingWork !== undefined && { pending: pendingWork === 'on' }),
     ...(data !== undefined && { dataFile: resolvePath(io.cwd, data) }),
     ...(journalSize !== undefined && { journalSize }),
     ...(controlToken !== undefined && { controlToken }),

@@ -95,8 +95,10 @@ export async function runCommand(argv: string[], io: CliIo, shutdown: ShutdownSo
     return 2;
   }
 
-  // Two jobs on one machine must not collide: a port only when one was asked for.
-  const started = await startServer({ ...resolved, port: resolved.portFrom === undefined ? 0 : resolved.port }, io, { banner: io.err, confirm: true, picksFreePort: true });
+  // Two jobs on one machine must not collide: a port only when one was asked for. And a test's
+  // clock move runs only what the tests start, unless the fixture world's own work was asked for.
+  const server = { ...resolved.server, pending: resolved.server.pending ?? false };
+  const started = await startServer({ ...resolved, server, port: resolved.portFrom === undefined ? 0 : resolved.port }, io, { banner: io.err, confirm: true, picksFreePort: true });
   if ('exitCode' in started) return started.exitCode;
   const token = resolved.server.controlToken;
   return runWhileServing(started, command, {

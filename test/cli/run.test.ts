@@ -205,6 +205,31 @@ describe('defaults that fit CI', { timeout: 60_000 }, () => {
   });
 });
 
+describe("the default workspace's world under run", { timeout: 60_000 }, () => {
+  /** What the default workspace's scheduler holds when the command starts, as the command reads it. */
+  async function pendingJobsSeen(flags: string[]): Promise<number> {
+    const { streams, err, cwd } = io();
+    const output = join(cwd, 'clock.json');
+    const script = `(async () => { const clock = await (await fetch(process.env.SOCIAL_GATEWAY_MOCK_CONTROL_URL + '/clock')).json(); require('node:fs').writeFileSync(${JSON.stringify(output)}, JSON.stringify(clock)); })()`;
+    expect(await main(['run', ...flags, '--', ...node(script)], streams), err.join('\n')).toEqual({ exitCode: 0 });
+    return (JSON.parse(readFileSync(output, 'utf8')) as { pendingJobs: number }).pendingJobs;
+  }
+
+  it('has no pending work of its own, so a clock move runs only what the tests start', async () => {
+    expect(await pendingJobsSeen([])).toBe(0);
+  });
+
+  it('has the fixture world\'s queued and scheduled posts and expiring tokens back with --pending-work on', async () => {
+    expect(await pendingJobsSeen(['--pending-work', 'on'])).toBeGreaterThan(0);
+  });
+
+  it('refuses a --pending-work that is neither on nor off, before anything starts', async () => {
+    const { streams, err } = io();
+    expect(await main(['run', '--pending-work', 'maybe', '--', ...node('process.exit(0)')], streams)).toEqual({ exitCode: 2 });
+    expect(err.join('\n')).toContain("--pending-work must be on or off; got 'maybe'");
+  });
+});
+
 describe('run under proxy -- <command>', () => {
   it("starts no server of its own: it runs the command against the proxy, with the proxy's variables and the real key as they came", async () => {
     // The proxy's environment, as `proxy --upstream-key … -- social-gateway-mock run -- <command>` leaves it; the key is the real service's, not a mock's.

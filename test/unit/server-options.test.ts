@@ -20,6 +20,7 @@ const SERVER_FLAGS: Array<[argv: string[], options: MockServerOptions]> = [
   [['--clock-frozen'], { clockFrozen: true }],
   [['--strict-responses'], { strictResponses: true }],
   [['--rate-limit', 'off'], { rateLimit: false }],
+  [['--pending-work', 'off'], { pending: false }],
   [['--journal-size', '50'], { journalSize: 50 }],
   [['--scenario', 'network-outage'], { scenario: 'network-outage', cwd: CWD }],
   [['--control-token', 'a-long-enough-control-token'], { controlToken: 'a-long-enough-control-token' }],
