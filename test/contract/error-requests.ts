@@ -295,6 +295,7 @@ export const ERROR_REQUESTS: Record<string, (c: ErrorContext) => Promise<Respons
   // Networks and actions that do not go together.
   'connectAccount PLATFORM_NOT_SUPPORTED': (c) => c.call('post', '/v1/connections/myspace/connect').send({ redirectUrl: 'https://app.example/cb' }),
   'getAnalyticsTimeline PLATFORM_NOT_SUPPORTED': (c) => c.call('get', '/v1/analytics/timeline?platform=twitter'),
+  'createComment PLATFORM_NOT_SUPPORTED': (c) => c.call('post', '/v1/comments').send({ destinationId: c.w.destination('pinterest').destination.id, text: 'Nice pin' }),
   'listComments PLATFORM_NOT_SUPPORTED': (c) => c.call('get', `/v1/comments?destinationId=${c.w.destination('pinterest').destination.id}`),
   'replyToComment PLATFORM_NOT_SUPPORTED': (c) => {
     // pinterest has no comments, so no request can make one: plant one, as if the network had changed since.
