@@ -33,7 +33,7 @@ export function helpText(): string {
   ].join('\n');
 }
 
-const COMMANDS = ['serve', 'run', 'proxy', 'drift', 'scenario'];
+const COMMANDS = ['serve', 'run', 'proxy', 'drift', 'scenario', 'mcp'];
 
 /**
  * A word among the plain server's flags. First on the line it was meant as a command: a typo of

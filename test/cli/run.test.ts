@@ -190,7 +190,8 @@ describe('defaults that fit CI', { timeout: 60_000 }, () => {
 
   it.each([
     [['rnu', '--', 'npm', 'test'], "unknown command 'rnu'; did you mean run?"],
-    [['npm', 'test'], "unknown command 'npm'; the commands are serve, run, proxy, drift, scenario. To serve while a command runs: social-gateway-mock run -- npm test"],
+    [['mpc'], "unknown command 'mpc'; did you mean mcp?"],
+    [['npm', 'test'], "unknown command 'npm'; the commands are serve, run, proxy, drift, scenario, mcp. To serve while a command runs: social-gateway-mock run -- npm test"],
   ])('a first word that is no command says which it meant: %j', async (argv, message) => {
     const { streams, err } = io();
     expect(await main(argv, streams)).toEqual({ exitCode: 2 });
