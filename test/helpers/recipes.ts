@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { Result } from 'execa';
+import type { Options, Result, ResultPromise } from 'execa';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { packagePath } from '../../src/lib/package-root.js';
 import { scratchProject, type ScratchProject } from './packed.js';
@@ -239,6 +239,22 @@ export async function runGitlabJob(project: ScratchProject, job: { script: strin
 }
 
 /** A port nothing listens on now, for a recipe that names a fixed one (4010) another suite may hold. */
+/**
+ * The server's root from the banner of `npx social-gateway-mock` started with execa (`all: true`):
+ * rejects with the output when the server exits before printing it.
+ */
+export function bannerUrl<O extends Options & { all: true }>(server: ResultPromise<O>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /API\s+(http:\/\/\S+)\/v1/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    void server.then((result) => reject(new Error(`the server exited before its banner:\n${String(result.all)}`)));
+  });
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

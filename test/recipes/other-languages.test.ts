@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScratchProject } from '../helpers/packed.js';
-import { CI_BASH, docBlocksUnder, docFile, runCommand, useRecipeProjects } from '../helpers/recipes.js';
+import { bannerUrl, CI_BASH, docBlocksUnder, docFile, runCommand, useRecipeProjects } from '../helpers/recipes.js';
 
 // docs/other-languages.md, run as written: the curl walk-through (under `run --`, and by hand
 // against a server started in "another terminal" and stopped with Ctrl-C) and the Python suite.
@@ -67,15 +67,7 @@ describe('docs/other-languages.md', { timeout: 120_000 }, () => {
       const made = await project('walkthrough-by-hand');
       const start = command(WALKTHROUGH, 'npx social-gateway-mock --');
       const server = made.run('bash', ['-c', start], { env: { SOCIAL_GATEWAY_MOCK_PORT: '0' }, detached: true, reject: false, all: true });
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        server.stdout?.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /API\s+(http:\/\/\S+)\/v1/.exec(out);
-          if (match?.[1]) resolve(match[1]);
-        });
-        void server.then((result) => reject(new Error(`the server exited before its banner:\n${String(result.all)}`)));
-      });
+      const url = await bannerUrl(server);
       // The terminal's shell: no -e, as a person pastes the steps. The URL the script defaults to
       // (port 4010) is the server's, through the variable the script reads first.
       const steps = await runCommand(made, ['bash', '-c', walkthrough], { SOCIAL_GATEWAY_MOCK_URL: url });

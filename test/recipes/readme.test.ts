@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownBlocks, runCommand, useRecipeProjects, type DocBlock } from '../helpers/recipes.js';
+import { bannerUrl, markdownBlocks, runCommand, useRecipeProjects, type DocBlock } from '../helpers/recipes.js';
 
 // The README's "Point your client at it", run as written in a project that installed the packed
 // package: the curl lines against `npx social-gateway-mock`, and the in-process start. Its
@@ -23,15 +23,7 @@ describe(`the README's "${SECTION}"`, { timeout: 120_000 }, () => {
     // The server's default port, 4010, may be held by another suite here: the environment moves it.
     const server = made.run('npx', ['social-gateway-mock'], { env: { SOCIAL_GATEWAY_MOCK_PORT: '0' }, detached: true, reject: false, all: true });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        server.stdout?.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /API\s+(http:\/\/\S+)\/v1/.exec(out);
-          if (match?.[1]) resolve(match[1]);
-        });
-        void server.then((result) => reject(new Error(`the server exited before its banner:\n${String(result.all)}`)));
-      });
+      const url = await bannerUrl(server);
       const { code } = block('sh');
       expect(code).toContain('http://127.0.0.1:4010/');
       // One line at a time: curl ends its output without a newline, so two answers would run together.
