@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Router } from 'express';
-import { contentSecurityPolicy, inlineHash, setPageHeaders } from '../http/page-policy.js';
+import { contentSecurityPolicy, inlineHash, SELF_SERVED_APP, setPageHeaders } from '../http/page-policy.js';
 import { packagePath } from '../lib/package-root.js';
 
 /*
@@ -107,15 +107,8 @@ const PAGE = `<!doctype html>
  * Requests go to the server's own /__control only.
  */
 export const DASHBOARD_POLICY = contentSecurityPolicy({
-  'default-src': ["'self'"],
+  ...SELF_SERVED_APP,
   'script-src': ["'self'", inlineHash(IMPORT_MAP_TEXT)],
-  'style-src': ["'self'", "'unsafe-inline'"],
-  // The empty icon (`data:,`) keeps the browser from asking for /favicon.ico.
-  'img-src': ["'self'", 'data:'],
-  'connect-src': ["'self'"],
-  'object-src': ["'none'"],
-  'base-uri': ["'none'"],
-  'form-action': ["'self'"],
 });
 
 /** A module of the dashboard's code: `main.js`, `requests-view.js`, … (no folders, no dots but the extension). */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Router } from 'express';
-import { contentSecurityPolicy, setPageHeaders } from '../http/page-policy.js';
+import { contentSecurityPolicy, SELF_SERVED_APP, setPageHeaders } from '../http/page-policy.js';
 import { packagePath } from '../lib/package-root.js';
 
 const require = createRequire(import.meta.url);
@@ -120,16 +120,7 @@ window.ui = SwaggerUIBundle({
  * Swagger UI's script and its start (init.js) are files of the server: no inline script. It
  * styles its elements inline and draws its icons from `data:` URLs.
  */
-export const DOCS_POLICY = contentSecurityPolicy({
-  'default-src': ["'self'"],
-  'script-src': ["'self'"],
-  'style-src': ["'self'", "'unsafe-inline'"],
-  'img-src': ["'self'", 'data:'],
-  'connect-src': ["'self'"],
-  'object-src': ["'none'"],
-  'base-uri': ["'none'"],
-  'form-action': ["'self'"],
-});
+export const DOCS_POLICY = contentSecurityPolicy(SELF_SERVED_APP);
 
 /**
  * The reference page: Swagger UI served from the package itself (no CDN: users may be offline).

@@ -21,6 +21,22 @@ export function contentSecurityPolicy(directives: Readonly<Record<string, readon
 }
 
 /**
+ * A page that is an application of the server's own files (the dashboard, Swagger UI at /docs):
+ * scripts from the server only, inline styles (a style runs no code) and `data:` images, and
+ * requests to its own server only.
+ */
+export const SELF_SERVED_APP: Readonly<Record<string, readonly string[]>> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+};
+
+/**
  * Sets a page's headers: its policy, `X-Frame-Options: DENY` for browsers that predate
  * `frame-ancestors`, and `nosniff`, so nothing the server sends as text is run as a script.
  */

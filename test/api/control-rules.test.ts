@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
-import { accountOn, advance, journalOf, workspaceWith } from '../helpers/scenarios.js';
+import { accountOn, addRule, advance, freshWorkspace, journalOf, workspaceWith } from '../helpers/scenarios.js';
 
 const mock = useMock();
 
@@ -8,18 +8,6 @@ const mock = useMock();
 const SCRIPTED = { error: { status: 400, code: 'VALIDATION_ERROR', message: 'Scripted.' } };
 
 /** A fresh workspace of the fixture world, without a scenario. */
-async function freshWorkspace(): Promise<string> {
-  const res = await mock.control('post', '/__control/workspaces').send({});
-  expectStatus(res, 201);
-  return res.body.apiKey as string;
-}
-
-async function addRule(key: string, rule: Record<string, unknown>) {
-  const res = await mock.control('post', '/__control/rules', key).send(rule);
-  expectStatus(res, 201);
-  return res.body as { id: string; source: string; phase: string; seen: number; fired: number; times: number | null; remaining: number | null };
-}
-
 async function rulesOf(key: string) {
   const res = await mock.control('get', '/__control/rules', key);
   expectStatus(res, 200);
@@ -38,9 +26,9 @@ async function intercepted(key: string): Promise<Array<string | null>> {
 describe('POST /__control/rules', () => {
   describe('with a valid rule', () => {
     it('answers 201 with a generated id, and the next matching request meets the rule', async () => {
-      const key = await freshWorkspace();
-      const first = await addRule(key, { match: { operationId: 'listAccounts' }, then: SCRIPTED });
-      const second = await addRule(key, { match: { operationId: 'listProfiles' }, then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      const first = await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: SCRIPTED });
+      const second = await addRule(mock, key, { match: { operationId: 'listProfiles' }, then: SCRIPTED });
       expect([first.id, second.id]).toEqual(['rule-1', 'rule-2']);
       expect(first).toMatchObject({ source: 'runtime', phase: 'armed', seen: 0, fired: 0, times: null, remaining: null });
       expect(scripted(await mock.call('get', '/v1/accounts', key))).toBe(true);
@@ -49,16 +37,16 @@ describe('POST /__control/rules', () => {
     });
 
     it('keeps the id it is given', async () => {
-      const key = await freshWorkspace();
-      expect((await addRule(key, { id: 'fail-accounts', match: { operationId: 'listAccounts' }, then: SCRIPTED })).id).toBe('fail-accounts');
+      const key = await freshWorkspace(mock);
+      expect((await addRule(mock, key, { id: 'fail-accounts', match: { operationId: 'listAccounts' }, then: SCRIPTED })).id).toBe('fail-accounts');
       expect(scripted(await mock.call('get', '/v1/accounts', key))).toBe(true);
       expect(await intercepted(key)).toEqual(['fail-accounts']);
     });
 
     it('counts a relative window from the moment the rule is added', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       await advance(mock, key, 'PT5H');
-      await addRule(key, { match: { operationId: 'listAccounts', window: { from: 'PT1H' } }, then: SCRIPTED });
+      await addRule(mock, key, { match: { operationId: 'listAccounts', window: { from: 'PT1H' } }, then: SCRIPTED });
       expectStatus(await mock.call('get', '/v1/accounts', key), 200);
       await advance(mock, key, 'PT1H');
       expect(scripted(await mock.call('get', '/v1/accounts', key))).toBe(true);
@@ -66,7 +54,7 @@ describe('POST /__control/rules', () => {
 
     it('is tried before the scenario rules', async () => {
       const { key } = await workspaceWith(mock, 'rules:\n  - id: from-file\n    match: { operationId: listAccounts }\n    then: { latencyMs: 0 }\n');
-      await addRule(key, { id: 'added', match: { operationId: 'listAccounts' }, then: SCRIPTED });
+      await addRule(mock, key, { id: 'added', match: { operationId: 'listAccounts' }, then: SCRIPTED });
       expect(scripted(await mock.call('get', '/v1/accounts', key))).toBe(true);
       expect(await intercepted(key)).toEqual(['added']);
     });
@@ -74,8 +62,8 @@ describe('POST /__control/rules', () => {
 
   describe('with times', () => {
     it('fires N times, then is listed as exhausted and lets requests pass', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'twice', match: { operationId: 'listAccounts' }, then: SCRIPTED, times: 2 });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'twice', match: { operationId: 'listAccounts' }, then: SCRIPTED, times: 2 });
       expect(scripted(await mock.call('get', '/v1/accounts', key))).toBe(true);
       expect((await rulesOf(key))[0]).toMatchObject({ id: 'twice', phase: 'armed', fired: 1, remaining: 1 });
       expect(scripted(await mock.call('get', '/v1/accounts', key))).toBe(true);
@@ -87,8 +75,8 @@ describe('POST /__control/rules', () => {
 
   describe('with an id another active rule has', () => {
     it('answers 409 CONFLICT for a run-time rule id, and adds nothing', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'mine', then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'mine', then: SCRIPTED });
       expectApiError(await mock.control('post', '/__control/rules', key).send({ id: 'mine', then: { latencyMs: 0 } }), 409, 'CONFLICT', 'id');
       expect((await rulesOf(key)).map((rule) => rule.id)).toEqual(['mine']);
     });
@@ -114,8 +102,8 @@ describe('POST /__control/rules', () => {
       ['a path parameter no operation has', { match: { params: { shoeSize: '42' } }, then: SCRIPTED }, 'match'],
       ['a body matcher on operations without a body', { match: { method: 'GET', body: [{ pointer: '/a', equals: 1 }] }, then: SCRIPTED }, 'match'],
     ])('answers 400 INVALID_SCENARIO naming the field (%s), and changes nothing', async (_case, rule, field) => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'kept', then: { latencyMs: 0 } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'kept', then: { latencyMs: 0 } });
       const res = await mock.control('post', '/__control/rules', key).send(rule);
       expectApiError(res, 400, 'INVALID_SCENARIO', field);
       expect(res.body.error.details).toMatchObject({ field });
@@ -123,7 +111,7 @@ describe('POST /__control/rules', () => {
     });
 
     it('answers 400 VALIDATION_ERROR for a field the body itself cannot have', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       expectApiError(await mock.control('post', '/__control/rules', key).send({ then: SCRIPTED, times: 0 }), 400, 'VALIDATION_ERROR', 'times');
       expect(await rulesOf(key)).toEqual([]);
     });
@@ -133,19 +121,19 @@ describe('POST /__control/rules', () => {
 describe('rule matchers added at run time', () => {
   describe('params', () => {
     it('matches a path parameter by the name the contract gives it', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       const tiktok = await accountOn(mock, key, 'tiktok');
       const reddit = await accountOn(mock, key, 'reddit');
-      await addRule(key, { match: { params: { id: tiktok } }, then: SCRIPTED });
+      await addRule(mock, key, { match: { params: { id: tiktok } }, then: SCRIPTED });
       expect(scripted(await mock.call('get', `/v1/accounts/${tiktok}`, key))).toBe(true);
       expectStatus(await mock.call('get', `/v1/accounts/${reddit}`, key), 200);
       expectStatus(await mock.call('get', '/v1/accounts', key), 200);
     });
 
     it('takes a list of values', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       const [tiktok, reddit, bluesky] = await Promise.all(['tiktok', 'reddit', 'bluesky'].map((platform) => accountOn(mock, key, platform)));
-      await addRule(key, { match: { operationId: 'getAccount', params: { id: [tiktok, reddit] } }, then: SCRIPTED });
+      await addRule(mock, key, { match: { operationId: 'getAccount', params: { id: [tiktok, reddit] } }, then: SCRIPTED });
       expect(scripted(await mock.call('get', `/v1/accounts/${reddit}`, key))).toBe(true);
       expectStatus(await mock.call('get', `/v1/accounts/${bluesky}`, key), 200);
     });
@@ -153,16 +141,16 @@ describe('rule matchers added at run time', () => {
 
   describe('headers', () => {
     it('matches a header by its name in any case, equal to a value', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { headers: [{ name: 'x-CLIENT-version', equals: '2.0.0' }] }, then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { headers: [{ name: 'x-CLIENT-version', equals: '2.0.0' }] }, then: SCRIPTED });
       expect(scripted(await mock.call('get', '/v1/accounts', key).set('X-Client-Version', '2.0.0'))).toBe(true);
       expectStatus(await mock.call('get', '/v1/accounts', key).set('X-Client-Version', '2.0.1'), 200);
       expectStatus(await mock.call('get', '/v1/accounts', key), 200);
     });
 
     it('matches a header against a regular expression', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { headers: [{ name: 'User-Agent', matches: '^my-sdk/1\\.' }] }, then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { headers: [{ name: 'User-Agent', matches: '^my-sdk/1\\.' }] }, then: SCRIPTED });
       expect(scripted(await mock.call('get', '/v1/accounts', key).set('User-Agent', 'my-sdk/1.4 node'))).toBe(true);
       expectStatus(await mock.call('get', '/v1/accounts', key).set('User-Agent', 'my-sdk/2.0'), 200);
     });
@@ -170,27 +158,27 @@ describe('rule matchers added at run time', () => {
 
   describe('body', () => {
     it('matches a body field by JSON Pointer, equal to a value', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       const twitter = await accountOn(mock, key, 'twitter');
       const bluesky = await accountOn(mock, key, 'bluesky');
-      await addRule(key, { match: { operationId: 'createPost', body: [{ pointer: '/destinations/0/connectionId', equals: twitter }] }, then: { error: { status: 429, code: 'VELOCITY_LIMITED' } } });
+      await addRule(mock, key, { match: { operationId: 'createPost', body: [{ pointer: '/destinations/0/connectionId', equals: twitter }] }, then: { error: { status: 429, code: 'VELOCITY_LIMITED' } } });
       expectApiError(await mock.call('post', '/v1/posts', key).send({ text: 'Hello', destinations: [{ connectionId: twitter }] }), 429, 'VELOCITY_LIMITED');
       // The pointer names the first destination only.
       expect((await mock.call('post', '/v1/posts', key).send({ text: 'Hello', destinations: [{ connectionId: bluesky }, { connectionId: twitter }] })).status).not.toBe(429);
     });
 
     it('matches a body field against a regular expression', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       const bluesky = await accountOn(mock, key, 'bluesky');
-      await addRule(key, { match: { operationId: 'createPost', body: [{ pointer: '/text', matches: '^launch day' }] }, then: SCRIPTED });
+      await addRule(mock, key, { match: { operationId: 'createPost', body: [{ pointer: '/text', matches: '^launch day' }] }, then: SCRIPTED });
       expect(scripted(await mock.call('post', '/v1/posts', key).send({ text: 'launch day is here', destinations: [{ connectionId: bluesky }] }))).toBe(true);
       expect(scripted(await mock.call('post', '/v1/posts', key).send({ text: 'not a launch day', destinations: [{ connectionId: bluesky }] }))).toBe(false);
     });
 
     it('never matches a field the body lacks', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       const bluesky = await accountOn(mock, key, 'bluesky');
-      await addRule(key, { match: { operationId: 'createPost', body: [{ pointer: '/scheduledFor', matches: '.' }] }, then: SCRIPTED });
+      await addRule(mock, key, { match: { operationId: 'createPost', body: [{ pointer: '/scheduledFor', matches: '.' }] }, then: SCRIPTED });
       expect(scripted(await mock.call('post', '/v1/posts', key).send({ text: 'Now', destinations: [{ connectionId: bluesky }] }))).toBe(false);
     });
   });
@@ -229,7 +217,7 @@ describe('GET /__control/rules', () => {
   describe('in a workspace with a scenario and run-time rules', () => {
     it('lists the run-time rules, then the scenario rules, each with its source and hit counts', async () => {
       const { key } = await workspaceWith(mock, 'name: mine\nrules:\n  - id: from-file\n    match: { operationId: listConnections }\n    then: { latencyMs: 0 }\n');
-      await addRule(key, { id: 'added', match: { operationId: 'listAccounts', nth: 2 }, then: SCRIPTED });
+      await addRule(mock, key, { id: 'added', match: { operationId: 'listAccounts', nth: 2 }, then: SCRIPTED });
       await mock.call('get', '/v1/connections', key);
       await mock.call('get', '/v1/accounts', key);
       expect(await rulesOf(key)).toEqual([
@@ -241,7 +229,7 @@ describe('GET /__control/rules', () => {
 
   describe('in a workspace without rules', () => {
     it('answers an empty list', async () => {
-      expect(await rulesOf(await freshWorkspace())).toEqual([]);
+      expect(await rulesOf(await freshWorkspace(mock))).toEqual([]);
     });
   });
 });
@@ -249,8 +237,8 @@ describe('GET /__control/rules', () => {
 describe('DELETE /__control/rules/{id}', () => {
   describe('for a run-time rule', () => {
     it('removes it, answering its final counters; the next request passes', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'gone-soon', match: { operationId: 'listAccounts' }, then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'gone-soon', match: { operationId: 'listAccounts' }, then: SCRIPTED });
       await mock.call('get', '/v1/accounts', key);
       const res = await mock.control('delete', '/__control/rules/gone-soon', key);
       expectStatus(res, 200);
@@ -272,7 +260,7 @@ describe('DELETE /__control/rules/{id}', () => {
 
   describe('for an id no active rule has', () => {
     it('answers 404 NOT_FOUND', async () => {
-      expectApiError(await mock.control('delete', '/__control/rules/nothing', await freshWorkspace()), 404, 'NOT_FOUND', 'id');
+      expectApiError(await mock.control('delete', '/__control/rules/nothing', await freshWorkspace(mock)), 404, 'NOT_FOUND', 'id');
     });
   });
 });
@@ -280,8 +268,8 @@ describe('DELETE /__control/rules/{id}', () => {
 describe('run-time rules across the workspace lifecycle', () => {
   describe('POST /__control/reset', () => {
     it('removes them: the workspace starts without them', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: SCRIPTED });
       expectStatus(await mock.control('post', '/__control/reset', key), 200);
       expect(await rulesOf(key)).toEqual([]);
       expectStatus(await mock.call('get', '/v1/accounts', key), 200);
@@ -290,8 +278,8 @@ describe('run-time rules across the workspace lifecycle', () => {
 
   describe('POST /__control/scenarios', () => {
     it('removes them: loading starts the workspace afresh', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: SCRIPTED });
       expectStatus(await mock.control('post', '/__control/scenarios', key).send({ name: 'open-enumerations' }), 200);
       expect((await rulesOf(key)).every((rule) => rule.source === 'scenario')).toBe(true);
     });
@@ -299,8 +287,8 @@ describe('run-time rules across the workspace lifecycle', () => {
 
   describe('a snapshot and its restore', () => {
     it('keep them with their counters', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'thrice', match: { operationId: 'listAccounts' }, then: SCRIPTED, times: 3 });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'thrice', match: { operationId: 'listAccounts' }, then: SCRIPTED, times: 3 });
       await mock.call('get', '/v1/accounts', key);
       const snapshot = (await mock.control('get', '/__control/state', key)).body;
       await mock.control('delete', '/__control/rules/thrice', key);
@@ -310,8 +298,8 @@ describe('run-time rules across the workspace lifecycle', () => {
     });
 
     it('refuses a snapshot whose run-time rules are broken, and changes nothing', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'kept', then: { latencyMs: 0 } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'kept', then: { latencyMs: 0 } });
       const snapshot = (await mock.control('get', '/__control/state', key)).body;
       snapshot.workspace.stores.rules.rules = 'not a list';
       expectApiError(await mock.control('put', '/__control/state', key).send(snapshot), 400, 'VALIDATION_ERROR', 'workspace.stores.rules');
@@ -321,8 +309,8 @@ describe('run-time rules across the workspace lifecycle', () => {
 
   describe('coverage', () => {
     it('lists a run-time rule under the name runtime, with how often it fired', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'covered', match: { operationId: 'listAccounts' }, then: SCRIPTED });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'covered', match: { operationId: 'listAccounts' }, then: SCRIPTED });
       await mock.call('get', '/v1/accounts', key);
       const report = (await mock.control('get', '/__control/coverage?scope=workspace', key)).body;
       expect(report.rules).toEqual([expect.objectContaining({ scenario: 'runtime', ruleId: 'covered', fired: 1 })]);

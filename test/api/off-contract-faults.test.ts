@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { declaredOperations } from '../../src/http/declared-responses.js';
 import { loadSpec } from '../../src/http/spec.js';
 import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
-import { accountOn, advance, workspaceWith } from '../helpers/scenarios.js';
+import { accountOn, addRule, advance, freshWorkspace, workspaceWith } from '../helpers/scenarios.js';
 
 const mock = useMock();
 let port: number;
@@ -58,16 +58,6 @@ function rawGet(path: string, key: string): Promise<Received> {
   });
 }
 
-async function freshWorkspace(): Promise<string> {
-  const res = await mock.control('post', '/__control/workspaces').send({});
-  expectStatus(res, 201);
-  return res.body.apiKey as string;
-}
-
-async function addRule(key: string, rule: Record<string, unknown>): Promise<void> {
-  expectStatus(await mock.control('post', '/__control/rules', key).send(rule), 201);
-}
-
 async function journal(key: string) {
   return (await mock.control('get', '/__control/journal', key)).body.data as Array<{ operationId: string; status: number; effect: string | null; injected: boolean; matchedRule: string | null }>;
 }
@@ -77,9 +67,9 @@ const declared = declaredOperations(loadSpec('openapi.yaml').document);
 describe('a rule with fault', () => {
   describe('status 502, by default an HTML body', () => {
     it("answers nginx's 502 page, whatever the operation declares, and the handler does not run", async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       expect(declared.get('listProfiles')?.statuses.has(502)).toBe(false);
-      await addRule(key, { match: { operationId: 'listProfiles' }, then: { fault: { status: 502 } } });
+      await addRule(mock, key, { match: { operationId: 'listProfiles' }, then: { fault: { status: 502 } } });
       const got = await rawGet('/v1/profiles', key);
       expect(got).toMatchObject({ status: 502, ending: 'end' });
       // UTF-8, said as Express's res.type('text/html').send() said it before the API left Express (decision 0023).
@@ -90,8 +80,8 @@ describe('a rule with fault', () => {
     });
 
     it('changes nothing: a write it answers never happens', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'createProfile' }, then: { fault: { status: 502 } }, times: 1 });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'createProfile' }, then: { fault: { status: 502 } }, times: 1 });
       expect((await mock.call('post', '/v1/profiles', key).send({ name: 'Ghost' })).status).toBe(502);
       expect((await mock.call('get', '/v1/profiles', key)).body.data.map((profile: { name: string }) => profile.name)).not.toContain('Ghost');
     });
@@ -99,8 +89,8 @@ describe('a rule with fault', () => {
 
   describe('status 503 with retryAfter', () => {
     it('sends Retry-After with the page', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 503, retryAfter: 120 } } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 503, retryAfter: 120 } } });
       const got = await rawGet('/v1/accounts', key);
       expect(got.status).toBe(503);
       expect(got.headers['retry-after']).toBe('120');
@@ -108,8 +98,8 @@ describe('a rule with fault', () => {
     });
 
     it('answers only inside its window of virtual time', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts', window: { until: 'PT1M' } }, then: { fault: { status: 503, retryAfter: 60 } } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts', window: { until: 'PT1M' } }, then: { fault: { status: 503, retryAfter: 60 } } });
       expect((await rawGet('/v1/accounts', key)).status).toBe(503);
       await advance(mock, key, 'PT1M');
       expect((await rawGet('/v1/accounts', key)).status).toBe(200);
@@ -118,8 +108,8 @@ describe('a rule with fault', () => {
 
   describe('status 504 with an empty body', () => {
     it('answers no body at all', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 504, body: 'empty' } } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 504, body: 'empty' } } });
       const got = await rawGet('/v1/accounts', key);
       expect(got).toMatchObject({ status: 504, ending: 'end' });
       expect(got.headers['content-length']).toBe('0');
@@ -130,9 +120,9 @@ describe('a rule with fault', () => {
 
   describe('status 500, by default the JSON envelope', () => {
     it("answers the API's error envelope with INTERNAL_ERROR, or the code it is given", async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 500 } }, times: 1 });
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 502, body: 'json', code: 'UPSTREAM_DOWN', message: 'Upstream down.' } } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 500 } }, times: 1 });
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 502, body: 'json', code: 'UPSTREAM_DOWN', message: 'Upstream down.' } } });
       expectApiError(await mock.call('get', '/v1/accounts', key), 500, 'INTERNAL_ERROR');
       const second = await mock.call('get', '/v1/accounts', key);
       expectApiError(second, 502, 'UPSTREAM_DOWN');
@@ -144,9 +134,9 @@ describe('a rule with fault', () => {
 describe('a fault answered to a request with an Idempotency-Key', () => {
   // The reference: a 429 or 5xx response is not kept, so a retry with the same key runs again.
   it('is not kept: the retry with the same key runs, and only its answer is replayed after', async () => {
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     const body = { text: 'Spring blend is back.', destinations: [{ connectionId: await accountOn(mock, key, 'bluesky') }] };
-    await addRule(key, { match: { operationId: 'createPost' }, then: { fault: { status: 503, retryAfter: 5 } }, times: 1 });
+    await addRule(mock, key, { match: { operationId: 'createPost' }, then: { fault: { status: 503, retryAfter: 5 } }, times: 1 });
     const post = () => mock.call('post', '/v1/posts', key).set('Idempotency-Key', 'retry-after-fault').send(body);
 
     expect((await post()).status).toBe(503);
@@ -162,10 +152,10 @@ describe('a fault answered to a request with an Idempotency-Key', () => {
 describe('a rule with truncated', () => {
   describe('on the real answer', () => {
     it('sends the status and the whole length, then half the body, then closes', async () => {
-      const key = await freshWorkspace();
+      const key = await freshWorkspace(mock);
       const id = await accountOn(mock, key, 'twitter');
       const whole = await rawGet(`/v1/accounts/${id}`, key);
-      await addRule(key, { match: { operationId: 'getAccount' }, then: { truncated: true } });
+      await addRule(mock, key, { match: { operationId: 'getAccount' }, then: { truncated: true } });
       const got = await rawGet(`/v1/accounts/${id}`, key);
       expect(got).toMatchObject({ status: 200, ending: 'end' });
       expect(got.headers['content-length']).toBe(String(whole.body.length));
@@ -175,8 +165,8 @@ describe('a rule with truncated', () => {
     });
 
     it('makes node:http report the answer aborted', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { truncated: { afterBytes: 5 } } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { truncated: { afterBytes: 5 } } });
       const outcome = await new Promise<{ status?: number; received: string; failure: string }>((resolve) => {
         const request = get({ port, host: '127.0.0.1', path: '/v1/accounts', headers: { 'x-api-key': key } }, (res) => {
           let received = '';
@@ -194,8 +184,8 @@ describe('a rule with truncated', () => {
 
   describe('with a fault', () => {
     it('cuts the fault page after the bytes it names', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 502 }, truncated: { afterBytes: 10 } } });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 502 }, truncated: { afterBytes: 10 } } });
       const got = await rawGet('/v1/accounts', key);
       expect(got.status).toBe(502);
       expect(got.body.toString()).toBe('<html>\r\n<h');
@@ -206,9 +196,9 @@ describe('a rule with truncated', () => {
 
 describe('a rule with reset and afterBytes', () => {
   it('sends the status, the headers and the first bytes of the body, then resets the connection', async () => {
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     const whole = await rawGet('/v1/accounts', key);
-    await addRule(key, { match: { operationId: 'listAccounts' }, then: { reset: { afterBytes: 20 } } });
+    await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { reset: { afterBytes: 20 } } });
     const got = await rawGet('/v1/accounts', key);
     expect(got).toMatchObject({ status: 200, ending: 'reset' });
     expect(got.body.toString()).toBe(whole.body.subarray(0, 20).toString());
@@ -216,8 +206,8 @@ describe('a rule with reset and afterBytes', () => {
   });
 
   it('with afterBytes 0, resets right after the headers', async () => {
-    const key = await freshWorkspace();
-    await addRule(key, { match: { operationId: 'listAccounts' }, then: { error: { status: 429, code: 'RATE_LIMITED' }, reset: { afterBytes: 0 } } });
+    const key = await freshWorkspace(mock);
+    await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { error: { status: 429, code: 'RATE_LIMITED' }, reset: { afterBytes: 0 } } });
     const got = await rawGet('/v1/accounts', key);
     expect(got).toMatchObject({ status: 429, ending: 'reset' });
     expect(got.headers['retry-after']).toBe('60');
@@ -227,11 +217,11 @@ describe('a rule with reset and afterBytes', () => {
 
 describe('a rule with drip', () => {
   it('sends the real body in several pieces, whole in the end', async () => {
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     const id = await accountOn(mock, key, 'bluesky');
     const whole = await rawGet(`/v1/accounts/${id}`, key);
     // Four pieces, 25 ms apart: the reads see them apart however fast the machine is.
-    await addRule(key, { match: { operationId: 'getAccount' }, then: { drip: { chunkBytes: Math.ceil(whole.body.length / 4), intervalMs: 25 } } });
+    await addRule(mock, key, { match: { operationId: 'getAccount' }, then: { drip: { chunkBytes: Math.ceil(whole.body.length / 4), intervalMs: 25 } } });
     const got = await rawGet(`/v1/accounts/${id}`, key);
     expect(got).toMatchObject({ status: 200, ending: 'end' });
     expect(got.body.equals(whole.body)).toBe(true);
@@ -239,8 +229,8 @@ describe('a rule with drip', () => {
   });
 
   it('drips a fault page too, and can cut it short', async () => {
-    const key = await freshWorkspace();
-    await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 503 }, drip: { chunkBytes: 30, intervalMs: 25 }, reset: { afterBytes: 90 } } });
+    const key = await freshWorkspace(mock);
+    await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 503 }, drip: { chunkBytes: 30, intervalMs: 25 }, reset: { afterBytes: 90 } } });
     const got = await rawGet('/v1/accounts', key);
     expect(got).toMatchObject({ status: 503, ending: 'reset' });
     expect(got.body.length).toBe(90);
@@ -251,11 +241,11 @@ describe('a rule with drip', () => {
 describe('answers of off-contract faults', () => {
   describe('in the journal', () => {
     it('are marked injected, with the status sent and the effects', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { id: 'lb', match: { operationId: 'listAccounts' }, then: { fault: { status: 502 }, drip: { chunkBytes: 64, intervalMs: 5 } }, times: 1 });
-      await addRule(key, { id: 'cut', match: { operationId: 'listProfiles' }, then: { truncated: true }, times: 1 });
-      await addRule(key, { id: 'gone', match: { operationId: 'listConnections' }, then: { drop: true }, times: 1 });
-      await addRule(key, { id: 'scripted', match: { operationId: 'listAccounts' }, then: { error: { status: 400, code: 'VALIDATION_ERROR' } }, times: 1 });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { id: 'lb', match: { operationId: 'listAccounts' }, then: { fault: { status: 502 }, drip: { chunkBytes: 64, intervalMs: 5 } }, times: 1 });
+      await addRule(mock, key, { id: 'cut', match: { operationId: 'listProfiles' }, then: { truncated: true }, times: 1 });
+      await addRule(mock, key, { id: 'gone', match: { operationId: 'listConnections' }, then: { drop: true }, times: 1 });
+      await addRule(mock, key, { id: 'scripted', match: { operationId: 'listAccounts' }, then: { error: { status: 400, code: 'VALIDATION_ERROR' } }, times: 1 });
       await rawGet('/v1/accounts', key);
       await rawGet('/v1/profiles', key);
       await rawGet('/v1/connections', key);
@@ -273,8 +263,8 @@ describe('answers of off-contract faults', () => {
 
   describe('in the coverage report', () => {
     it('are counted as injected, never as statuses of the contract', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 503 } }, times: 2 });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 503 } }, times: 2 });
       await rawGet('/v1/accounts', key);
       await rawGet('/v1/accounts', key);
       await rawGet('/v1/accounts', key);
@@ -288,9 +278,9 @@ describe('answers of off-contract faults', () => {
 
   describe('under --strict-responses', () => {
     it('are not contract violations', async () => {
-      const key = await freshWorkspace();
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 504, body: 'html' } }, times: 1 });
-      await addRule(key, { match: { operationId: 'listAccounts' }, then: { malformed: true }, times: 1 });
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { fault: { status: 504, body: 'html' } }, times: 1 });
+      await addRule(mock, key, { match: { operationId: 'listAccounts' }, then: { malformed: true }, times: 1 });
       expect((await rawGet('/v1/accounts', key)).status).toBe(504);
       expect((await rawGet('/v1/accounts', key)).status).toBe(200);
       expect(mock.server.violations).toEqual([]);
@@ -313,7 +303,7 @@ describe('off-contract faults in a scenario file', () => {
     ['two cuts', { truncated: true, reset: { afterBytes: 3 } }, 'then.reset'],
     ['two answers', { fault: { status: 503 }, malformed: true }, 'then.fault'],
   ])('refuse %s, naming the field', async (_case, then, field) => {
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     expectApiError(await mock.control('post', '/__control/rules', key).send({ then }), 400, 'INVALID_SCENARIO', field);
   });
 });

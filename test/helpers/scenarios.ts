@@ -9,6 +9,31 @@ export async function workspaceWith(mock: TestMock, scenario: string, body: Reco
   return { key: res.body.apiKey as string, id: res.body.workspaceId as string };
 }
 
+/** A fresh workspace (the fixture world, no scenario), by its key. */
+export async function freshWorkspace(mock: TestMock): Promise<string> {
+  const res = await mock.control('post', '/__control/workspaces').send({});
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.apiKey as string;
+}
+
+/** A run-time rule as control.yaml's ActiveRule answers it. */
+export interface ActiveRuleBody {
+  id: string;
+  source: string;
+  phase: string;
+  seen: number;
+  fired: number;
+  times: number | null;
+  remaining: number | null;
+}
+
+/** Adds a run-time rule to the key's workspace (201, or the test fails) and answers it. */
+export async function addRule(mock: TestMock, key: string, rule: Record<string, unknown>): Promise<ActiveRuleBody> {
+  const res = await mock.control('post', '/__control/rules', key).send(rule);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as ActiveRuleBody;
+}
+
 /**
  * The workspace's account on a network, read through the control plane's snapshot, so
  * that no scenario rule sees the lookup and the journal holds only the test's own calls.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MATCH_BUDGET_UNITS, MatchBudget, MAX_PATTERN_LENGTH, MAX_PATTERNS_LENGTH, pathCanReach, valueMatches } from '../../src/scenarios/matching.js';
 import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
+import { addRule, freshWorkspace } from '../helpers/scenarios.js';
 
 /*
  * Issue 28, item 4: rule patterns come from tenants of a shared server, so they must
@@ -15,32 +16,22 @@ const SCRIPTED = { error: { status: 400, code: 'VALIDATION_ERROR', message: 'Scr
 /** A header value as long as the server's 16 KiB header block leaves room for. */
 const LONG = 15_000;
 
-async function freshWorkspace(): Promise<string> {
-  const res = await mock.control('post', '/__control/workspaces').send({});
-  expectStatus(res, 201);
-  return res.body.apiKey as string;
-}
-
-async function addRule(key: string, rule: Record<string, unknown>): Promise<void> {
-  expectStatus(await mock.control('post', '/__control/rules', key).send(rule), 201);
-}
-
 function scripted(res: { status: number; body: { error?: { message?: string } } }): boolean {
   return res.status === 400 && res.body.error?.message === 'Scripted.';
 }
 
 describe('a regular expression that backtracks on RegExp', () => {
   it('runs on RE2: `^(a+)+$` against a 15,000-character "aaa…ab" header answers for real, and an all-a header meets the rule', async () => {
-    const key = await freshWorkspace();
-    await addRule(key, { match: { operationId: 'listConnections', headers: [{ name: 'x-client', matches: '^(a+)+$' }] }, then: SCRIPTED });
+    const key = await freshWorkspace(mock);
+    await addRule(mock, key, { match: { operationId: 'listConnections', headers: [{ name: 'x-client', matches: '^(a+)+$' }] }, then: SCRIPTED });
     const missed = await mock.call('get', '/v1/connections', key).set('x-client', `${'a'.repeat(LONG)}b`);
     expectStatus(missed, 200);
     expect(scripted(await mock.call('get', '/v1/connections', key).set('x-client', 'a'.repeat(LONG)))).toBe(true);
   });
 
   it('runs on RE2 for a body field too: `(x+x+)+y` against "xxx…x"', async () => {
-    const key = await freshWorkspace();
-    await addRule(key, { match: { operationId: 'createPost', body: [{ pointer: '/text', matches: '(x+x+)+y' }] }, then: SCRIPTED });
+    const key = await freshWorkspace(mock);
+    await addRule(mock, key, { match: { operationId: 'createPost', body: [{ pointer: '/text', matches: '(x+x+)+y' }] }, then: SCRIPTED });
     const missed = await mock.call('post', '/v1/posts', key).send({ text: 'x'.repeat(5_000), destinations: [] });
     expect(scripted(missed)).toBe(false);
     expect(scripted(await mock.call('post', '/v1/posts', key).send({ text: `${'x'.repeat(5_000)}y`, destinations: [] }))).toBe(true);
@@ -54,7 +45,7 @@ describe('a pattern RE2 cannot run', () => {
     ['a negative lookahead', '^(?!internal)', 'match.headers[0].matches'],
     ['a lookbehind', '(?<=v)1', 'match.headers[0].matches'],
   ])('is refused when the rule is added (%s), naming the field and why', async (_case, matches, field) => {
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     const res = await mock.control('post', '/__control/rules', key).send({ match: { headers: [{ name: 'user-agent', matches }] }, then: SCRIPTED });
     expectApiError(res, 400, 'INVALID_SCENARIO', field);
     expect(res.body.error.message).toContain('RE2 syntax: no backreferences or lookaround');
@@ -68,14 +59,14 @@ describe('a pattern RE2 cannot run', () => {
   });
 
   it('is refused when it compiles to a program too costly to run (`[a-z]{1000}`)', async () => {
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     const res = await mock.control('post', '/__control/rules', key).send({ match: { headers: [{ name: 'user-agent', matches: '[a-z]{1000}' }] }, then: SCRIPTED });
     expectApiError(res, 400, 'INVALID_SCENARIO', 'match.headers[0].matches');
     expect(res.body.error.message).toContain('too costly');
   });
 
   it('is refused when too long, alone or with the others of its rule', async () => {
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     const alone = await mock.control('post', '/__control/rules', key).send({ match: { headers: [{ name: 'a', matches: 'a'.repeat(MAX_PATTERN_LENGTH + 1) }] }, then: SCRIPTED });
     expectApiError(alone, 400, 'INVALID_SCENARIO', 'match.headers[0].matches');
     const count = Math.ceil(MAX_PATTERNS_LENGTH / MAX_PATTERN_LENGTH) + 1;
@@ -105,8 +96,8 @@ describe('a path glob with many `*`', () => {
   const glob = `/v1/accounts/${'a*'.repeat(50)}c`;
 
   it('matches a long path without backtracking, and answers correctly', async () => {
-    const key = await freshWorkspace();
-    await addRule(key, { match: { method: 'GET', path: glob }, then: SCRIPTED });
+    const key = await freshWorkspace(mock);
+    await addRule(mock, key, { match: { method: 'GET', path: glob }, then: SCRIPTED });
     const missed = await mock.call('get', `/v1/accounts/${'a'.repeat(1_000)}b`, key);
     expectApiError(missed, 404, 'NOT_FOUND');
     expect(scripted(await mock.call('get', `/v1/accounts/${'a'.repeat(1_000)}c`, key))).toBe(true);
@@ -115,7 +106,7 @@ describe('a path glob with many `*`', () => {
   it('is judged at load without backtracking against the contract’s paths', async () => {
     expect(pathCanReach(`/v1/${'*'.repeat(60)}~`, '/v1/connections')).toBe(false);
     expect(pathCanReach(`/v1/${'**/'.repeat(40)}stats`, '/v1/connections/{id}/stats')).toBe(true);
-    const key = await freshWorkspace();
+    const key = await freshWorkspace(mock);
     expectApiError(await mock.control('post', '/__control/rules', key).send({ match: { path: `/v1/${'*'.repeat(60)}~` }, then: SCRIPTED }), 400, 'INVALID_SCENARIO', 'match');
   });
 });
