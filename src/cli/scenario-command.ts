@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve as resolvePath } from 'node:path';
+import { basename, dirname, extname, relative, resolve as resolvePath } from 'node:path';
 import { Document, isMap, type YAMLMap } from 'yaml';
 import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
@@ -48,6 +48,12 @@ const MAX_FAULT_MESSAGE = 1000;
 const MAX_RULE_DESCRIPTION = 1000;
 const MAX_HEADER_VALUE = 8192;
 const FAULT_CODE = /^[A-Z][A-Z0-9_]*$/;
+const MAX_QUERY_PARAMS = 50;
+const MAX_QUERY_NAME = 256;
+const MAX_QUERY_VALUE = 2048;
+const MAX_QUERY_REPEATS = 100;
+const MAX_BODY_MATCHERS = 20;
+const MAX_POINTER_NAME = 250;
 
 type Rule = { id: string; description: string; match: Record<string, unknown>; then: { respond: RespondEffect } | { fault: Partial<FaultEffect> }; times: 1 };
 type Converted = { rule: Rule } | { skipped: string };
@@ -77,7 +83,7 @@ export function scenarioCommand(argv: string[], io: CliIo): number {
   }
   const out = parsed.values.out === undefined ? undefined : resolvePath(io.cwd, parsed.values.out);
   // The editor reads $schema from the file's own folder: --out's, or where `> my.yaml` puts it.
-  const yaml = scenarioFromRecording(exchanges, { dir, schemaPath: schemaPathFrom(out === undefined ? io.cwd : dirname(out)) });
+  const yaml = scenarioFromRecording(exchanges, { dir, schemaPath: schemaPathFrom(out === undefined ? io.cwd : dirname(out)), ...(out !== undefined && { name: out }) });
   if (yaml === undefined) {
     io.err(`social-gateway-mock: ${dir}: none of its ${exchanges.length} exchanges reached an operation of openapi.yaml, so there is nothing to replay`);
     return 2;
@@ -97,6 +103,17 @@ export function scenarioCommand(argv: string[], io: CliIo): number {
   return 0;
 }
 
+/** A scenario name (lowercase letters, digits, dashes) from a file or folder path: `scenarios/Recorded.yaml` → `recorded`. */
+function scenarioName(path: string): string {
+  const name = basename(path, extname(path))
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return name === '' ? 'recorded' : name;
+}
+
 /** The package's scenario schema as a path from the folder the scenario file is in. */
 function schemaPathFrom(folder: string): string {
   const path = relative(folder, packagePath('scenarios', SCHEMA_FILE)).split('\\').join('/');
@@ -107,7 +124,7 @@ function schemaPathFrom(folder: string): string {
  * The scenario YAML replaying `exchanges` (in arrival order), or undefined when none can be
  * replayed. Pure: the folder is named, not read.
  */
-export function scenarioFromRecording(recorded: readonly RecordedExchange[], where: { dir: string; schemaPath: string }): string | undefined {
+export function scenarioFromRecording(recorded: readonly RecordedExchange[], where: { dir: string; schemaPath: string; name?: string }): string | undefined {
   const index = new OperationIndex(loadSpec('openapi.yaml').document);
   // Redacted again as the proxy redacts now: a recording written before decision 0030, or by hand, may hold what a scenario file must not.
   const redactor = new Redactor();
@@ -121,6 +138,8 @@ export function scenarioFromRecording(recorded: readonly RecordedExchange[], whe
   const start = clockStart(exchanges);
   const skipped = converted.length - rules.length;
   const document = new Document({
+    // Named in the file, so the name holds wherever the YAML goes (the kit sends it whole to each test's workspace).
+    name: scenarioName(where.name ?? where.dir),
     description: [
       `Replays the recording in ${where.dir}: ${rules.length} of its ${exchanges.length} exchanges${start ? `, from ${start}` : ''}${skipped > 0 ? ` (${skipped} left out, see the comments)` : ''}.`,
       'Each rule answers its recorded response once, in arrival order, to a request for the same operation',
@@ -179,7 +198,14 @@ function convert(exchange: RecordedExchange, index: OperationIndex): Converted {
   if (found.kind !== 'found') return { skipped: 'it reached no operation of openapi.yaml, and rules answer only operations (the mock answers 404 or 405 itself)' };
   const { operation, params } = found;
   const kept = Object.entries(params).filter(([, value]) => !value.includes(REDACTED) && value.length <= MAX_PARAM_VALUE);
-  const match: Record<string, unknown> = { operationId: operation.operationId, ...(kept.length > 0 && { params: Object.fromEntries(kept) }) };
+  const body = bodyMatchers(request.json);
+  // What was asked, not where in the suite: the operation, its path's ids, the query exactly, the body's fields (decision 0047).
+  const match: Record<string, unknown> = {
+    operationId: operation.operationId,
+    ...(kept.length > 0 && { params: Object.fromEntries(kept) }),
+    query: queryMatcher(request.query),
+    ...(body.length > 0 && { body }),
+  };
   const id = `rec-${String(exchange.seq).padStart(6, '0')}-${operation.operationId}`.slice(0, MAX_RULE_ID);
   // Only a summary for people reading the YAML: a long query is cut to what a rule's description holds.
   const line = `${method} ${request.path}${request.query ? `?${request.query}` : ''}`.slice(0, MAX_RULE_DESCRIPTION - 100);
@@ -193,6 +219,34 @@ function convert(exchange: RecordedExchange, index: OperationIndex): Converted {
   const { status } = exchange.response;
   if (status < MIN_STATUS || status > MAX_STATUS) return { skipped: `status ${status} is not an answer a rule can give (${MIN_STATUS} to ${MAX_STATUS})` };
   return { rule: { id, description: `${line} answered ${status} at ${exchange.startedAt}`, match, then: { respond: respondOf(exchange.response) }, times: 1 } };
+}
+
+/**
+ * The recorded query as a `query` matcher: every parameter, with its value (a list when sent
+ * several times); a value the recording redacted, or one longer than a rule holds, as null (any).
+ */
+function queryMatcher(query: string): Record<string, string | string[] | null> {
+  const search = new URLSearchParams(query);
+  const matcher: Record<string, string | string[] | null> = {};
+  for (const name of new Set(search.keys())) {
+    if (name.length > MAX_QUERY_NAME || Object.keys(matcher).length >= MAX_QUERY_PARAMS) continue;
+    const values = search.getAll(name);
+    matcher[name] = values.some((value) => value.includes(REDACTED) || value.length > MAX_QUERY_VALUE) || values.length > MAX_QUERY_REPEATS ? null : values.length === 1 ? (values[0] as string) : values;
+  }
+  return matcher;
+}
+
+/**
+ * The recorded JSON body's top-level fields as `body` matchers, each equal whole (nested objects
+ * and lists too); a field holding a redacted value is left out, as is any past what a rule holds.
+ * A field the replayed request adds does not stop the match (WireMock's ignoreExtraElements).
+ */
+function bodyMatchers(json: unknown): Array<{ pointer: string; equals: unknown }> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return [];
+  return Object.entries(json)
+    .filter(([name, value]) => name.length <= MAX_POINTER_NAME && !JSON.stringify(value).includes(REDACTED))
+    .slice(0, MAX_BODY_MATCHERS)
+    .map(([name, value]) => ({ pointer: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, equals: value }));
 }
 
 function respondOf(response: RecordedResponse): RespondEffect {

@@ -12,7 +12,7 @@ import type { Workspace } from '../workspaces/workspace.js';
 import type { ScenarioObserver } from './load.js';
 import { faultReply, wireFaultOf } from './fault-answers.js';
 import { resolvePointer } from '../lib/json-pointer.js';
-import { countSelects, drawUnit, MatchBudget, pathMatches, valueMatches } from './matching.js';
+import { countSelects, drawUnit, MatchBudget, pathMatches, queryMatches, valueMatches } from './matching.js';
 import { OpenValueRewriter } from './open-values.js';
 import { requestAccounts, type RequestAccounts } from './request-facts.js';
 import { initialRuleState, nextRuleState, nextScenarioState, type RuleState } from './rule-state.js';
@@ -122,6 +122,20 @@ function headerValue(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Each request's query parameters, read once however many rules ask. */
+const queries = new WeakMap<Request, URLSearchParams>();
+
+/** The request's query parameters, as sent (URL-decoded). */
+function requestQuery(req: Request): URLSearchParams {
+  let query = queries.get(req);
+  if (!query) {
+    const at = req.originalUrl.indexOf('?');
+    query = new URLSearchParams(at === -1 ? '' : req.originalUrl.slice(at + 1));
+    queries.set(req, query);
+  }
+  return query;
+}
+
 /** The matchers that read only the request line, its headers and the clock (no body, no accounts). */
 function plainMatchersHold(match: LoadedMatch, req: Request, operation: Operation, now: number, scenarioState: string | null, budget: MatchBudget): boolean {
   if (match.state !== undefined && scenarioState !== match.state) return false;
@@ -135,6 +149,7 @@ function plainMatchersHold(match: LoadedMatch, req: Request, operation: Operatio
     const value = headerValue(req, header.name);
     return value !== undefined && valueMatches(value, header, budget);
   })) return false;
+  if (match.query && !queryMatches(match.query, requestQuery(req))) return false;
   return true;
 }
 

@@ -60,6 +60,7 @@ export function compileRule(workspace: Workspace, parsed: Pick<ParsedScenario, '
     ...(match.platforms && { platforms: match.platforms }),
     ...(match.params && { params: match.params }),
     ...(match.headers && { headers: match.headers }),
+    ...(match.query && { query: match.query }),
     ...(match.body && { body: match.body }),
     ...(match.nth !== undefined && { nth: match.nth }),
     ...(match.every !== undefined && { every: match.every }),

@@ -177,6 +177,23 @@ export function valueMatches(value: unknown, test: { equals?: unknown; matches?:
 }
 
 /**
+ * Whether a request's query is exactly the one a `query` matcher names: the same parameter
+ * names, no more and no fewer; each sent once with the given string, as many times as a list
+ * gives with its values in order, or (null) with any value.
+ */
+export function queryMatches(expected: Readonly<Record<string, string | readonly string[] | null>>, query: URLSearchParams): boolean {
+  const names = new Set(query.keys());
+  if (names.size !== Object.keys(expected).length) return false;
+  for (const name of names) {
+    if (!Object.hasOwn(expected, name)) return false;
+    const want = expected[name];
+    if (want === null || want === undefined) continue;
+    if (!isDeepStrictEqual(query.getAll(name), typeof want === 'string' ? [want] : [...want])) return false;
+  }
+  return true;
+}
+
+/**
  * Whether a glob segment (`*` any run of characters) fits a text, in at most
  * glob × text steps: on a mismatch only the last `*` seen takes one more character,
  * never an earlier one, since whatever an earlier `*` could take the last one can too.

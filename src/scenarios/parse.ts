@@ -264,6 +264,7 @@ interface RawRule {
     platform?: OneOrMany<string>;
     params?: Record<string, OneOrMany<string>>;
     headers?: Array<{ name: string; equals?: string; matches?: string }>;
+    query?: Record<string, string | string[] | null>;
     body?: Array<{ pointer: string; equals?: unknown; matches?: string }>;
     nth?: number;
     every?: number;
@@ -441,6 +442,7 @@ class Checker {
       ...(rawMatch.platform !== undefined && { platforms: list(rawMatch.platform) }),
       ...(rawMatch.params !== undefined && { params: Object.fromEntries(Object.entries(rawMatch.params).map(([name, values]) => [name, list(values) ?? []])) }),
       ...(rawMatch.headers !== undefined && { headers: rawMatch.headers.map((header, i) => ({ ...header, name: header.name.toLowerCase(), ...(header.matches !== undefined && { matches: this.regex(header.matches, [...matchAt, 'headers', i, 'matches']) }) })) }),
+      ...(rawMatch.query !== undefined && { query: rawMatch.query }),
       ...(rawMatch.body !== undefined && { body: rawMatch.body.map((field, i) => ({ ...field, ...(field.matches !== undefined && { matches: this.regex(field.matches, [...matchAt, 'body', i, 'matches']) }) })) }),
       ...(rawMatch.nth !== undefined && { nth: rawMatch.nth }),
       ...(rawMatch.every !== undefined && { every: rawMatch.every }),

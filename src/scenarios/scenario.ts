@@ -59,6 +59,13 @@ export interface HeaderMatcher {
   matches?: string;
 }
 
+/**
+ * The request's query, exactly: it holds these parameter names and no other. A string is the
+ * value of a parameter sent once; a list, the values of one sent that many times, in order;
+ * null, a parameter sent with any value (what a recording redacted). `{}`: no query at all.
+ */
+export type QueryMatcher = Record<string, string | string[] | null>;
+
 /** A field of the JSON body, by JSON Pointer, that must equal a value or (as text) match a regular expression. */
 export interface BodyMatcher {
   pointer: string;
@@ -75,6 +82,8 @@ export interface MatchSpec {
   /** Path parameters by their contract name: the request's value must be one of these. */
   params?: Record<string, string[]>;
   headers?: HeaderMatcher[];
+  /** The request's query parameters, exactly (see QueryMatcher). */
+  query?: QueryMatcher;
   body?: BodyMatcher[];
   nth?: number;
   every?: number;

@@ -1,7 +1,7 @@
 import { defineStore } from '../store/define-store.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { RuleState } from './rule-state.js';
-import type { BodyMatcher, HeaderMatcher, ThenSpec } from './scenario.js';
+import type { BodyMatcher, HeaderMatcher, QueryMatcher, ThenSpec } from './scenario.js';
 
 /** A rule's matchers with everything resolved at load: account ids, absolute windows, the path as a pattern. */
 export interface LoadedMatch {
@@ -14,6 +14,7 @@ export interface LoadedMatch {
   platforms?: string[];
   params?: Record<string, string[]>;
   headers?: HeaderMatcher[];
+  query?: QueryMatcher;
   body?: BodyMatcher[];
   nth?: number;
   every?: number;

@@ -156,6 +156,24 @@ describe('rule matchers added at run time', () => {
     });
   });
 
+  describe('query', () => {
+    it('matches the query exactly: the same parameters, no other, repeated ones in order, null for any value', async () => {
+      const key = await freshWorkspace(mock);
+      await addRule(mock, key, { match: { operationId: 'listPosts', query: { status: 'published', limit: '5' } }, then: SCRIPTED });
+      await addRule(mock, key, { match: { operationId: 'listPosts', query: {} }, then: { error: { status: 400, code: 'INVALID_CURSOR' } } });
+      expect(scripted(await mock.call('get', '/v1/posts?limit=5&status=published', key))).toBe(true);
+      expectStatus(await mock.call('get', '/v1/posts?limit=5&status=published&cursor=abc', key), 400);
+      expectStatus(await mock.call('get', '/v1/posts?limit=6&status=published', key), 200);
+      expectApiError(await mock.call('get', '/v1/posts', key), 400, 'INVALID_CURSOR');
+    });
+
+    it('refuses a query value that is neither text, a list of text nor null, naming it', async () => {
+      const key = await freshWorkspace(mock);
+      const res = await mock.control('post', '/__control/rules', key).send({ match: { query: { limit: 5 } }, then: SCRIPTED });
+      expectApiError(res, 400, 'INVALID_SCENARIO', 'match.query.limit');
+    });
+  });
+
   describe('body', () => {
     it('matches a body field by JSON Pointer, equal to a value', async () => {
       const key = await freshWorkspace(mock);

@@ -149,8 +149,8 @@ describe('scenario from-recording', () => {
     expect(scenario.rules.every((rule) => rule.times === 1)).toBe(true);
     // The id a recorded create answered is the id the recorded read and delete ask for.
     const createdId = (bodyOf(recorder.answers[1]) as { post: { id: string } }).post.id;
-    expect(scenario.rules[2]?.match).toEqual({ operationId: 'getPost', params: { id: createdId } });
-    expect(scenario.rules[5]?.match).toEqual({ operationId: 'deletePost', params: { id: createdId } });
+    expect(scenario.rules[2]?.match).toEqual({ operationId: 'getPost', params: { id: createdId }, query: {} });
+    expect(scenario.rules[5]?.match).toEqual({ operationId: 'deletePost', params: { id: createdId }, query: {} });
     expect(yaml).toContain('exchange 8, GET /v1/no-such-thing: left out, it reached no operation of openapi.yaml');
     // The redacted key is not something to match on, and never a value the scenario holds.
     expect(yaml).not.toContain(REDACTED);
@@ -295,7 +295,8 @@ describe('scenario from-recording', () => {
       expect(err).toEqual([`social-gateway-mock: wrote ${join(cwd, 'scenarios', 'replay.yaml')}`]);
       const written = readFileSync(join(cwd, 'scenarios', 'replay.yaml'), 'utf8');
       const [schemaLine, ...rest] = written.trimEnd().split('\n');
-      expect(rest).toEqual(yaml.split('\n').slice(1));
+      // Named after the file it is written to, so the name holds wherever the YAML is sent.
+      expect(rest).toEqual(yaml.replace(/^name: .*$/m, 'name: replay').split('\n').slice(1));
       const schema = /\$schema=(\S+)$/.exec(schemaLine ?? '')?.[1] ?? '';
       expect(existsSync(join(cwd, 'scenarios', schema))).toBe(true);
       expect(schema.endsWith('scenarios/scenario.schema.json')).toBe(true);

@@ -26,7 +26,7 @@ function convert(exchanges: RecordedExchange[]): { yaml: string; rules: Rule[] }
 describe('scenarioFromRecording', () => {
   it('leaves a redacted path parameter out of the match rather than matching the placeholder', () => {
     const { rules } = convert([exchange(1, 'DELETE', `/v1/webhooks/${REDACTED}`, { status: 200, headers: {}, json: { deleted: true } })]);
-    expect(rules[0]?.match).toEqual({ operationId: 'deleteWebhook' });
+    expect(rules[0]?.match).toEqual({ operationId: 'deleteWebhook', query: {} });
   });
 
   it('keeps the answer but not the headers the mock sets for its own bytes and clock', () => {
@@ -43,7 +43,8 @@ describe('scenarioFromRecording', () => {
   it('keeps within what a rule holds: a long query cut in the description, an oversized header or parameter dropped', () => {
     const long = { ...exchange(1, 'GET', `/v1/posts/${'p'.repeat(300)}`, { status: 404, headers: { 'x-huge': 'h'.repeat(9000), 'x-small': 's' } }), request: { method: 'GET', path: `/v1/posts/${'p'.repeat(300)}`, query: `q=${'x'.repeat(3000)}`, headers: {} } };
     const { rules } = convert([long]);
-    expect(rules[0]?.match).toEqual({ operationId: 'getPost' });
+    // A query value longer than a rule holds still requires the parameter, with any value.
+    expect(rules[0]?.match).toEqual({ operationId: 'getPost', query: { q: null } });
     expect(rules[0]?.then.respond).toEqual({ status: 404, headers: { 'x-small': 's' } });
   });
 
@@ -72,6 +73,30 @@ describe('scenarioFromRecording', () => {
     expect(yaml).toContain('# exchange 1, HEAD /v1/posts: left out, a HEAD request cannot be told apart from its GET by a rule');
     expect(yaml).toContain('# exchange 2, GET /v2/elsewhere: left out, it reached no operation of openapi.yaml');
     expect(yaml).toContain('# exchange 3, GET /v1/posts: left out, status 102 is not an answer a rule can give (200 to 599)');
+  });
+
+  it('matches what was asked: the path ids, the whole query (repeated and redacted values too), the body field by field', () => {
+    const list = { ...exchange(1, 'GET', '/v1/posts', { status: 200, headers: {}, json: { data: [] } }), request: { method: 'GET', path: '/v1/posts', query: `status=published&platform=x&platform=bluesky&token=${encodeURIComponent(REDACTED)}`, headers: {} } };
+    const create = {
+      ...exchange(2, 'POST', '/v1/posts', { status: 201, headers: {}, json: { post: { id: 'p-9' } } }),
+      request: { method: 'POST', path: '/v1/posts', query: '', headers: { 'idempotency-key': 'k-1' }, json: { text: 'Hello', destinations: [{ connectionId: 'c-1' }], 'a/b~c': 1, secret: { password: REDACTED } } },
+    };
+    const get = exchange(3, 'GET', '/v1/posts/p-9', { status: 200, headers: {}, json: { post: { id: 'p-9' } } });
+    const { rules } = convert([list, create, get]);
+    expect(rules.map((rule) => rule.match)).toEqual([
+      { operationId: 'listPosts', query: { status: 'published', platform: ['x', 'bluesky'], token: null } },
+      // Headers are not matched (an Idempotency-Key differs on every run); a redacted field is left out; ~ and / escaped.
+      { operationId: 'createPost', query: {}, body: [{ pointer: '/text', equals: 'Hello' }, { pointer: '/destinations', equals: [{ connectionId: 'c-1' }] }, { pointer: '/a~1b~0c', equals: 1 }] },
+      { operationId: 'getPost', params: { id: 'p-9' }, query: {} },
+    ]);
+  });
+
+  it('names the scenario after the file it is written to, or the recording', () => {
+    const one = [exchange(1, 'GET', '/v1/posts', { status: 200, headers: {}, json: { data: [] } })];
+    const named = (name?: string) => (parse(scenarioFromRecording(one, { dir: 'recordings/2026-11-25', schemaPath: 'x', ...(name !== undefined && { name }) }) ?? '') as { name: string }).name;
+    expect(named('scenarios/Recorded Suite.yaml')).toBe('recorded-suite');
+    expect(named()).toBe('2026-11-25');
+    expect(named('__.yaml')).toBe('recorded');
   });
 
   it('answers nothing when no exchange can be replayed', () => {

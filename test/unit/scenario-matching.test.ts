@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolvePointer } from '../../src/lib/json-pointer.js';
-import { countSelects, drawUnit, pathCanReach, pathMatches, pathPattern, valueMatches } from '../../src/scenarios/matching.js';
+import { countSelects, drawUnit, pathCanReach, pathMatches, pathPattern, queryMatches, valueMatches } from '../../src/scenarios/matching.js';
 import { parseMoment, resolveMoment } from '../../src/scenarios/moments.js';
 import { initialRuleState, nextRuleState, nextScenarioState, ScenarioStateError } from '../../src/scenarios/rule-state.js';
 
@@ -42,6 +42,27 @@ describe('rule paths', () => {
     ['/v1/**/cancel', '/v1/posts/{id}/analytics/timeline', false],
   ])('%s can reach the template %s: %s', (rule, template, expected) => {
     expect(pathCanReach(rule, template)).toBe(expected);
+  });
+});
+
+describe('the query, exactly', () => {
+  it.each([
+    [{}, '', true],
+    [{}, 'limit=20', false],
+    [{ limit: '20' }, 'limit=20', true],
+    [{ limit: '20' }, 'limit=21', false],
+    [{ limit: '20' }, '', false],
+    [{ limit: '20' }, 'limit=20&cursor=c', false],
+    [{ limit: '20', cursor: 'c' }, 'cursor=c&limit=20', true],
+    [{ platform: ['x', 'bluesky'] }, 'platform=x&platform=bluesky', true],
+    [{ platform: ['x', 'bluesky'] }, 'platform=bluesky&platform=x', false],
+    [{ platform: 'x' }, 'platform=x&platform=x', false],
+    [{ token: null }, 'token=anything', true],
+    [{ token: null }, '', false],
+    [{ q: 'a b/c' }, 'q=a%20b%2Fc', true],
+    [{ q: 'a b' }, 'q=a+b', true],
+  ] as const)('%j against ?%s: %s', (expected, query, result) => {
+    expect(queryMatches(expected, new URLSearchParams(query))).toBe(result);
   });
 });
 
