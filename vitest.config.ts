@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * its module, and these files must find none started by another file (each proves the kit uses an
  * external one, or the proxy).
  */
-const ISOLATED = ['test/kit/vitest-external.test.ts', 'test/kit/vitest-shared-server.test.ts', 'test/kit/vitest-behind-proxy.test.ts'];
+const ISOLATED = ['test/kit/vitest-external.test.ts', 'test/kit/vitest-shared-server.test.ts', 'test/kit/vitest-behind-proxy.test.ts', 'test/kit/vitest-scenario.test.ts'];
 
 export default defineConfig({
   test: {

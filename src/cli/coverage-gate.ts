@@ -79,6 +79,32 @@ export function scopedOperations(scope: CoverageScope, tracker: CoverageTracker)
  * or the report cannot be written).
  */
 export function finishCoverage(tracker: CoverageTracker, resolved: ResolvedCli, limitedTo: string[] | undefined, io: CliIo): number {
+  const rulesStatus = finishRules(tracker, resolved, io);
+  const coverageStatus = finishContractCoverage(tracker, resolved, limitedTo, io);
+  return coverageStatus !== 0 ? coverageStatus : rulesStatus;
+}
+
+/** The most unfired rules named one by one; past it, a count (the coverage report lists them all). */
+const UNFIRED_NAMED = 50;
+
+/**
+ * Names each rule of a loaded scenario that fired in no workspace: a replay that replayed
+ * nothing, or a rule the suite never reached, is never silent. Answers 1 when there are any and
+ * --fail-on-unfired-rules asks for it.
+ */
+function finishRules(tracker: CoverageTracker, resolved: ResolvedCli, io: CliIo): number {
+  const unfired = tracker.unfired();
+  if (unfired.length === 0) return 0;
+  for (const rule of unfired.slice(0, UNFIRED_NAMED)) {
+    io.err(`social-gateway-mock: rule ${rule.ruleId} of scenario ${rule.scenario} never fired (${rule.workspaces === 1 ? 'in the one workspace that loaded it' : `in none of the ${rule.workspaces} workspaces that loaded it`})`);
+  }
+  if (unfired.length > UNFIRED_NAMED) io.err(`social-gateway-mock: and ${unfired.length - UNFIRED_NAMED} more rules never fired (the coverage report lists them all)`);
+  if (!resolved.failOnUnfiredRules) return 0;
+  io.err(`social-gateway-mock: ${unfired.length} scenario rule${unfired.length === 1 ? '' : 's'} never fired: failing, as --fail-on-unfired-rules asks`);
+  return 1;
+}
+
+function finishContractCoverage(tracker: CoverageTracker, resolved: ResolvedCli, limitedTo: string[] | undefined, io: CliIo): number {
   if (resolved.coverageReport === undefined && resolved.coverageMin === undefined && limitedTo === undefined) return 0;
   const report = tracker.report(undefined, limitedTo);
   if (resolved.coverageReport !== undefined) {

@@ -40,6 +40,7 @@ export const FLAGS = {
   scenario: { type: 'string', help: 'Load a scenario into the default workspace: a YAML file, or the name of one in scenarios/.' },
   'coverage-report': { type: 'string', help: 'On shutdown, write contract coverage to this file (Markdown when it ends in .md, JSON otherwise).' },
   'coverage-min': { type: 'string', help: 'On shutdown, exit 1 when fewer than this percent of operations were exercised (0 to 100).' },
+  'fail-on-unfired-rules': { type: 'boolean', help: 'On shutdown, exit 1 when a rule of a loaded scenario fired in no workspace (each is named on stderr either way).' },
   'coverage-ops': { type: 'string', help: 'Limit coverage and its gate to these operationIds: a comma-separated list, or a file of them.' },
   'coverage-from': { type: 'string', help: "Limit coverage and its gate to the operations of this OpenAPI file (your client's subset)." },
   'ready-file': { type: 'string', help: 'Write this file (JSON: url, apiKey, controlUrl, pid) once the server answers; removed at shutdown.' },
@@ -187,6 +188,8 @@ export interface ResolvedCli {
   /** Absolute path of --coverage-report. */
   coverageReport: string | undefined;
   coverageMin: number | undefined;
+  /** --fail-on-unfired-rules: a scenario rule that never fired fails the shutdown's exit status. */
+  failOnUnfiredRules: boolean;
   coverageScope: CoverageScope | undefined;
   /** Absolute path of --ready-file. */
   readyFile: string | undefined;
@@ -311,6 +314,7 @@ export function resolveOptions(argv: string[], io: Pick<CliIo, 'env' | 'cwd'>, e
     server,
     coverageReport: coverageReport === undefined ? undefined : resolvePath(io.cwd, coverageReport),
     coverageMin,
+    failOnUnfiredRules: value('fail-on-unfired-rules') === true,
     coverageScope,
     readyFile: readyFile === undefined ? undefined : resolvePath(io.cwd, readyFile),
     extra: extraValues,

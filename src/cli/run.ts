@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
 import { execa } from 'execa';
 import { RUN_ENVIRONMENT } from '../lib/run-environment.js';
+import { scenarioReference } from '../scenarios/library.js';
 import { VERSION } from '../version.js';
 import { FLAGS, flagHelp, resolveOptions, type CliIo } from './options.js';
 import type { ShutdownSource } from './lifecycle.js';
@@ -21,9 +22,11 @@ export function runHelp(): string {
       [RUN_ENVIRONMENT.apiKey, "the default workspace's key"],
       [RUN_ENVIRONMENT.controlUrl, 'the control plane (…/__control)'],
       [RUN_ENVIRONMENT.controlToken, 'the control token, when --control-token is set'],
+      [RUN_ENVIRONMENT.scenario, "--scenario's file (absolute) or name: the vitest kit loads it into each test's workspace"],
     ] as const).map(([name, what]) => `  ${name.padEnd(35)}${what}`),
     'in its environment, stops the server (writing --coverage-report), and exits with the',
-    "command's status, or 1 when the command passed and coverage is under --coverage-min.",
+    "command's status, or 1 when the command passed and coverage is under --coverage-min (or a",
+    'scenario rule never fired, with --fail-on-unfired-rules). A rule that fired in no workspace is named either way.',
     'It listens on a free port unless --port is given, so jobs sharing a machine never collide.',
     'The banner goes to stderr, so the command owns stdout. The command runs as given, with',
     "no shell: use `-- sh -c '…'` for pipes or &&.",
@@ -101,11 +104,14 @@ export async function runCommand(argv: string[], io: CliIo, shutdown: ShutdownSo
   const started = await startServer({ ...resolved, server, port: resolved.portFrom === undefined ? 0 : resolved.port }, io, { banner: io.err, confirm: true, picksFreePort: true });
   if ('exitCode' in started) return started.exitCode;
   const token = resolved.server.controlToken;
+  const { scenario } = resolved.server;
   return runWhileServing(started, command, {
     [RUN_ENVIRONMENT.url]: started.url,
     [RUN_ENVIRONMENT.apiKey]: started.apiKey,
     [RUN_ENVIRONMENT.controlUrl]: `${started.url}/__control`,
     ...(token !== undefined && { [RUN_ENVIRONMENT.controlToken]: token }),
+    // The kit's workspaces get the scenario too (each test its own copy); empty, an outer run's is not passed on.
+    [RUN_ENVIRONMENT.scenario]: scenario === undefined ? '' : scenarioReference(scenario, resolved.server.cwd ?? io.cwd),
   }, io, shutdown);
 }
 

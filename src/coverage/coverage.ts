@@ -2,6 +2,7 @@ import { EVENT_NAMES } from '../events/catalog.js';
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import type { OpenApiDocument } from '../http/spec.js';
 import type { ScenarioObserver } from '../scenarios/load.js';
+import { RUNTIME_RULES_NAME } from '../scenarios/runtime-rules.js';
 import type { Workspace } from '../workspaces/workspace.js';
 
 /** One answered (or dropped) request, as coverage counts it. */
@@ -93,6 +94,8 @@ export interface CoverageReport {
   /** Successful webhook deliveries, per event. */
   webhookEvents: CoverageRatio & { events: Array<{ event: string; count: number }> };
   rules: Array<{ workspaceId: string; scenario: string; ruleId: string; fired: number }>;
+  /** The scenarios' rules that fired in no workspace (run-time rules aside), with how many workspaces loaded each. */
+  unfiredRules: UnfiredRule[];
   byOperation: OperationCoverage[];
   /** The live workspaces with traffic; those that ended are counted together in `endedWorkspaces`. */
   workspaces: Array<{ workspaceId: string; calls: number; operationsExercised: number }>;
@@ -102,6 +105,32 @@ export interface CoverageReport {
   endedWorkspaces: { count: number; calls: number };
   /** Proxy mode only: what the upstream's answers broke of the contract. */
   contractFindings?: ContractFindingsSummary;
+}
+
+/** A rule of a loaded scenario that fired in none of the workspaces that loaded it. */
+export interface UnfiredRule {
+  scenario: string;
+  ruleId: string;
+  /** The workspaces that loaded it (ended ones included). */
+  workspaces: number;
+}
+
+/**
+ * The scenario rules among `rules` (one row per workspace) that fired nowhere: a scenario loaded
+ * into a workspace per test counts a rule as fired when any of them fired it. Rules added at run
+ * time are the tests' own and left out. In the scenarios' order of first load, rules in file order.
+ */
+export function unfiredRules(rules: ReadonlyArray<{ scenario: string; ruleId: string; fired: number }>): UnfiredRule[] {
+  const byRule = new Map<string, UnfiredRule & { fired: number }>();
+  for (const rule of rules) {
+    if (rule.scenario === RUNTIME_RULES_NAME) continue;
+    const key = `${rule.scenario}\u0000${rule.ruleId}`;
+    const entry = byRule.get(key) ?? { scenario: rule.scenario, ruleId: rule.ruleId, workspaces: 0, fired: 0 };
+    entry.workspaces++;
+    entry.fired += rule.fired;
+    byRule.set(key, entry);
+  }
+  return [...byRule.values()].filter((rule) => rule.fired === 0).map(({ scenario, ruleId, workspaces }) => ({ scenario, ruleId, workspaces }));
 }
 
 interface FindingTally {
@@ -252,6 +281,11 @@ export class CoverageTracker implements ScenarioObserver {
     this.ruleTally(workspace.id, scenario.name, ruleId).fired++;
   }
 
+  /** The loaded scenarios' rules that fired in no workspace (see unfiredRules). */
+  unfired(): UnfiredRule[] {
+    return unfiredRules([...this.rules.values()]);
+  }
+
   /** The contract's operations, in document order. */
   operations(): Array<{ operationId: string; method: string; path: string }> {
     return [...this.declared.values()].map(({ operationId, method, path }) => ({ operationId, method, path }));
@@ -309,6 +343,8 @@ export class CoverageTracker implements ScenarioObserver {
         calls: callsOf(tally),
         operationsExercised: [...tally.operations.entries()].filter(([operationId, operation]) => (!only || only.has(operationId)) && [...operation.statuses.keys()].some((status) => this.declared.get(operationId)?.statuses.has(status))).length,
       }));
+    // In the order loaded: a scenario's rules in file order, so the unfired ones read as the file does.
+    const rules = [...this.rules.values()].filter((rule) => workspaceId === undefined || rule.workspaceId === workspaceId);
     return {
       scope: workspaceId === undefined ? 'server' : 'workspace',
       workspaceId: workspaceId ?? null,
@@ -320,10 +356,8 @@ export class CoverageTracker implements ScenarioObserver {
         ...ratio(EVENT_NAMES.filter((event) => (events.get(event) ?? 0) > 0).length, EVENT_NAMES.length),
         events: EVENT_NAMES.map((event) => ({ event, count: events.get(event) ?? 0 })),
       },
-      rules: [...this.rules.values()]
-        .filter((rule) => workspaceId === undefined || rule.workspaceId === workspaceId)
-        .map((rule) => ({ ...rule }))
-        .sort((a, b) => a.workspaceId.localeCompare(b.workspaceId) || a.scenario.localeCompare(b.scenario) || a.ruleId.localeCompare(b.ruleId)),
+      rules: rules.map((rule) => ({ ...rule })).sort((a, b) => a.workspaceId.localeCompare(b.workspaceId) || a.scenario.localeCompare(b.scenario) || a.ruleId.localeCompare(b.ruleId)),
+      unfiredRules: unfiredRules(rules),
       byOperation,
       workspaces,
       workspacesWithTraffic: workspaces.filter((workspace) => workspace.calls > 0).length + (workspaceId === undefined ? this.endedWithTraffic : 0),
@@ -408,6 +442,11 @@ export function coverageMarkdown(report: CoverageReport): string {
   else {
     lines.push('| Workspace | Scenario | Rule | Fired |', '|---|---|---|---:|');
     for (const rule of report.rules) lines.push(`| \`${rule.workspaceId}\` | ${cell(rule.scenario)} | \`${rule.ruleId}\` | ${rule.fired} |`);
+  }
+  if (report.unfiredRules.length > 0) {
+    lines.push('', '### Rules that never fired', '', 'Fired in none of the workspaces that loaded them: each is a request the suite never made, or made otherwise than the rule expects.', '');
+    lines.push('| Scenario | Rule | Workspaces that loaded it |', '|---|---|---:|');
+    for (const rule of report.unfiredRules) lines.push(`| ${cell(rule.scenario)} | \`${rule.ruleId}\` | ${rule.workspaces} |`);
   }
   lines.push('', '## Workspaces', '', '| Workspace | Calls | Operations exercised |', '|---|---:|---:|');
   for (const workspace of report.workspaces) lines.push(`| \`${workspace.workspaceId}\` | ${workspace.calls} | ${workspace.operationsExercised} |`);

@@ -1671,6 +1671,13 @@ export interface components {
                 ruleId: string;
                 fired: number;
             }[];
+            /** @description The rules of loaded scenarios that fired in no workspace (runtime rules aside), by scenario and rule id, with the number of workspaces that loaded the scenario. A scenario loaded into many workspaces (the kit's, one per test) counts a rule as fired when it fired in any of them. `run` names each at its end ("rule … never fired"), and `--fail-on-unfired-rules` makes them a failing exit. */
+            unfiredRules: {
+                scenario: string;
+                ruleId: string;
+                /** @description The workspaces that loaded the rule, the ended ones included. */
+                workspaces: number;
+            }[];
             byOperation: components["schemas"]["OperationCoverage"][];
             /** @description The live workspaces that made calls; those since deleted or evicted are counted together in `endedWorkspaces`. */
             workspaces: {

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { relative as relativePath, resolve as resolvePath } from 'node:path';
 import { test as baseTest, type TestAPI } from 'vitest';
 import { ControlError, createControlClient, type ControlBody, type ControlClient, type ControlResult } from '../client/control-client.js';
 import { RUN_ENVIRONMENT } from '../lib/run-environment.js';
@@ -73,8 +75,23 @@ export interface MockWorkspace {
   upstream?: string;
 }
 
+/**
+ * The scenario rules a test file's workspaces loaded and how often each fired, summed over the
+ * file's tests; the kit reports it when the file ends (see {@link MockFixtures.mockRuleReport}).
+ */
+export interface MockRuleReport {
+  /** By scenario name: whether the file chose it (`createMockTest({ scenario })`, `test.override`) or `run --scenario` did, its tests, and each rule's hits in file order. */
+  scenarios: Map<string, { chosenByFile: boolean; tests: number; fired: Map<string, number> }>;
+}
+
 /** The fixtures the kit adds to vitest's test context. */
 export interface MockFixtures {
+  /**
+   * File-scoped: the scenario rules the file's workspaces loaded and their hits. When the file
+   * ends, the kit names each rule of a scenario the file chose that fired in none of its tests,
+   * and says so when none of the rules of `run --scenario`'s scenario fired in the file.
+   */
+  mockRuleReport: MockRuleReport;
   /** A fresh workspace for this test. */
   mock: MockWorkspace;
   /** How the test's workspace is made; override it per file or suite with `test.override` (`test.scoped` before vitest 4). */
@@ -109,6 +126,71 @@ async function deleteQuietly(control: ControlClient, workspaceId: string): Promi
   } catch (error) {
     if (!(error instanceof ControlError && (error.status === 404 || error.status === 401))) throw error;
   }
+}
+
+/** Whether a scenario option names a file (a path, or a name ending in .yaml/.yml) rather than a ready-made scenario or YAML. */
+function namesAFile(scenario: string): boolean {
+  return !scenario.includes('\n') && !scenario.includes(': ') && (/[\\/]/.test(scenario) || /\.ya?ml$/i.test(scenario));
+}
+
+/** The test file each file-scoped report belongs to, learnt from its first test. */
+const reportFile = new WeakMap<MockRuleReport, string>();
+
+/** Scenario files read once per worker, by path: every test of a replay loads the same one. */
+const scenarioFiles = new Map<string, Promise<string>>();
+
+/**
+ * The scenario a test's workspace is made with: the test's own (`mockOptions.scenario`), else the
+ * one `run --scenario` passed on (only on run's server). A file is read here and sent whole, as
+ * `createWorkspace` takes a ready-made scenario's name or YAML.
+ */
+async function scenarioOf(options: MockWorkspaceOptions, fromRun: string | undefined): Promise<{ yamlOrName: string; chosenByFile: boolean } | undefined> {
+  if (options.from !== undefined) return undefined;
+  const chosen = options.scenario ?? (fromRun || undefined);
+  if (chosen === undefined) return undefined;
+  const chosenByFile = options.scenario !== undefined;
+  if (!namesAFile(chosen)) return { yamlOrName: chosen, chosenByFile };
+  const path = resolvePath(chosen);
+  let text = scenarioFiles.get(path);
+  if (!text) {
+    text = readFile(path, 'utf8').catch((error: unknown) => {
+      scenarioFiles.delete(path);
+      throw new Error(`social-gateway-mock/vitest: cannot read the scenario ${chosen}${chosenByFile ? '' : ` (from run --scenario, ${RUN_ENVIRONMENT.scenario})`}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    scenarioFiles.set(path, text);
+  }
+  return { yamlOrName: await text, chosenByFile };
+}
+
+/** Adds the test's workspace's scenario rules and their hits to the file's report. */
+async function tallyRules(report: MockRuleReport, control: ControlClient, chosenByFile: boolean): Promise<void> {
+  const { data } = await control.listRules();
+  for (const rule of data) {
+    if (rule.source !== 'scenario' || rule.scenario === null) continue;
+    let entry = report.scenarios.get(rule.scenario);
+    if (!entry) {
+      entry = { chosenByFile, tests: 0, fired: new Map() };
+      report.scenarios.set(rule.scenario, entry);
+    }
+    entry.fired.set(rule.id, (entry.fired.get(rule.id) ?? 0) + rule.fired);
+  }
+  const names = new Set(data.filter((rule) => rule.source === 'scenario' && rule.scenario !== null).map((rule) => rule.scenario as string));
+  for (const name of names) (report.scenarios.get(name) as { tests: number }).tests++;
+}
+
+/** What the kit says when a file ends: never silent about a scenario that played nothing. */
+export function ruleReportLines(report: MockRuleReport, file: string): string[] {
+  const lines: string[] = [];
+  for (const [scenario, { chosenByFile, tests, fired }] of report.scenarios) {
+    const unfired = [...fired].filter(([, hits]) => hits === 0).map(([id]) => id);
+    const of = `${tests} test${tests === 1 ? '' : 's'}`;
+    if (chosenByFile) {
+      for (const id of unfired) lines.push(`social-gateway-mock/vitest: ${file}: rule ${id} of scenario ${scenario} never fired (in ${of})`);
+    } else if (unfired.length === fired.size) {
+      lines.push(`social-gateway-mock/vitest: ${file}: none of the ${fired.size} rules of scenario ${scenario} (run --scenario) fired in its ${of}: nothing was replayed here`);
+    }
+  }
+  return lines;
 }
 
 /** The proxy and the real service behind it, when the tests run under `proxy -- <command>`. */
@@ -237,20 +319,38 @@ export function createMockTest(options: MockTestOptions = {}): TestAPI<MockFixtu
       },
       { scope: 'worker' },
     ],
+    mockRuleReport: [
+      // eslint-disable-next-line no-empty-pattern
+      async ({}, use) => {
+        const report: MockRuleReport = { scenarios: new Map() };
+        await use(report);
+        // vitest shows a file's console output with the file: the line names it too, for logs read later.
+        for (const line of ruleReportLines(report, reportFile.get(report) ?? 'this file')) console.warn(line);
+      },
+      { scope: 'file' },
+    ],
     mockOptions: defaults,
-    mock: async ({ mockServer, mockOptions, skip }, use) => {
+    mock: async ({ mockServer, mockOptions, mockRuleReport, task, skip }, use) => {
       if (mockServer.upstream !== undefined) {
         await use(workspaceBehindProxy(mockServer, mockServer.upstream, skip));
         return;
       }
       // `test.override({ mockOptions })` replaces the fixture's value: what it leaves out keeps the defaults.
-      const created = await mockServer.control.createWorkspace(withDefaults(defaults, mockOptions));
+      const options = withDefaults(defaults, mockOptions);
+      // run --scenario's scenario reaches the workspaces of run's server only: a server the kit starts has no run around it.
+      const scenario = await scenarioOf(options, mockServer.external ? process.env[RUN_ENVIRONMENT.scenario] : undefined);
+      const created = await mockServer.control.createWorkspace({ ...options, ...(scenario && { scenario: scenario.yamlOrName }) });
       const control = mockServer.control.forWorkspace(created.apiKey);
+      reportFile.set(mockRuleReport, relativePath(process.cwd(), task.file.filepath));
       try {
         await use({ url: mockServer.url, baseUrl: `${mockServer.url}/v1`, apiKey: created.apiKey, workspaceId: created.workspaceId, control, created });
       } finally {
-        control.close();
-        await deleteQuietly(control, created.workspaceId);
+        try {
+          if (scenario) await tallyRules(mockRuleReport, control, scenario.chosenByFile);
+        } finally {
+          control.close();
+          await deleteQuietly(control, created.workspaceId);
+        }
       }
     },
   });

@@ -18,4 +18,12 @@ export const RUN_ENVIRONMENT = {
    * so configuring a proxy in the shell never makes a later `run` think it is behind one.
    */
   proxyUpstream: 'SOCIAL_GATEWAY_MOCK_PROXY_UPSTREAM',
+  /**
+   * Set by `run --scenario X -- <command>`: the scenario, as an absolute file path or a ready-made
+   * scenario's name (empty without one). The vitest kit loads it into each test's workspace, as
+   * `--scenario` loads it into the default one. Not `--scenario`'s own environment form
+   * (SOCIAL_GATEWAY_MOCK_SCENARIO), so a scenario configured in the shell for `serve` never reaches
+   * a kit that starts its own server.
+   */
+  scenario: 'SOCIAL_GATEWAY_MOCK_RUN_SCENARIO',
 } as const;

@@ -66,13 +66,26 @@ export function unknownScenarioReason(name: string): string {
   return `no scenario named "${name}" (ready-made: ${availableScenarios().map((s) => s.name).join(', ')})`;
 }
 
+/** Whether a `--scenario` argument names a file (a path, or anything ending in .yaml/.yml) rather than a ready-made scenario. */
+function looksLikeFile(argument: string): boolean {
+  return argument.includes('/') || argument.includes('\\') || /\.ya?ml$/i.test(argument);
+}
+
+/**
+ * What `--scenario` names, said so that another process in another folder finds the same: a
+ * file's absolute path, or a ready-made scenario's name.
+ */
+export function scenarioReference(argument: string, cwd: string): string {
+  if (looksLikeFile(argument)) return isAbsolute(argument) ? argument : resolve(cwd, argument);
+  return scenarioByName(argument) === undefined && existsSync(resolve(cwd, argument)) ? resolve(cwd, argument) : argument;
+}
+
 /**
  * What `--scenario` names: a file (a path, or anything ending in .yaml/.yml, relative
  * to `cwd`) or the name of a ready-made scenario.
  */
 export function scenarioFromArgument(argument: string, cwd: string): ScenarioSource {
-  const looksLikeFile = argument.includes('/') || argument.includes('\\') || /\.ya?ml$/i.test(argument);
-  if (looksLikeFile) return scenarioFromFile(isAbsolute(argument) ? argument : resolve(cwd, argument), argument);
+  if (looksLikeFile(argument)) return scenarioFromFile(isAbsolute(argument) ? argument : resolve(cwd, argument), argument);
   const byName = scenarioByName(argument);
   if (byName) return byName;
   if (existsSync(resolve(cwd, argument))) return scenarioFromFile(resolve(cwd, argument), argument);

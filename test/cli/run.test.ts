@@ -81,6 +81,50 @@ describe('social-gateway-mock run -- <command>', { timeout: 60_000 }, () => {
     expect(await main(['run', '--port', '0', '--coverage-min', '50', '--', ...node('process.exit(4)')], failed.streams)).toEqual({ exitCode: 4 });
   });
 
+  describe('with a scenario', () => {
+    const scenario = (cwd: string) => {
+      writeFileSync(
+        join(cwd, 'replay.yaml'),
+        ['name: replay', 'rules:', '  - id: connections', '    match: { operationId: listConnections }', '    then: { latencyMs: 0 }', '  - id: never-asked', '    match: { operationId: listMedia }', '    then: { latencyMs: 0 }'].join('\n'),
+      );
+    };
+    // The command asks for the connections of every workspace it is given (the default one, and one it makes as the kit would).
+    const command = `(async () => {
+      const env = process.env;
+      const made = await (await fetch(env.SOCIAL_GATEWAY_MOCK_CONTROL_URL + '/workspaces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: require('node:fs').readFileSync(env.SOCIAL_GATEWAY_MOCK_RUN_SCENARIO, 'utf8') }) })).json();
+      await fetch(env.SOCIAL_GATEWAY_MOCK_URL + '/v1/connections', { headers: { 'x-api-key': made.apiKey } });
+      require('node:fs').writeFileSync('passed-on.txt', env.SOCIAL_GATEWAY_MOCK_RUN_SCENARIO);
+    })()`;
+
+    it('passes its file on (absolute) for the kit, and names each rule that fired in no workspace at its end', async () => {
+      const { streams, err, cwd } = io();
+      scenario(cwd);
+      expect(await main(['run', '--port', '0', '--scenario', 'replay.yaml', '--coverage-report', 'coverage.json', '--', ...node(command)], streams)).toEqual({ exitCode: 0 });
+      expect(readFileSync(join(cwd, 'passed-on.txt'), 'utf8')).toBe(join(cwd, 'replay.yaml'));
+      // connections fired in the workspace the command made, not in the default one: fired all the same.
+      expect(err.filter((line) => line.includes('never fired'))).toEqual(['social-gateway-mock: rule never-asked of scenario replay never fired (in none of the 2 workspaces that loaded it)']);
+      const report = JSON.parse(readFileSync(join(cwd, 'coverage.json'), 'utf8')) as { unfiredRules: unknown };
+      expect(report.unfiredRules).toEqual([{ scenario: 'replay', ruleId: 'never-asked', workspaces: 2 }]);
+    });
+
+    it('exits 1 for an unfired rule with --fail-on-unfired-rules, and with the command\'s own failure first', async () => {
+      const failing = io();
+      scenario(failing.cwd);
+      expect(await main(['run', '--port', '0', '--scenario', 'replay.yaml', '--fail-on-unfired-rules', '--', ...node(command)], failing.streams)).toEqual({ exitCode: 1 });
+      expect(failing.err.join('\n')).toContain('1 scenario rule never fired: failing, as --fail-on-unfired-rules asks');
+      const broken = io();
+      scenario(broken.cwd);
+      expect(await main(['run', '--port', '0', '--scenario', 'replay.yaml', '--fail-on-unfired-rules', '--', ...node('process.exit(5)')], broken.streams)).toEqual({ exitCode: 5 });
+    });
+
+    it('passes no scenario on without one, so a nested run does not inherit an outer one', async () => {
+      const { streams, cwd } = io();
+      const script = `require('node:fs').writeFileSync('passed-on.txt', JSON.stringify(process.env.SOCIAL_GATEWAY_MOCK_RUN_SCENARIO))`;
+      expect(await main(['run', '--port', '0', '--', ...node(script)], { ...streams, env: { ...streams.env, SOCIAL_GATEWAY_MOCK_RUN_SCENARIO: '/outer.yaml' } })).toEqual({ exitCode: 0 });
+      expect(readFileSync(join(cwd, 'passed-on.txt'), 'utf8')).toBe('""');
+    });
+  });
+
   it('exits 127 naming a command that does not exist, and stops the server', async () => {
     const { streams, err } = io();
     expect(await main(['run', '--port', '0', '--', 'no-such-command-sgw'], streams)).toEqual({ exitCode: 127 });

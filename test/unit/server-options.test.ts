@@ -38,7 +38,7 @@ const SERVER_FLAGS: Array<[argv: string[], options: MockServerOptions]> = [
 ];
 
 /** Flags of the command line itself: where it listens, what it prints and writes, where its flags come from. */
-const COMMAND_FLAGS = ['host', 'port', 'log-level', 'coverage-report', 'coverage-min', 'coverage-ops', 'coverage-from', 'ready-file', 'config', 'help', 'version'];
+const COMMAND_FLAGS = ['host', 'port', 'log-level', 'coverage-report', 'coverage-min', 'fail-on-unfired-rules', 'coverage-ops', 'coverage-from', 'ready-file', 'config', 'help', 'version'];
 
 describe('the server options the command line builds', () => {
   const untouched = server([]);
