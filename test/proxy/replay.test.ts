@@ -65,6 +65,65 @@ async function replayed(yaml: string, calls: Call[], headers: Record<string, str
   }
 }
 
+describe('a suite of tests recorded through proxy --record, replayed in a workspace per test', () => {
+  it('gives each test the answers to its own requests, in any order: the ids the upstream minted line up in each workspace', { timeout: 90_000 }, async () => {
+    const upstream = await listening({});
+    const recording = join(folder(), 'recording');
+    const proxy = await proxyTo(upstream.url, { recordDir: recording });
+    const headers = { 'x-api-key': DEFAULT_API_KEY };
+    // Two "tests", one after the other against the one real service: each lists, creates its post, reads it back by id.
+    const testCalls = async (base: Parameters<typeof request>[0], text: string, filter: string) => {
+      const answers: Seen[] = [];
+      answers.push(await send(base, { method: 'get', path: `/v1/posts?${filter}` }, headers));
+      const bluesky = (JSON.parse((await send(base, { method: 'get', path: '/v1/connections' }, headers)).text) as { connections: Array<{ platform: string; id: string }> }).connections.find((c) => c.platform === 'bluesky')?.id;
+      const created = await send(base, { method: 'post', path: '/v1/posts', body: { text, destinations: [{ connectionId: bluesky }] } }, headers);
+      answers.push(created);
+      const id = (JSON.parse(created.text) as { post?: { id: string } }).post?.id ?? 'none';
+      answers.push(await send(base, { method: 'get', path: `/v1/posts/${id}` }, headers));
+      return answers;
+    };
+    let first: Seen[];
+    let second: Seen[];
+    try {
+      first = await testCalls(proxy.url, 'First test', 'status=published&limit=1');
+      second = await testCalls(proxy.url, 'Second test', 'status=published&limit=2');
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+    // Two posts, two ids minted by the upstream, two pages of another size.
+    expect(first[1]?.text).not.toBe(second[1]?.text);
+    expect(first[0]?.text).not.toBe(second[0]?.text);
+
+    const yaml = await replayScenario(recording);
+    // A mock of another seed, each test in a fresh workspace of the scenario, the second test first.
+    const replay = await startMock({ seed: 9 });
+    try {
+      const workspace = async () => {
+        const res = await request(replay.server.app).post('/__control/workspaces').send({ scenario: yaml });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return { 'x-api-key': res.body.apiKey as string };
+      };
+      const inWorkspace = async (text: string, filter: string) => {
+        const own = await workspace();
+        const base = replay.server.app;
+        const answers: Seen[] = [];
+        answers.push(await send(base, { method: 'get', path: `/v1/posts?${filter}` }, own));
+        const bluesky = (JSON.parse((await send(base, { method: 'get', path: '/v1/connections' }, own)).text) as { connections: Array<{ platform: string; id: string }> }).connections.find((c) => c.platform === 'bluesky')?.id;
+        const created = await send(base, { method: 'post', path: '/v1/posts', body: { text, destinations: [{ connectionId: bluesky }] } }, own);
+        answers.push(created);
+        const id = (JSON.parse(created.text) as { post?: { id: string } }).post?.id ?? 'none';
+        answers.push(await send(base, { method: 'get', path: `/v1/posts/${id}` }, own));
+        return answers;
+      };
+      expect(await inWorkspace('Second test', 'status=published&limit=2')).toEqual(second);
+      expect(await inWorkspace('First test', 'status=published&limit=1')).toEqual(first);
+    } finally {
+      await replay.close();
+    }
+  });
+});
+
 describe('a session recorded through proxy --record', () => {
   it('replays byte for byte from the scenario from-recording writes, ids consistent and repeated reads in order', async () => {
     const upstream = await listening({});
