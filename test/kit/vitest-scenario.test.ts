@@ -75,6 +75,14 @@ describe('createMockTest({ scenario: FILE })', () => {
   });
 });
 
+describe('a test that deletes its own workspace', () => {
+  test('still ends cleanly: its rules went with the workspace, uncounted', async ({ mock, mockServer }) => {
+    expect(mock.created.scenario).toBe('recorded');
+    await mockServer.control.deleteWorkspace(mock.workspaceId);
+    expect((await fetch(`${mock.baseUrl}/connections`, { headers: { 'x-api-key': mock.apiKey } })).status).toBe(401);
+  });
+});
+
 describe('the report when a file ends', () => {
   const report = (chosenByFile: boolean, fired: Array<[string, number]>): MockRuleReport => ({ scenarios: new Map([['recorded', { chosenByFile, tests: 3, fired: new Map(fired) }]]) });
 
