@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { basename, dirname, extname, relative, resolve as resolvePath } from 'node:path';
 import { Document, isMap, type YAMLMap } from 'yaml';
 import { OperationIndex } from '../http/operations.js';
@@ -18,7 +19,8 @@ export function scenarioHelp(): string {
     'Usage: social-gateway-mock scenario from-recording <DIR> [--out FILE]',
     '',
     'Prints to stdout (or writes to --out FILE) a scenario that replays a recording (a folder written by proxy --record):',
-    'one rule per exchange, in arrival order, each firing once, matching what the request asked (the',
+    'one rule per exchange, in arrival order, each firing once (the same request answered the same',
+    "again adds to its rule's times), matching what the request asked (the",
     "operation, the path parameters, the whole query, the JSON body's top-level fields; not headers),",
     'and answering the recorded status, headers and body (respond); identical requests get their',
     'answers in recorded order. An exchange the upstream never answered replays the 502 the proxy gave (fault).',
@@ -58,8 +60,8 @@ const MAX_QUERY_REPEATS = 100;
 const MAX_BODY_MATCHERS = 20;
 const MAX_POINTER_NAME = 250;
 
-type Rule = { id: string; description: string; match: Record<string, unknown>; then: { respond: RespondEffect } | { fault: Partial<FaultEffect> }; times: 1 };
-type Converted = { rule: Rule } | { skipped: string };
+type Rule = { id: string; description: string; match: Record<string, unknown>; then: { respond: RespondEffect } | { fault: Partial<FaultEffect> }; times: number };
+type Converted = { rule: Rule } | { skipped: string } | { repeats: string };
 
 /**
  * `social-gateway-mock scenario from-recording DIR`: a recording as a scenario, on stdout.
@@ -135,16 +137,17 @@ export function scenarioFromRecording(recorded: readonly RecordedExchange[], whe
     const found = index.match(exchange.request.method.toUpperCase(), exchange.request.path);
     return redactExchange(redactor, exchange, found.kind === 'found' ? found.params : {});
   });
-  const converted = exchanges.map((exchange) => ({ exchange, result: convert(exchange, index) }));
+  const converted = foldRepeats(exchanges.map((exchange) => ({ exchange, result: convert(exchange, index) })));
   const rules = converted.flatMap(({ result }) => ('rule' in result ? [result.rule] : []));
   if (rules.length === 0) return undefined;
   const start = clockStart(exchanges);
-  const skipped = converted.length - rules.length;
+  const skipped = converted.filter(({ result }) => 'skipped' in result).length;
+  const replayed = converted.length - skipped;
   const document = new Document({
     // Named in the file, so the name holds wherever the YAML goes (the kit sends it whole to each test's workspace).
     name: scenarioName(where.name ?? where.dir),
     description: [
-      `Replays the recording in ${where.dir}: ${rules.length} of its ${exchanges.length} exchanges${start ? `, from ${start}` : ''}${skipped > 0 ? ` (${skipped} left out, see the comments)` : ''}.`,
+      `Replays the recording in ${where.dir}: ${replayed} of its ${exchanges.length} exchanges${replayed > rules.length ? ` (in ${rules.length} rules)` : ''}${start ? `, from ${start}` : ''}${skipped > 0 ? ` (${skipped} left out, see the comments)` : ''}.`,
       'Each rule answers its recorded response once to the same request (operation, path ids, the whole query,',
       "the body's top-level fields); identical requests get theirs in arrival order. Once used up, or for a",
       'request the recording does not hold, the mock answers for itself (from an empty workspace).',
@@ -161,6 +164,7 @@ export function scenarioFromRecording(recorded: readonly RecordedExchange[], whe
   let pending: string[] = [];
   let ruleAt = 0;
   for (const { exchange, result } of converted) {
+    if ('repeats' in result) continue;
     if ('skipped' in result) {
       pending.push(` exchange ${exchange.seq}, ${exchange.request.method} ${exchange.request.path}: left out, ${result.skipped}`);
       continue;
@@ -175,6 +179,38 @@ export function scenarioFromRecording(recorded: readonly RecordedExchange[], whe
   }
   if (pending.length > 0) document.comment = pending.join('\n');
   return document.toString({ lineWidth: 0 });
+}
+
+/**
+ * The same request answered the same again (status and body; headers such as X-RateLimit-Remaining
+ * or a request id differ every time) adds to the times of the rule before it for that request
+ * rather than making another: tests that each ask what another test asked (a list of connections)
+ * are answered by one rule that fires in each of their workspaces, not by a second copy that no
+ * workspace reaches and the end of `run` would name as never fired. A request answered otherwise
+ * than before keeps a rule of its own, after, so repeats still replay in recorded order.
+ */
+function foldRepeats<T extends { result: Converted }>(converted: T[]): T[] {
+  const lastFor = new Map<string, Rule>();
+  return converted.map((entry) => {
+    if (!('rule' in entry.result)) return entry;
+    const { rule } = entry.result;
+    const key = JSON.stringify(rule.match);
+    const before = lastFor.get(key);
+    if (before && isDeepStrictEqual(answerOf(before), answerOf(rule))) {
+      before.times++;
+      before.description = `${before.description.replace(/ \(and \d+ more times?, the same\)$/, '')} (and ${before.times - 1} more time${before.times === 2 ? '' : 's'}, the same)`;
+      return { ...entry, result: { repeats: before.id } };
+    }
+    lastFor.set(key, rule);
+    return entry;
+  });
+}
+
+/** What a rule answers, without the headers that change with every answer. */
+function answerOf(rule: Rule): unknown {
+  if ('fault' in rule.then) return rule.then;
+  const { headers: _headers, ...answer } = rule.then.respond;
+  return answer;
 }
 
 /**

@@ -91,6 +91,20 @@ describe('scenarioFromRecording', () => {
     ]);
   });
 
+  it('folds the same request answered the same again into its rule, times N, and keeps a changed answer apart, in order', () => {
+    const list = (seq: number, remaining: string, json: unknown) => exchange(seq, 'GET', '/v1/connections', { status: 200, headers: { 'x-ratelimit-remaining': remaining }, json });
+    const { yaml, rules } = convert([list(1, '599', { connections: [] }), list(2, '598', { connections: [] }), list(3, '597', { connections: [{ id: 'c-1' }] }), list(4, '596', { connections: [] })]);
+    expect(rules.map((rule) => [rule.id, (rule as { times?: number }).times, rule.then.respond?.['json']])).toEqual([
+      ['rec-000001-listConnections', 2, { connections: [] }],
+      ['rec-000003-listConnections', 1, { connections: [{ id: 'c-1' }] }],
+      ['rec-000004-listConnections', 1, { connections: [] }],
+    ]);
+    // The first answer's headers are the rule's.
+    expect(rules[0]?.then.respond?.['headers']).toEqual({ 'x-ratelimit-remaining': '599' });
+    expect(yaml).toContain('Replays the recording in rec: 4 of its 4 exchanges (in 3 rules)');
+    expect(yaml).toContain('(and 1 more time, the same)');
+  });
+
   it('names the scenario after the file it is written to, or the recording', () => {
     const one = [exchange(1, 'GET', '/v1/posts', { status: 200, headers: {}, json: { data: [] } })];
     const named = (name?: string) => (parse(scenarioFromRecording(one, { dir: 'recordings/2026-11-25', schemaPath: 'x', ...(name !== undefined && { name }) }) ?? '') as { name: string }).name;
