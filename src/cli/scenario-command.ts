@@ -58,6 +58,8 @@ const MAX_QUERY_NAME = 256;
 const MAX_QUERY_VALUE = 2048;
 const MAX_QUERY_REPEATS = 100;
 const MAX_BODY_MATCHERS = 20;
+/** The most rules a scenario holds (the schema's `rules.maxItems`). */
+const MAX_RULES = 200;
 const MAX_POINTER_NAME = 250;
 
 type Rule = { id: string; description: string; match: Record<string, unknown>; then: { respond: RespondEffect } | { fault: Partial<FaultEffect> }; times: number };
@@ -88,7 +90,14 @@ export function scenarioCommand(argv: string[], io: CliIo): number {
   }
   const out = parsed.values.out === undefined ? undefined : resolvePath(io.cwd, parsed.values.out);
   // The editor reads $schema from the file's own folder: --out's, or where `> my.yaml` puts it.
-  const yaml = scenarioFromRecording(exchanges, { dir, schemaPath: schemaPathFrom(out === undefined ? io.cwd : dirname(out)), ...(out !== undefined && { name: out }) });
+  let yaml: string | undefined;
+  try {
+    yaml = scenarioFromRecording(exchanges, { dir, schemaPath: schemaPathFrom(out === undefined ? io.cwd : dirname(out)), ...(out !== undefined && { name: out }) });
+  } catch (error) {
+    if (!(error instanceof RecordingError)) throw error;
+    io.err(`social-gateway-mock: ${error.message}`);
+    return 2;
+  }
   if (yaml === undefined) {
     io.err(`social-gateway-mock: ${dir}: none of its ${exchanges.length} exchanges reached an operation of openapi.yaml, so there is nothing to replay`);
     return 2;
@@ -140,6 +149,12 @@ export function scenarioFromRecording(recorded: readonly RecordedExchange[], whe
   const converted = foldRepeats(exchanges.map((exchange) => ({ exchange, result: convert(exchange, index) })));
   const rules = converted.flatMap(({ result }) => ('rule' in result ? [result.rule] : []));
   if (rules.length === 0) return undefined;
+  if (rules.length > MAX_RULES) {
+    // A file that would not load is no answer: say so now, with the way out, rather than at the replay.
+    throw new RecordingError(
+      `${where.dir}: its exchanges make ${rules.length} rules, over the ${MAX_RULES} a scenario holds (scenarios/scenario.schema.json): replay it in parts, each a folder of at most ${MAX_RULES} exchanges (the files sort in arrival order; move the later ones to another folder), or record a shorter session`,
+    );
+  }
   const start = clockStart(exchanges);
   const skipped = converted.filter(({ result }) => 'skipped' in result).length;
   const replayed = converted.length - skipped;

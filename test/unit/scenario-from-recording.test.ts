@@ -113,6 +113,12 @@ describe('scenarioFromRecording', () => {
     expect(named('__.yaml')).toBe('recorded');
   });
 
+  it('refuses, naming the way out, a recording of more rules than a scenario holds, rather than write a file that would not load', () => {
+    const many = Array.from({ length: 201 }, (_, i) => exchange(i + 1, 'GET', `/v1/posts/p-${i}`, { status: 200, headers: {}, json: { post: { id: `p-${i}` } } }));
+    expect(() => scenarioFromRecording(many, { dir: 'rec', schemaPath: 'x' })).toThrow(/rec: its exchanges make 201 rules, over the 200 a scenario holds .*replay it in parts/);
+    expect(convert(many.slice(0, 200)).rules).toHaveLength(200);
+  });
+
   it('answers nothing when no exchange can be replayed', () => {
     expect(scenarioFromRecording([exchange(1, 'GET', '/v2/elsewhere', { status: 404, headers: {} })], { dir: 'rec', schemaPath: 'x' })).toBeUndefined();
   });
