@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/server.js';
@@ -11,6 +11,15 @@ import { listening } from '../proxy/helpers.js';
 // suite recorded through `proxy -- <command>`, directly and through a nested `run --`.
 
 const DOC = 'proxy.md';
+
+/** The id of the upstream's account on a network, as its API lists it. */
+async function upstreamConnection(url: string, platform: string): Promise<string> {
+  const res = await fetch(`${url}/v1/connections`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+  const { connections } = (await res.json()) as { connections: Array<{ id: string; platform: string }> };
+  const found = connections.find((connection) => connection.platform === platform);
+  if (!found) throw new Error(`the upstream has no ${platform} account`);
+  return found.id;
+}
 const newProject = useRecipeProjects('proxy');
 
 describe('docs/proxy.md', { timeout: 120_000 }, () => {
@@ -88,6 +97,56 @@ describe('docs/proxy.md', { timeout: 120_000 }, () => {
         expect(String(result.all)).toContain('the kit has no key to send: start the proxy with SOCIAL_GATEWAY_MOCK_UPSTREAM_KEY=');
         expect(String(result.all)).toMatch(/Tests +3 failed \(3\)/);
         expect(upstream.server.registry.defaultWorkspace.journal.entries()).toEqual([]);
+      } finally {
+        await upstream.close();
+      }
+    });
+  });
+  describe('Replaying a kit suite, test by test', () => {
+    const HEADING = 'Replaying a kit suite, test by test';
+
+    it("records a kit suite against an upstream that answers otherwise than the mock, and every test sees the upstream's answers on replay, in any order", { timeout: 900_000 }, async () => {
+      const made = await newProject('replay-suite');
+      await writeDocFiles(DOC, 'replay-suite/', made.dir);
+      const [block] = docBlocksUnder(DOC, HEADING, 'sh');
+      const [record, convert, replay, shuffled] = block!.code.trim().split('\n');
+      // The "real service": a mock of another seed, so its ids and world differ from the ones the kit's workspaces start with.
+      const upstream = await listening({ seed: 42 });
+      try {
+        const env = { GATEWAY_KEY: DEFAULT_API_KEY };
+        const recorded = await runCommand(made, ['bash', '-c', record!.replace('https://gateway.example.com', upstream.url)], env);
+        expect(recorded.exitCode, String(recorded.all)).toBe(0);
+        expect(String(recorded.all)).toMatch(/Tests +3 passed \(3\)/);
+        const snapshots = readFileSync(join(made.dir, 'test', '__snapshots__', 'posts.test.ts.snap'), 'utf8');
+        // The snapshots hold the upstream's world: its bluesky account's id, which the mock's own world does not have.
+        const upstreamBluesky = await upstreamConnection(upstream.url, 'bluesky');
+        expect(snapshots).toContain(upstreamBluesky);
+
+        const converted = await runCommand(made, ['bash', '-c', convert!]);
+        expect(converted.exitCode, String(converted.all)).toBe(0);
+        const reached = upstream.server.registry.defaultWorkspace.journal.entries().length;
+
+        for (const line of [replay!, shuffled!]) {
+          const replayed = await runCommand(made, ['bash', '-c', line]);
+          expect(replayed.exitCode, String(replayed.all)).toBe(0);
+          expect(String(replayed.all)).toMatch(/Tests +3 passed \(3\)/);
+          expect(String(replayed.all)).not.toContain('never fired');
+          expect(String(replayed.all)).not.toContain('nothing was replayed');
+        }
+        // Offline: nothing of the replays reached the upstream.
+        expect(upstream.server.registry.defaultWorkspace.journal.entries().length).toBe(reached);
+
+        // Without the scenario the mock answers from its own world, and the snapshots catch it: the replay is what passed.
+        const unreplayed = await runCommand(made, ['npx', 'social-gateway-mock', 'run', '--', 'npx', 'vitest', 'run']);
+        expect(unreplayed.exitCode).not.toBe(0);
+        expect(String(unreplayed.all)).toMatch(/Snapshot .* mismatched/);
+
+        // One test alone leaves the other tests' rules unfired: named, and a failing exit with the flag.
+        const partial = await runCommand(made, ['bash', '-c', `${replay!} -t 'lists the connected accounts'`]);
+        expect(partial.exitCode).toBe(1);
+        expect(String(partial.all)).toMatch(/Tests +1 passed \| 2 skipped \(3\)/);
+        expect(String(partial.all)).toMatch(/rule rec-\d{6}-createPost of scenario recorded never fired \(in none of the \d+ workspaces that loaded it\)/);
+        expect(String(partial.all)).toContain('scenario rules never fired: failing, as --fail-on-unfired-rules asks');
       } finally {
         await upstream.close();
       }
