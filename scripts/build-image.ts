@@ -103,7 +103,7 @@ function addFile(tar: Pack, file: LayerFile): Promise<void> {
 async function writeLayer(path: string, dirs: Array<{ name: string; mode: number; uid?: number }>, files: LayerFile[]): Promise<string> {
   const tar = pack();
   const hash = createHash('sha256');
-  tar.on('data', (chunk: Buffer) => hash.update(chunk));
+  tar.on('data', (chunk) => hash.update(chunk as Buffer));
   const written = pipeline(tar, createWriteStream(path));
   for (const dir of dirs) tar.entry({ name: `${dir.name}/`, type: 'directory', mode: dir.mode, uid: dir.uid ?? 0, gid: dir.uid ?? 0, mtime: MTIME });
   for (const file of files) await addFile(tar, file);
