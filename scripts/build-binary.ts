@@ -91,7 +91,7 @@ async function registryNode(target: string, file: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const reader = extract();
   reader.on('entry', (header, stream, next) => {
-    if (header.name === file) stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    if (header.name === file) stream.on('data', (chunk) => chunks.push(chunk as Buffer));
     stream.on('end', next);
     stream.resume();
   });
@@ -162,7 +162,8 @@ async function main(): Promise<void> {
       const { platform, arch, file } = OTHER_TARGETS[other]!;
       let node = await registryNode(other, file);
       // Injecting breaks a signature: removed, so the system sees an unsigned binary rather than a forged one.
-      if (platform === 'darwin') node = Buffer.from(unsign(node) ?? node);
+      const unsigned = platform === 'darwin' ? unsign(node) : null;
+      if (unsigned) node = Buffer.from(unsigned);
       if (platform === 'win32') node = Buffer.from(signatureSet(node, null, true));
       const path = join(RELEASE, executableName(platform, arch));
       await writeExecutable(path, node, portable, platform);
