@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startProcess, waitForOk, type Pinning, type ServerSpec } from './lib/processes.js';
-import { percentile } from './lib/stats.js';
+import { median } from './lib/stats.js';
 
 /*
  * `npm run bench:binary`: the single executable's start to its first answer against
@@ -39,7 +39,6 @@ for (let run = 0; run < RUNS; run += 1) {
   times.node.push(await startOnce(node));
   times.binary.push(await startOnce(binary()));
 }
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
 const row = (name: string, values: number[]) => `| ${name} | ${median(values).toFixed(0)} | ${Math.min(...values).toFixed(0)} | ${Math.max(...values).toFixed(0)} |`;
 console.log(`Start to the first answer (GET /__control/health), ${RUNS} runs each, alternating; ms`);
 console.log('| | median | min | max |\n| --- | --- | --- | --- |');
