@@ -32,13 +32,26 @@ function ownFolder(): string {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const stat = lstatSync(folder);
   const foreign = !stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (process.platform !== 'win32' && (stat.mode & 0o022) !== 0);
-  if (foreign) throw new Error(`social-gateway-mock: ${folder} is not a folder of this user's alone; remove it, or set TMPDIR to another folder`);
+  if (foreign) throw new Error(`${folder} is not a folder of this user's alone; remove it, or set TMPDIR to another folder`);
   return folder;
 }
 
-/** Where the executable's files are on disk, written there at its first start; undefined when not running as a single executable. */
+/**
+ * Where the executable's files are on disk, written there at its first start; undefined when not
+ * running as a single executable. A folder it cannot use ends the process with one line saying
+ * why, before any command runs: nothing else can work without the files.
+ */
 export function seaPackageRoot(): string | undefined {
   if (!isSea()) return undefined;
+  try {
+    return writtenOut();
+  } catch (error) {
+    process.stderr.write(`social-gateway-mock: cannot write out its files: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+function writtenOut(): string {
   const manifest = JSON.parse(getAsset(SEA_MANIFEST, 'utf8')) as SeaManifest;
   const folder = ownFolder();
   const root = join(folder, manifest.id);

@@ -162,8 +162,16 @@ describe('the single executable', { timeout: 60_000 }, () => {
 
     chmodSync(join(fresh, folder!), 0o777);
     const refused = await executable(['--version'], { TMPDIR: fresh });
-    expect(refused.exitCode).not.toBe(0);
-    expect(refused.all).toContain(`${join(fresh, folder!)} is not a folder of this user's alone`);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.all).toBe(`social-gateway-mock: cannot write out its files: ${join(fresh, folder!)} is not a folder of this user's alone; remove it, or set TMPDIR to another folder`);
+  });
+
+  it('says in one line why it cannot start when its temporary folder is no folder', async () => {
+    const file = join(scratch, 'not-a-folder');
+    writeFileSync(file, '');
+    const refused = await executable(['--version'], { TMPDIR: file });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.all).toMatch(/^social-gateway-mock: cannot write out its files: ENOTDIR: [^\n]*$/);
   });
 });
 
