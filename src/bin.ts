@@ -9,13 +9,16 @@ const io = {
   cwd: process.cwd(),
 };
 
-// Watching starts before the server does: a Ctrl-C during the start is not lost.
-const watch = watchProcess();
-const result = await main(process.argv.slice(2), io, watch);
-if (result.exitCode !== undefined) {
-  watch.dispose();
-  process.exitCode = result.exitCode;
-} else {
+/** No top-level await: the single executable runs this file as a CommonJS bundle (scripts/build-binary.ts). */
+async function start(): Promise<void> {
+  // Watching starts before the server does: a Ctrl-C during the start is not lost.
+  const watch = watchProcess();
+  const result = await main(process.argv.slice(2), io, watch);
+  if (result.exitCode !== undefined) {
+    watch.dispose();
+    process.exitCode = result.exitCode;
+    return;
+  }
   const { stop } = result;
   // Graceful shutdown: stop accepting, finish requests and webhook attempts, write --data and coverage, leave.
   watch.onShutdown((reason) => {
@@ -29,3 +32,5 @@ if (result.exitCode !== undefined) {
     );
   });
 }
+
+void start();
