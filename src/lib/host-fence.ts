@@ -67,10 +67,21 @@ function normalizeName(name: string): string {
   return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
+/** ` (<host>)` of a URL, or nothing when it has none that parses. */
+function urlHost(text: string): string {
+  try {
+    const { host } = new URL(text);
+    return host === '' ? '' : ` (${host})`;
+  } catch {
+    return '';
+  }
+}
+
 function parseEntry(raw: string): Entry | string {
   const text = raw.trim();
   if (text === '') return 'an entry is empty';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return `'${text}' is a URL; give its host name alone`;
+  // Only the host is quoted back: the URL's user info or query may hold a password, and this message is printed.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return `an entry is a URL; give its host name alone${urlHost(text)}`;
   if (text.startsWith('*.')) return `'${text}' is a wildcard; write '${text.slice(1)}' for a domain and every name under it`;
   const slash = text.indexOf('/');
   const address = parseAddress(bareAddress(slash === -1 ? text : text.slice(0, slash)));
