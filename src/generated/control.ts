@@ -57,7 +57,9 @@ export interface paths {
          *     a copy of its whole world, clock included, with its own id and key; an unknown
          *     id is `404`. Under `--max-workspaces` a server that holds as many as it may
          *     answers `503 WORKSPACE_LIMIT_REACHED` naming the limit (or, with
-         *     `--on-max-workspaces evict`, evicts the longest idle workspace to make room).
+         *     `--on-max-workspaces evict`, evicts the longest idle workspace to make room, once it
+         *     has been idle 5 minutes, or `--workspace-ttl` when shorter: a workspace used more
+         *     recently is never evicted, and the creation answers 503).
          */
         post: operations["createWorkspace"];
         delete?: never;
@@ -2020,7 +2022,8 @@ export interface components {
         /**
          * @description The server holds as many workspaces as `--max-workspaces` allows (`WORKSPACE_LIMIT_REACHED`),
          *     the default one included; `details` names the limit. Delete one first, or start the server
-         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead. With `--data`,
+         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead (only one idle
+         *     at least 5 minutes, or `--workspace-ttl` when shorter). With `--data`,
          *     also `DATA_FILE_UNWRITABLE` when the data file cannot be written (see `DataFileUnwritable`).
          */
         WorkspaceLimitReached: {
