@@ -236,6 +236,7 @@ function createRegistry(options: MockServerOptions, { defaultStart, database, co
       eventStreams.closeWorkspace(workspace.id);
       coverage.workspaceEnded(workspace.id);
     },
+    keysChanged: (workspace) => void eventStreams.closeRevoked(workspace.id, workspace.data.apiKeys),
     ...(options.workspaceTtlMs !== undefined && { workspaceTtlMs: options.workspaceTtlMs }),
     ...(options.maxWorkspaces !== undefined && { maxWorkspaces: options.maxWorkspaces }),
     ...(options.onMaxWorkspaces !== undefined && { onMaxWorkspaces: options.onMaxWorkspaces }),
@@ -374,7 +375,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const api = loadSpec('openapi.yaml');
   const coverage = new CoverageTracker(api.document);
   const database = await Database.open(options.dataFile);
-  const eventStreams = new EventStreams();
+  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
+  const eventStreams = new EventStreams({ perWorkspace: httpLimits.maxEventStreamsPerWorkspace, perServer: httpLimits.maxEventStreams });
   const registry = createRegistry(options, { defaultStart, database, coverage, eventStreams, realTime, clockStartMs, webhookTimeoutMs, webhookFence });
   // A new data file is created now; one loaded unchanged is left as it is.
   await database.flushChanges();
@@ -383,7 +385,6 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const apiIndex = new OperationIndex(api.document);
   const controlIndex = new OperationIndex(control.document);
   const violations: ContractViolation[] = [];
-  const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
   const responder = createResponder(options, { api, control }, registry, database, httpLimits, violations);
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const bodyLimit = options.bodyLimit ?? '1mb';

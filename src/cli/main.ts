@@ -1,8 +1,8 @@
-import { maskUserInfo } from '../lib/uri.js';
 import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { CONFIG_FILE, ENV_PREFIX, flagHelp, InputError, resolveOptions, UsageError, type CliIo } from './options.js';
 import { didYouMean, shellWord, type PositionalHint } from './parse-flags.js';
+import { maskPrintedLine } from './printed-line.js';
 import { startServer, type RunningServer } from './serve.js';
 
 export { resolveOptions, type CliIo } from './options.js';
@@ -61,8 +61,8 @@ function usageFailure(error: unknown, io: CliIo): { exitCode: number } {
  * `shutdown` tells `run` (and `proxy -- <command>`) when to stop its command early.
  */
 export async function main(argv: string[], given: CliIo, shutdown: ShutdownSource = NEVER): Promise<CliResult> {
-  // A URL given with its credentials (--upstream, a webhook, an error quoting a flag) is never printed with them.
-  const io: CliIo = { ...given, out: (line) => given.out(maskUserInfo(line)), err: (line) => given.err(maskUserInfo(line)) };
+  // A URL given with its credentials or a secret in its query (--upstream, a webhook, an error quoting a flag) is never printed with them.
+  const io: CliIo = { ...given, out: (line) => given.out(maskPrintedLine(line)), err: (line) => given.err(maskPrintedLine(line)) };
   const [first, ...rest] = argv;
   try {
     if (first === 'run') {

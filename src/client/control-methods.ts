@@ -59,7 +59,9 @@ export abstract class ControlMethods {
    * a copy of its whole world, clock included, with its own id and key; an unknown
    * id is `404`. Under `--max-workspaces` a server that holds as many as it may
    * answers `503 WORKSPACE_LIMIT_REACHED` naming the limit (or, with
-   * `--on-max-workspaces evict`, evicts the longest idle workspace to make room).
+   * `--on-max-workspaces evict`, evicts the longest idle workspace to make room, once it
+   * has been idle 5 minutes, or `--workspace-ttl` when shorter: a workspace used more
+   * recently is never evicted, and the creation answers 503).
    *
    * @example
    * ```ts

@@ -1,3 +1,4 @@
+import { ApiError } from '../lib/errors.js';
 import type { EventSubscriber } from './bus.js';
 import type { DomainEvent } from './catalog.js';
 
@@ -22,6 +23,12 @@ export function sseMessage(event: Omit<DomainEvent, 'event'> & { event: string }
   return `id: ${event.id}\nevent: ${event.event}\ndata: ${body}\n\n`;
 }
 
+/** How many streams may be open at once (decision 0045): each holds a connection, and so a file, for as long as it lasts. */
+export interface StreamLimits {
+  perWorkspace: number;
+  perServer: number;
+}
+
 /**
  * The open `GET /__control/events` streams of one server, by workspace id (so a
  * stream survives its workspace being reset). Its subscriber is wired beside the
@@ -31,6 +38,11 @@ export class EventStreams {
   private readonly open = new Map<string, Set<ResponseStream>>();
   /** The streams among them that asked for `request.recorded` too (`requests=true`), by workspace id. */
   private readonly watchingRequests = new Map<string, Set<ResponseStream>>();
+  /** The key each stream was opened with (none: the owner's, by token or on a server without one). */
+  private readonly keys = new Map<ResponseStream, string>();
+  private total = 0;
+
+  constructor(private readonly limits: StreamLimits = { perWorkspace: Number.POSITIVE_INFINITY, perServer: Number.POSITIVE_INFINITY }) {}
 
   readonly subscriber: EventSubscriber<{ readonly id: string }> = (workspace, event) => {
     const streams = this.open.get(workspace.id);
@@ -56,10 +68,28 @@ export class EventStreams {
   }
 
   /**
-   * Adds a stream to the workspace's; it leaves when it closes. Control events reach it only
-   * when it asks (`requests`): a client written for the webhook events sees nothing new.
+   * Refuses one more stream of the workspace with 429 EVENT_STREAM_LIMIT_REACHED, naming the cap,
+   * when the workspace or the server holds as many as it may. Asked before the stream's headers go.
    */
-  attach(workspaceId: string, stream: ResponseStream, { requests = false }: { requests?: boolean } = {}): void {
+  admit(workspaceId: string): void {
+    const refusal = this.refusal(workspaceId);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * Adds a stream to the workspace's; it leaves when it closes. Control events reach it only
+   * when it asks (`requests`): a client written for the webhook events sees nothing new. `key`
+   * is the API key it was opened with: revoking that key ends it. A stream past a cap (two
+   * requests admitted together) is ended at once.
+   */
+  attach(workspaceId: string, stream: ResponseStream, { requests = false, key }: { requests?: boolean; key?: string | undefined } = {}): void {
+    if (this.refusal(workspaceId)) return void stream.end();
+    this.total++;
+    stream.onClose(() => {
+      this.total--;
+      this.keys.delete(stream);
+    });
+    if (key !== undefined) this.keys.set(stream, key);
     joinSet(this.open, workspaceId, stream);
     if (requests) joinSet(this.watchingRequests, workspaceId, stream);
   }
@@ -67,9 +97,38 @@ export class EventStreams {
   /** How many streams are open, for the workspace or in all. */
   count(workspaceId?: string): number {
     if (workspaceId !== undefined) return this.open.get(workspaceId)?.size ?? 0;
-    let total = 0;
-    for (const streams of this.open.values()) total += streams.size;
-    return total;
+    return this.total;
+  }
+
+  /**
+   * Ends the workspace's streams opened with a key it no longer holds (revoked, or gone with a
+   * restore): what they carry (request bodies included) is for key holders only. Answers how many.
+   */
+  closeRevoked(workspaceId: string, keys: readonly string[]): number {
+    const held = new Set(keys);
+    let closed = 0;
+    for (const stream of [...(this.open.get(workspaceId) ?? [])]) {
+      const key = this.keys.get(stream);
+      if (key === undefined || held.has(key)) continue;
+      stream.end();
+      closed++;
+    }
+    return closed;
+  }
+
+  private refusal(workspaceId: string): ApiError | undefined {
+    const inWorkspace = this.count(workspaceId);
+    if (inWorkspace >= this.limits.perWorkspace) {
+      return new ApiError(429, 'EVENT_STREAM_LIMIT_REACHED', `This workspace has ${inWorkspace} event streams open, the most one workspace may hold (${this.limits.perWorkspace}); close one before opening another.`, {
+        details: { scope: 'workspace', limit: this.limits.perWorkspace, open: inWorkspace },
+      });
+    }
+    if (this.total >= this.limits.perServer) {
+      return new ApiError(429, 'EVENT_STREAM_LIMIT_REACHED', `This server has ${this.total} event streams open, the most it holds (${this.limits.perServer}, from its limit of open files); try again once one closes.`, {
+        details: { scope: 'server', limit: this.limits.perServer, open: this.total },
+      });
+    }
+    return undefined;
   }
 
   /** Ends the workspace's streams: it was deleted or evicted, and nothing will ever be emitted to them. */
@@ -86,6 +145,7 @@ export class EventStreams {
     for (const streams of [...this.open.values()]) for (const stream of [...streams]) stream.end();
     this.open.clear();
     this.watchingRequests.clear();
+    this.keys.clear();
   }
 }
 

@@ -57,7 +57,9 @@ export interface paths {
          *     a copy of its whole world, clock included, with its own id and key; an unknown
          *     id is `404`. Under `--max-workspaces` a server that holds as many as it may
          *     answers `503 WORKSPACE_LIMIT_REACHED` naming the limit (or, with
-         *     `--on-max-workspaces evict`, evicts the longest idle workspace to make room).
+         *     `--on-max-workspaces evict`, evicts the longest idle workspace to make room, once it
+         *     has been idle 5 minutes, or `--workspace-ttl` when shorter: a workspace used more
+         *     recently is never evicted, and the creation answers 503).
          */
         post: operations["createWorkspace"];
         delete?: never;
@@ -342,9 +344,12 @@ export interface paths {
          *     webhook receives). A comment line (`: connected`) is written first, so a
          *     client knows the stream is live. With `replay=true` the events the workspace
          *     still keeps (its last 1000, at most 4 MiB of data) come first. The stream ends when
-         *     the client disconnects or the server closes; there are no keep-alive messages. A
+         *     the client disconnects, the server closes, the workspace is deleted or evicted, or the
+         *     key it was opened with is revoked (or no longer the workspace's after a restore);
+         *     there are no keep-alive messages. A
          *     client that stops reading is cut off once 8 MiB wait for it (an `EventSource`
-         *     reconnects; `replay=true` catches up).
+         *     reconnects; `replay=true` catches up). A workspace holds at most 32 streams open and
+         *     the server half its connections; past either, `429 EVENT_STREAM_LIMIT_REACHED`.
          *
          *     With `requests=true` the stream also carries `request.recorded`, a control event
          *     that no webhook ever sends and `replay` does not repeat: one each time the
@@ -1993,9 +1998,39 @@ export interface components {
             };
         };
         /**
+         * @description The workspace, or the whole server, holds as many open event streams as it may
+         *     (`EVENT_STREAM_LIMIT_REACHED`): 32 per workspace, whatever key or token opened them, and
+         *     on the server half of the connections its limit of open files allows (`server.maxConnections`,
+         *     three quarters of that limit). `details` names which cap (`scope`), the cap (`limit`) and how many are
+         *     open. Close a stream (or let a tab go) before opening another. The real service has no
+         *     such stream, so contract coverage and scenario rules leave it out (`x-mock-only`).
+         */
+        EventStreamLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "EVENT_STREAM_LIMIT_REACHED",
+                 *         "message": "This workspace has 32 event streams open, the most one workspace may hold (32); close one before opening another.",
+                 *         "details": {
+                 *           "scope": "workspace",
+                 *           "limit": 32,
+                 *           "open": 32
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description The server holds as many workspaces as `--max-workspaces` allows (`WORKSPACE_LIMIT_REACHED`),
          *     the default one included; `details` names the limit. Delete one first, or start the server
-         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead. With `--data`,
+         *     with `--on-max-workspaces evict` to have the longest idle one evicted instead (only one idle
+         *     at least 5 minutes, or `--workspace-ttl` when shorter). With `--data`,
          *     also `DATA_FILE_UNWRITABLE` when the data file cannot be written (see `DataFileUnwritable`).
          */
         WorkspaceLimitReached: {
@@ -2581,6 +2616,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["EventStreamLimitReached"];
             500: components["responses"]["ContractViolation"];
         };
     };

@@ -6,7 +6,7 @@ import type { Workspace } from '../workspaces/workspace.js';
 import { ApiError } from '../lib/errors.js';
 
 /** The key from `x-api-key` or `Authorization: Bearer`; both carry the same key everywhere. */
-export function apiKeyOf(req: Request): string | undefined {
+export function apiKeyOf(req: Pick<Request, 'headers'>): string | undefined {
   const header = req.headers['x-api-key'];
   if (typeof header === 'string' && header !== '') return header;
   const authorization = req.headers.authorization;

@@ -20,6 +20,8 @@ export function createListener(app: RequestListener, limits: HttpLimits, onListe
     listen(port, host) {
       return new Promise((resolve, reject) => {
         const listening = createServer(serverOptions(limits), app);
+        // Past it Node closes a new connection at once: the files left are the data file's, the webhooks' and the upstream's.
+        listening.maxConnections = limits.maxConnections;
         listening.on('clientError', clientErrorHandler(limits));
         listening.once('error', reject);
         listening.listen(port, host, () => {

@@ -2,6 +2,7 @@ import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../lib/errors.js';
+import { ASSUMED_OPEN_FILES, connectionBudget, readOpenFileLimit } from '../lib/descriptor-limit.js';
 
 /**
  * What the HTTP server tolerates from a client before Express sees a request.
@@ -29,7 +30,19 @@ export interface HttpLimits {
    * up never comes near it: a clock advance that publishes thousands of posts writes a few MB.
    */
   maxStreamBufferBytes: number;
+  /**
+   * Connections held at once (`server.maxConnections`); past it Node closes a new one at once.
+   * Derived from the process's limit of open files, so the server never runs out of them.
+   */
+  maxConnections: number;
+  /** Event streams open at once on the whole server (GET /__control/events); past it 429 EVENT_STREAM_LIMIT_REACHED. */
+  maxEventStreams: number;
+  /** Event streams open at once on one workspace, whatever key or token opened them. */
+  maxEventStreamsPerWorkspace: number;
 }
+
+/** The budget of connections of this process, from its limit of open files. */
+const CONNECTIONS = connectionBudget(readOpenFileLimit() ?? ASSUMED_OPEN_FILES);
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 15_000,
@@ -39,6 +52,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxUrlBytes: 8 * 1024,
   shutdownGraceMs: 2_000,
   maxStreamBufferBytes: 8 * 1024 * 1024,
+  maxConnections: CONNECTIONS.maxConnections,
+  maxEventStreams: CONNECTIONS.maxEventStreams,
+  // A dashboard tab holds one, a test one or two: 32 leaves room for many tabs and parallel tests.
+  maxEventStreamsPerWorkspace: 32,
 };
 
 /** Options for `http.createServer`: header size, and timeouts checked often enough to matter. */

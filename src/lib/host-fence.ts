@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import ipaddr from 'ipaddr.js';
 
 /*
  * Where the server's own outgoing requests (webhook deliveries) may go (docs/decisions/0029).
@@ -13,7 +14,9 @@ export type FenceFlag = '--webhook-allow' | '--webhook-deny';
 /** A host name; a leading dot stands for the name and every name under it. */
 const NAME_ENTRY = /^\.?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
 
-type Entry = { text: string; name: string; domain: boolean } | { text: string; range: BlockList };
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+type Entry = { text: string; name: string; domain: boolean } | { text: string; range: [Address, number] };
 
 /** An address without IPv6 brackets or a zone (`fe80::1%eth0`), as BlockList and isIP take it. */
 function bareAddress(address: string): string {
@@ -27,28 +30,71 @@ function familyOf(address: string): 'ipv4' | 'ipv6' | undefined {
   return family === 4 ? 'ipv4' : family === 6 ? 'ipv6' : undefined;
 }
 
+/**
+ * An address in any numeric spelling ipaddr.js reads (`127.1`, `0x7f000001`, `2130706433`, `0177.0.0.1`,
+ * `::ffff:127.0.0.1`, as the WHATWG URL parser reads a host), or undefined when it is none.
+ */
+function parseAddress(text: string): Address | undefined {
+  if (text === '' || !ipaddr.isValid(text)) return undefined;
+  const address = ipaddr.parse(text);
+  // An IPv4-mapped IPv6 address is the IPv4 address: the connection goes there.
+  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;
+}
+
+const THIS_HOST_V4 = ipaddr.parseCIDR('0.0.0.0/8');
+
+/**
+ * Every spelling of where a connection to `address` goes, as the lists compare them: the address
+ * itself, IPv4-mapped ones as IPv4, and "this host" (`0.0.0.0/8`, `::`), which a connection reaches
+ * as loopback, also as `127.0.0.1` or `::1`. So `--webhook-deny 127.0.0.0/8,::1` covers
+ * `http://0.0.0.0/`, `http://0/` and `http://[::]/` (issue 35).
+ */
+function spellings(address: string): Address[] {
+  const parsed = parseAddress(address);
+  if (parsed === undefined) return [];
+  if (parsed.kind() === 'ipv4' && parsed.match(THIS_HOST_V4)) return [parsed, ipaddr.parse('127.0.0.1')];
+  if (parsed.kind() === 'ipv6' && parsed.range() === 'unspecified') return [parsed, ipaddr.parse('::1')];
+  return [parsed];
+}
+
+function inRange(address: Address, [base, prefix]: [Address, number]): boolean {
+  return address.kind() === base.kind() && address.match(base, prefix);
+}
+
 /** Lower case, without a trailing dot (`hooks.internal.` is `hooks.internal`). */
 function normalizeName(name: string): string {
   const lower = name.toLowerCase();
   return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
+/** ` (<host>)` of a URL, or nothing when it has none that parses. */
+function urlHost(text: string): string {
+  try {
+    const { host } = new URL(text);
+    return host === '' ? '' : ` (${host})`;
+  } catch {
+    return '';
+  }
+}
+
 function parseEntry(raw: string): Entry | string {
   const text = raw.trim();
   if (text === '') return 'an entry is empty';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return `'${text}' is a URL; give its host name alone`;
+  // Only the host is quoted back: the URL's user info or query may hold a password, and this message is printed.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return `an entry is a URL; give its host name alone${urlHost(text)}`;
   if (text.startsWith('*.')) return `'${text}' is a wildcard; write '${text.slice(1)}' for a domain and every name under it`;
   const slash = text.indexOf('/');
-  const address = bareAddress(slash === -1 ? text : text.slice(0, slash));
-  const family = familyOf(address);
-  if (family !== undefined) {
-    const bits = family === 'ipv4' ? 32 : 128;
-    const prefixText = slash === -1 ? String(bits) : text.slice(slash + 1);
+  const address = parseAddress(bareAddress(slash === -1 ? text : text.slice(0, slash)));
+  if (address !== undefined) {
+    const bits = address.kind() === 'ipv4' ? 32 : 128;
+    // A mapped range was written in IPv6's 128 bits: its prefix counts the 96 bits of ::ffff: too.
+    const mapped = address.kind() === 'ipv4' && isIP(bareAddress(slash === -1 ? text : text.slice(0, slash))) === 6;
+    const writtenBits = mapped ? 128 : bits;
+    const prefixText = slash === -1 ? String(writtenBits) : text.slice(slash + 1);
     const prefix = Number(prefixText);
-    if (!/^\d{1,3}$/.test(prefixText) || prefix > bits) return `'${text}' has no prefix length from 0 to ${bits} after its '/'`;
-    const range = new BlockList();
-    range.addSubnet(address, prefix, family);
-    return { text, range };
+    if (!/^\d{1,3}$/.test(prefixText) || prefix > writtenBits) return `'${text}' has no prefix length from 0 to ${writtenBits} after its '/'`;
+    if (mapped && prefix < 96) return `'${text}' spans more than the IPv4-mapped addresses (::ffff:0:0/96); give an IPv4 range or a prefix of 96 or more`;
+    return { text, range: [address, mapped ? prefix - 96 : prefix] };
   }
   if (slash !== -1) return `'${text}' is not an address range (an IPv4 or IPv6 address, '/', a prefix length)`;
   const name = normalizeName(text);
@@ -61,7 +107,9 @@ function parseEntry(raw: string): Entry | string {
  * One list of `--webhook-allow` or `--webhook-deny`: host names (a leading dot for a domain and
  * every name under it, as `--allowed-hosts` has it), IP addresses and CIDR ranges, IPv4 or IPv6.
  * Names match the URL's host as written; addresses and ranges match the address the request
- * would connect to, so a name that resolves into a denied range is denied too.
+ * would connect to, so a name that resolves into a denied range is denied too. Addresses are read
+ * in every numeric spelling and compared as where they lead (`spellings`): an entry and an
+ * address never differ by how they were written.
  */
 export class HostList {
   private constructor(private readonly entries: readonly Entry[]) {}
@@ -85,11 +133,11 @@ export class HostList {
   /** The entry that covers a request to `hostname` connecting to `address`, or undefined. */
   match(hostname: string, address: string): string | undefined {
     const name = normalizeName(bareAddress(hostname));
-    const bare = bareAddress(address);
-    const family = familyOf(bare);
+    const addresses = spellings(bareAddress(address));
     for (const entry of this.entries) {
       if ('range' in entry) {
-        if (family !== undefined && entry.range.check(bare, family)) return entry.text;
+        const { range } = entry;
+        if (addresses.some((candidate) => inRange(candidate, range))) return entry.text;
       } else if (name === entry.name || (entry.domain && name.endsWith(`.${entry.name}`))) {
         return entry.text;
       }
@@ -180,8 +228,9 @@ export class HostFence {
     const shown = `${hostname}:${port}`;
     const via = address === undefined || bareAddress(address) === bareAddress(hostname) ? '' : ` (${address})`;
     // localhost and its subdomains are loopback whatever a resolver says (RFC 6761).
-    const local = name === 'localhost' || name.endsWith('.localhost') || (address !== undefined && isLocalAddress(address));
-    if (this.ownPorts.has(port) && (local || this.ownNames.match(hostname, address ?? '') !== undefined)) {
+    // Read only at the server's own port: the interfaces' addresses cost about 0.1 ms to read.
+    const local = () => name === 'localhost' || name.endsWith('.localhost') || (address !== undefined && isLocalAddress(address));
+    if (this.ownPorts.has(port) && (local() || this.ownNames.match(hostname, address ?? '') !== undefined)) {
       return { by: 'self', reason: `refused: ${shown}${via} is this mock server itself, which never takes its own webhooks (its control plane, dashboard and API)` };
     }
     const denied = this.deny?.match(hostname, address ?? '');

@@ -138,12 +138,41 @@ export class UpstreamAgents {
 }
 
 /**
+ * Why a request target may not go upstream, or undefined. Only origin-form (`/v1/posts?limit=5`:
+ * a path from the root, RFC 9112 section 3.2.1) is sent, so the upstream's base path always
+ * prefixes it: an absolute-form target (`http://other/v1/…`) would make the upstream act as a proxy,
+ * and authority-form or `*` name no path at all. No segment may be a dot segment, written raw or
+ * percent-encoded in any case (`..`, `%2e%2E`, `.%2e`), nor hide one behind an encoded slash or a
+ * backslash (`..%2f`, `..\`), which an upstream may decode or fold into a real one: `/v1/../../admin`
+ * would leave `--upstream`'s base path (issue 35).
+ */
+export function targetProblem(target: string): string | undefined {
+  if (!target.startsWith('/') || target.startsWith('//')) return 'is not a path from the root (origin-form, such as /v1/posts); the proxy forwards no other form';
+  const queryAt = target.indexOf('?');
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  const segments = path
+    .replace(/%2e/gi, '.')
+    .replace(/%2f|%5c|\\/gi, '/')
+    .split('/');
+  if (segments.some((segment) => segment === '.' || segment === '..')) return "has a dot segment ('.' or '..', raw or percent-encoded), which would leave the upstream's base path";
+  return undefined;
+}
+
+/** The path and query sent upstream: the upstream's base path, then the request's (checked by `targetProblem`). */
+export function upstreamPath(upstream: URL, target: string): string {
+  const problem = targetProblem(target);
+  // The router answers such a target 400 before it comes here; forwarding it anyway would be a hole.
+  if (problem !== undefined) throw new Error(`The request target ${problem}`);
+  return `${upstream.pathname.replace(/\/+$/, '')}${target}`;
+}
+
+/**
  * Sends the request to `upstream` (its path prefixed to the request's) and reads the whole
  * answer. Settles within `timeoutMs` whatever the upstream does: an answer, or an
  * UpstreamError saying why there was none.
  */
 export function forward(upstream: URL, request: UpstreamRequest, { timeoutMs, signal, bodyLimitBytes = UPSTREAM_BODY_LIMIT_BYTES, agents }: ForwardOptions): Promise<UpstreamAnswer> {
-  const base = upstream.pathname.replace(/\/+$/, '');
+  const path = upstreamPath(upstream, request.pathAndQuery);
   const headers = asHeaderObject(endToEndHeaders(request.rawHeaders, ['host', 'content-length']));
   headers.host = upstream.host;
   if (request.body.length > 0) headers['content-length'] = String(request.body.length);
@@ -173,7 +202,7 @@ export function forward(upstream: URL, request: UpstreamRequest, { timeoutMs, si
         hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
         port: upstream.port === '' ? undefined : Number(upstream.port),
         method: request.method,
-        path: `${base}${request.pathAndQuery}`,
+        path,
         headers,
         agent: agents ? (secure ? agents.https : agents.http) : false,
       });

@@ -5,7 +5,7 @@ import { sendJson } from '../http/respond.js';
 import { decodeContentEncoding } from '../lib/content-encoding.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ContractComparer, Finding } from './compare.js';
-import { endToEndHeaders, forward, UpstreamError, type UpstreamAgents, type UpstreamAnswer } from './forward.js';
+import { endToEndHeaders, forward, targetProblem, UpstreamError, type UpstreamAgents, type UpstreamAnswer } from './forward.js';
 import { writeExchange, RECORDING_FORMAT, type RecordedBody, type RecordedExchange } from './recording.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { exchangeScrubber, redactExchange } from './redact-exchange.js';
@@ -197,6 +197,11 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
       req.ctx.params = match.params;
     }
     const operationId = match.kind === 'found' ? match.operation.operationId : null;
+    // Only origin-form, without dot segments: what reaches the upstream stays under its base path.
+    const targetRefused = targetProblem(req.originalUrl);
+    if (targetRefused !== undefined) {
+      return sendEnvelope(req, res, 400, 'VALIDATION_ERROR', `The request target ${targetRefused}; it was not sent upstream.`, { upstream: options.upstream.origin });
+    }
     const startedAt = options.realTime();
     const startedIso = new Date(startedAt).toISOString();
     // Numbered on arrival: concurrent exchanges are recorded in the order they came, not the order they ended.

@@ -1,6 +1,7 @@
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { randomHex } from '../lib/credentials.js';
 
 /** Why the data could not be written: the reason a 503 names (docs/decisions/0028). */
 export class DataWriteError extends Error {
@@ -15,13 +16,14 @@ export class DataWriteError extends Error {
  * JSONFile, renames but never fsyncs: enough for kill -9, not for a machine that
  * stops.) One write at a time: the Database never starts a second before the first
  * has settled.
+ *
+ * The temporary file has a new random name at each write and is created exclusively
+ * (`wx`: O_CREAT | O_EXCL), so nothing planted in the directory beforehand is written
+ * through: a symlink or a file at that name makes the open fail (EEXIST) instead of
+ * following it (issue 35, decision 0045). A name that collides is tried again with another.
  */
 export class DurableJsonFile<T> implements Adapter<T> {
-  private readonly temporary: string;
-
-  constructor(private readonly file: string) {
-    this.temporary = join(dirname(file), `.${basename(file)}.tmp`);
-  }
+  constructor(private readonly file: string) {}
 
   /** lowdb's read, plain. Database.open reads the file itself, with the checks of src/lib/input-file.ts. */
   async read(): Promise<T | null> {
@@ -37,21 +39,39 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   async write(data: T): Promise<void> {
     const text = serialise(data);
+    let temporary: string | undefined;
     try {
-      const handle = await open(this.temporary, 'w');
+      const created = await createTemporary(this.file);
+      temporary = created.path;
+      const handle = created.handle;
       try {
         await handle.writeFile(text, 'utf8');
         await handle.sync();
       } finally {
         await handle.close();
       }
-      await rename(this.temporary, this.file);
+      await rename(temporary, this.file);
     } catch (error) {
-      // Best effort: the directory may be the very thing that is gone.
-      await rm(this.temporary, { force: true }).catch(() => undefined);
+      // Best effort: the directory may be the very thing that is gone. Only a file this write made is removed.
+      if (temporary !== undefined) await rm(temporary, { force: true }).catch(() => undefined);
       throw new DataWriteError((error as Error).message);
     }
     await syncDirectory(dirname(this.file));
+  }
+}
+
+/** Random names tried before giving up: 64 random bits each, so a second is needed only when something planted the first. */
+const TEMPORARY_ATTEMPTS = 4;
+
+/** A new temporary file beside `file`, created exclusively under a random name (`.<name>.<16 hex>.tmp`). */
+async function createTemporary(file: string): Promise<{ path: string; handle: Awaited<ReturnType<typeof open>> }> {
+  for (let attempt = 1; ; attempt++) {
+    const path = join(dirname(file), `.${basename(file)}.${randomHex(16)}.tmp`);
+    try {
+      return { path, handle: await open(path, 'wx') };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= TEMPORARY_ATTEMPTS) throw error;
+    }
   }
 }
 

@@ -55,6 +55,11 @@ export interface RegistryOptions {
    */
   release?: (workspace: Pick<Workspace, 'id'>) => void;
   /**
+   * Ends what the server holds for a workspace under a key it no longer has (the event streams
+   * opened with it) once a key is revoked or the world restored. The registry calls it.
+   */
+  keysChanged?: (workspace: Pick<Workspace, 'id' | 'data'>) => void;
+  /**
    * Evict workspaces (never the default one) idle longer than this, in wall milliseconds
    * of `runtime.realTime` (--workspace-ttl). Off when left out.
    */
@@ -66,6 +71,14 @@ export interface RegistryOptions {
 }
 
 export const MAX_WORKSPACES_POLICIES = ['refuse', 'evict'] as const;
+
+/**
+ * How long a workspace must have been idle before a creation may evict it to make room
+ * (--on-max-workspaces evict): 5 minutes, or --workspace-ttl when that is shorter. Anyone
+ * may create a workspace on a shared server, so without a floor two creations would end a
+ * stranger's workspace between two of its requests (decision 0045).
+ */
+export const EVICTION_FLOOR_MS = 5 * 60_000;
 export type MaxWorkspacesPolicy = (typeof MAX_WORKSPACES_POLICIES)[number];
 
 /** How often idle workspaces are looked for: often enough for a short TTL, at most once a minute. */
@@ -408,6 +421,7 @@ export class WorkspaceRegistry {
     }
     this.byKey.delete(key);
     workspace.changed();
+    this.options.keysChanged?.(workspace);
   }
 
   /**
@@ -453,6 +467,7 @@ export class WorkspaceRegistry {
     this.detach(workspace);
     const restored = this.install(data, workspace.journal);
     this.options.resume?.(restored);
+    this.options.keysChanged?.(restored);
     return restored;
   }
 
@@ -496,19 +511,27 @@ export class WorkspaceRegistry {
     return this.options.maxWorkspaces !== undefined;
   }
 
+  /** How long a workspace must have been idle before a creation may evict it: EVICTION_FLOOR_MS, or --workspace-ttl when shorter. */
+  get evictionFloorMs(): number {
+    return Math.min(EVICTION_FLOOR_MS, this.options.workspaceTtlMs ?? EVICTION_FLOOR_MS);
+  }
+
   /**
    * Makes room for one more workspace under --max-workspaces: idle ones past their TTL go
-   * first; then, at the limit, the longest idle is evicted (--on-max-workspaces evict) or
-   * the new one is refused with 503 WORKSPACE_LIMIT_REACHED.
+   * first; then, at the limit, the longest idle is evicted (--on-max-workspaces evict) when
+   * it has been idle at least the eviction floor, or the new one is refused with 503
+   * WORKSPACE_LIMIT_REACHED.
    */
   private admit(): void {
     const max = this.options.maxWorkspaces;
     if (max === undefined) return;
     if (this.byId.size >= max) this.evictIdle();
     while (this.byId.size >= max) {
-      const idlest = this.options.onMaxWorkspaces === 'evict' ? this.longestIdle() : undefined;
+      const evicting = this.options.onMaxWorkspaces === 'evict';
+      const idlest = evicting ? this.longestIdle() : undefined;
       if (!idlest) {
-        throw new ApiError(503, 'WORKSPACE_LIMIT_REACHED', `This server holds at most ${max} workspaces (--max-workspaces ${max}, the default one included); delete one (DELETE /__control/workspaces/{id}) before creating another.`, {
+        const floor = evicting ? ` None has been idle ${this.evictionFloorMs} ms, which eviction asks.` : '';
+        throw new ApiError(503, 'WORKSPACE_LIMIT_REACHED', `This server holds at most ${max} workspaces (--max-workspaces ${max}, the default one included); delete one (DELETE /__control/workspaces/{id}) before creating another.${floor}`, {
           details: { maxWorkspaces: max, workspaces: this.byId.size },
         });
       }
@@ -516,14 +539,17 @@ export class WorkspaceRegistry {
     }
   }
 
-  /** The id of the workspace used longest ago, the default one and those answering a request left out. */
+  /**
+   * The id of the workspace used longest ago, if it has been idle at least the eviction floor;
+   * the default one and those answering a request left out.
+   */
   private longestIdle(): string | undefined {
     let idlest: string | undefined;
     for (const id of this.byId.keys()) {
       if (id === DEFAULT_WORKSPACE_ID || this.busy.has(id)) continue;
       if (idlest === undefined || this.lastUsed(id).wallMs < this.lastUsed(idlest).wallMs) idlest = id;
     }
-    return idlest;
+    return idlest !== undefined && this.idleMs(idlest) >= this.evictionFloorMs ? idlest : undefined;
   }
 
   /** The id (from the server seed) and first key (random) of the next workspace made from the control plane. */

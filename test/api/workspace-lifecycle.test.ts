@@ -383,12 +383,12 @@ describe('--max-workspaces', () => {
     const evicting = await startMock({ fixtures: false, realTime: () => clockMs, maxWorkspaces: 3, onMaxWorkspaces: 'evict' });
     try {
       const older = (await evicting.control('post', '/__control/workspaces').send({})).body as { workspaceId: string; apiKey: string };
-      clockMs += MINUTE;
+      clockMs += 6 * MINUTE;
       const newer = (await evicting.control('post', '/__control/workspaces').send({})).body as { workspaceId: string; apiKey: string };
-      clockMs += MINUTE;
+      clockMs += 6 * MINUTE;
       // The older one is used last: the newer is now the longest idle.
       expectStatus(await evicting.call('get', '/v1/connections', older.apiKey), 200);
-      clockMs += MINUTE;
+      clockMs += 6 * MINUTE;
       const third = await evicting.control('post', '/__control/workspaces').send({});
       expectStatus(third, 201);
       expectApiError(await evicting.call('get', '/v1/connections', newer.apiKey), 401, 'UNAUTHORIZED');

@@ -210,7 +210,7 @@ describe('the flags on the command line', () => {
 
   it.each([
     ['--webhook-deny', '10.0.0.0/33', /--webhook-deny: '10\.0\.0\.0\/33' has no prefix length from 0 to 32/],
-    ['--webhook-allow', 'https://hooks.example/in', /--webhook-allow: 'https:\/\/hooks\.example\/in' is a URL/],
+    ['--webhook-allow', 'https://hooks.example/in', /--webhook-allow: an entry is a URL; give its host name alone \(hooks\.example\)/],
     ['--webhook-allow', 'hooks.example:8080', /has a port/],
     ['--webhook-deny', '*.example.com', /is a wildcard; write '\.example\.com'/],
     ['--webhook-deny', 'not a host', /is neither a host name nor an IP address or range/],
