@@ -1,5 +1,6 @@
 import { clockStartProblem } from '../clock/virtual-clock.js';
 import { readFileSync } from 'node:fs';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
@@ -531,6 +532,7 @@ class Checker {
       ...(raw.state !== undefined && { state: this.state(raw.state, states, [...at, 'state']) }),
       ...(raw.respond !== undefined && { respond: this.respond(raw.respond, [...at, 'respond']) }),
     };
+    for (const effect of ['error', 'fault'] as const) this.headersNodeSends(raw[effect]?.headers, [...at, effect, 'headers']);
     if (raw.error) {
       const error = raw.error;
       const { declared } = facts();
@@ -586,7 +588,28 @@ class Checker {
       // The mock frames the body it sends: a recorded length or encoding would describe other bytes.
       if (FRAMING_HEADERS.includes(name.toLowerCase())) this.map.fail([...at, 'headers', name], `${name} is set by the mock from the body it sends; leave it out`, true);
     }
+    this.headersNodeSends(raw.headers, [...at, 'headers']);
     return raw;
+  }
+
+  /**
+   * Fails at the first header Node would refuse to send (a name that is no HTTP token, a value
+   * with a NUL or a character past U+00FF): taken at load, such a header would make every
+   * request the rule answers a 500. Judged by Node's own checks, so nothing accepted here throws there.
+   */
+  private headersNodeSends(headers: Record<string, string> | undefined, at: FieldPath): void {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      try {
+        validateHeaderName(name);
+      } catch {
+        this.map.fail([...at, name], `${JSON.stringify(name)} is not a header name HTTP can carry (letters, digits and !#$%&'*+-.^_\`|~ only)`, true);
+      }
+      try {
+        validateHeaderValue(name, value);
+      } catch {
+        this.map.fail([...at, name], `the value of ${name} holds a character HTTP cannot carry in a header (a control character such as NUL, or one past U+00FF)`);
+      }
+    }
   }
 
   private state(name: string, states: string[], at: FieldPath): string {
