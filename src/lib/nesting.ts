@@ -52,7 +52,7 @@ export function nestedDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolea
  * make is checked with nestedDeeperThan once built.
  */
 export function yamlNestedDeeperThan(source: string, limit = MAX_JSON_DEPTH): boolean {
-  if (flowBracketsDeeperThan(source, limit)) return true;
+  if (scanYamlText(source, limit, Infinity).tooDeep) return true;
   const pending: CST.Token[] = [];
   const depths: number[] = [];
   for (const token of new Parser().parse(source)) {
@@ -87,13 +87,25 @@ export function yamlNestedDeeperThan(source: string, limit = MAX_JSON_DEPTH): bo
 const BEFORE_SCALAR = new Set(['', '[', '{', ',', ':', '-', '?', '\n']);
 
 /**
- * A first look at the text, in one pass: flow brackets (`[`, `{`) open deeper than `limit`
- * outside quotes and comments. The yaml package's own parser takes seconds on a megabyte of
- * `[[[[` (5 s measured), so that shape is refused here in milliseconds; a bracket inside a plain
- * scalar counts too, which could only refuse a text holding dozens of unmatched ones.
+ * The lines and flow entries of YAML text, counted in one pass over its characters (a newline,
+ * or a comma inside `[…]` or `{…}`, outside quotes and comments): a bound on the nodes a
+ * document of it can have, known before the yaml package spends microseconds on each. Counting
+ * stops past `stopAfter`, so a megabyte costs no more than the part that crossed it.
  */
-function flowBracketsDeeperThan(source: string, limit: number): boolean {
+export function yamlEntries(source: string, stopAfter = Infinity): number {
+  return scanYamlText(source, Infinity, stopAfter).entries;
+}
+
+/**
+ * A first look at the text, in one pass: flow brackets (`[`, `{`) open deeper than `limit`
+ * outside quotes and comments, and the lines and flow entries up to `stopAfter`. The yaml
+ * package's own parser takes seconds on a megabyte of `[[[[` (5 s measured), so that shape is
+ * refused here in milliseconds; a bracket inside a plain scalar counts too, which could only
+ * refuse a text holding dozens of unmatched ones.
+ */
+function scanYamlText(source: string, limit: number, stopAfter: number): { tooDeep: boolean; entries: number } {
   let depth = 0;
+  let entries = 0;
   let previous = '';
   for (let i = 0; i < source.length; i++) {
     const c = source[i] as string;
@@ -118,10 +130,12 @@ function flowBracketsDeeperThan(source: string, limit: number): boolean {
       previous = c;
       continue;
     }
-    if (c === '[' || c === '{') {
-      if (++depth > limit) return true;
+    if (c === '\n' || (c === ',' && depth > 0)) {
+      if (++entries > stopAfter) break;
+    } else if (c === '[' || c === '{') {
+      if (++depth > limit) return { tooDeep: true, entries };
     } else if ((c === ']' || c === '}') && depth > 0) depth--;
     previous = c;
   }
-  return false;
+  return { tooDeep: false, entries };
 }

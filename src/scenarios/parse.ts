@@ -2,11 +2,12 @@ import { clockStartProblem } from '../clock/virtual-clock.js';
 import { readFileSync } from 'node:fs';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { LineCounter, isMap, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { LineCounter, isMap, isNode, isScalar, visit, type Document } from 'yaml';
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
-import { nestedDeeperThan, tooDeepReason, yamlNestedDeeperThan } from '../lib/nesting.js';
+import { nestedDeeperThan, tooDeepReason, yamlEntries, yamlNestedDeeperThan } from '../lib/nesting.js';
+import { parseYamlDocument } from '../lib/yaml-document.js';
 import { packagePath } from '../lib/package-root.js';
 import { PLATFORM_IDS } from '../platforms/catalog.js';
 import type { ScenarioSource } from '../store/database.js';
@@ -80,8 +81,13 @@ function facts(): ApiFacts {
   return apiFacts;
 }
 
+/** Fails a check at a field of the scenario, naming where it sits when the scenario has lines. */
+interface Locator {
+  fail(at: FieldPath, reason: string, onKey?: boolean): never;
+}
+
 /** Where each value sits in the YAML, for errors that name a line and column. */
-class SourceMap {
+class SourceMap implements Locator {
   constructor(
     private readonly file: string,
     private readonly document: Document,
@@ -225,7 +231,7 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
   // Checked on the parser's tokens, before building the document recurses once per level.
   if (yamlNestedDeeperThan(source.yaml)) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the scenario'));
   const lines = new LineCounter();
-  const document = parseDocument(source.yaml, { lineCounter: lines, uniqueKeys: true });
+  const document = parseYamlDocument(source.yaml, lines);
   const yamlError = document.errors[0];
   if (yamlError) {
     const at = yamlError.linePos?.[0];
@@ -234,7 +240,28 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
     throw new ScenarioError(source.file, at?.line ?? null, at?.col ?? null, '', `not valid YAML: ${message}`);
   }
   const map = new SourceMap(source.file, document, lines);
-  const raw = toPlainData(document, source.file, lines);
+  return checkScenario(toPlainData(document, source.file, lines), map, source);
+}
+
+/**
+ * The most lines and flow entries (`[a, b]`, `{a: 1}`) a scenario sent over the control plane
+ * may hold. The yaml package builds a document at several microseconds a node, so a scenario
+ * of a shared server's request is bounded by its nodes as well as its characters: 5,000 is
+ * ten times a large hand-written scenario, and parses in a few tens of milliseconds on a busy
+ * machine (docs/reliability.md). A larger one (a long recording) is given with --scenario.
+ */
+export const MAX_SENT_SCENARIO_ENTRIES = 5_000;
+
+/** Refuses, before any parsing, a scenario sent over the control plane with more than MAX_SENT_SCENARIO_ENTRIES lines and flow entries. */
+export function checkSentScenarioSize(source: ScenarioSource): void {
+  const entries = yamlEntries(source.yaml, MAX_SENT_SCENARIO_ENTRIES);
+  if (entries > MAX_SENT_SCENARIO_ENTRIES) {
+    throw new ScenarioError(source.file, null, null, '', `the scenario holds more than ${MAX_SENT_SCENARIO_ENTRIES} lines and flow entries, the most one sent over the control plane may hold; give a larger one to the server with --scenario`);
+  }
+}
+
+/** The checks after the YAML: the JSON Schema, then what a schema cannot say. */
+function checkScenario(raw: unknown, map: Locator, source: ScenarioSource): ParsedScenario {
   if (raw === null || raw === undefined) throw new ScenarioError(source.file, 1, 1, '', 'the scenario is empty; it needs at least one of accounts, posts, rules or timeline');
   // Not quoted back: a file that is no scenario at all (a binary, a key, a dump) may be anything.
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError(source.file, 1, 1, '', `a scenario is a mapping (name, accounts, posts, rules, timeline…); this holds ${Array.isArray(raw) ? 'a list' : `a ${typeof raw}`}`);
@@ -330,7 +357,7 @@ class Checker {
   private patternsLength = 0;
 
   constructor(
-    private readonly map: SourceMap,
+    private readonly map: Locator,
     private readonly raw: RawScenario,
     private readonly source: ScenarioSource,
   ) {}
@@ -635,31 +662,23 @@ function momentValue(moment: Moment): number {
   return 'relativeMs' in moment ? moment.relativeMs : moment.absoluteMs;
 }
 
-/** Where the parts of a run-time rule sit in the scenario it is checked as. */
-const RUNTIME_RULE_AT: FieldPath = ['rules', 0];
-
 /**
- * Checks one rule given at run time (POST /__control/rules) exactly as a scenario
- * file's rule is checked: it is wrapped in a scenario of its own (JSON is YAML) that
- * declares the loaded scenario's states. A problem throws a ScenarioError whose field
- * is the rule's own (`match.body[0].pointer`), without the wrapper's `rules[0].`.
+ * Checks one rule given at run time (POST /__control/rules) exactly as a scenario file's rule
+ * is checked: as the one rule of a scenario of its own that declares the loaded scenario's
+ * states. The rule is already data (the request's JSON), so it is checked as it is, never
+ * written out and read back as YAML. A problem throws a ScenarioError whose field is the
+ * rule's own (`match.body[0].pointer`), without the wrapper's `rules[0].`.
  */
 export function parseRuntimeRule(rule: unknown, states: readonly string[]): ParsedScenario & { rule: RuleSpec } {
-  const source: ScenarioSource = { name: 'runtime', file: '<rule>', yaml: JSON.stringify({ ...(states.length > 0 && { states }), rules: [rule] }) };
-  try {
-    const parsed = parseScenario(source);
-    const found = parsed.scenario.rules[0];
-    if (!found) throw new ScenarioError(source.file, null, null, '', 'no rule given');
-    return {
-      ...parsed,
-      rule: found,
-      fail: (at, reason) => {
-        throw new ScenarioError(source.file, null, null, formatPath(at.slice(RUNTIME_RULE_AT.length)), reason);
-      },
-    };
-  } catch (error) {
-    if (!(error instanceof ScenarioError)) throw error;
-    const field = error.field.replace(/^rules\[0\]\.?/, '');
-    throw new ScenarioError(source.file, null, null, field === 'rules' ? '' : field, error.reason);
-  }
+  const source: ScenarioSource = { name: 'runtime', file: '<rule>', yaml: '' };
+  const fail = (at: FieldPath, reason: string): never => {
+    const field = formatPath(at).replace(/^rules\[0\]\.?/, '');
+    throw new ScenarioError(source.file, null, null, field === 'rules' ? '' : field, reason);
+  };
+  const raw = { ...(states.length > 0 && { states: [...states] }), rules: [rule] };
+  if (nestedDeeperThan(raw)) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the rule'));
+  const parsed = checkScenario(raw, { fail }, source);
+  const found = parsed.scenario.rules[0];
+  if (!found) throw new ScenarioError(source.file, null, null, '', 'no rule given');
+  return { ...parsed, rule: found };
 }
