@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { nestedDeeperThan, tooDeepReason, yamlNestedDeeperThan } from './nesting.js';
+import { nestedDeeperThan, tooDeepReason } from './nesting.js';
 import { parseYamlDocument } from './yaml-document.js';
 
 /*
@@ -72,8 +72,8 @@ export function parseInputJson(text: string, path: string, maxDepth: number): un
  * line at fault; only its code and position are kept.
  */
 export function parseInputYaml(text: string, path: string): unknown {
-  if (yamlNestedDeeperThan(text)) throw new InputFileError(path, tooDeepReason('the file'));
   const document = parseYamlDocument(text);
+  if (!document) throw new InputFileError(path, tooDeepReason('the file'));
   const error = document.errors[0];
   if (error) {
     const at = error.linePos?.[0];

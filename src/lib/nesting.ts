@@ -1,4 +1,4 @@
-import { Parser, type CST } from 'yaml';
+import type { CST } from 'yaml';
 
 /**
  * How deep anything the server reads from outside may nest objects and arrays inside each
@@ -45,20 +45,23 @@ export function nestedDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolea
 }
 
 /**
- * Whether YAML text nests collections deeper than `limit`, read from the yaml package's token
- * tree before any document is built: its parser is iterative, but building the document and
- * turning it into data recurse once per level (a flow sequence 1,000 deep overflowed the stack
- * there, and 50,000 deep took the process down). Aliases are not followed here: the data they
- * make is checked with nestedDeeperThan once built.
+ * Whether flow brackets in YAML text open deeper than `limit` (see scanYamlText): the first look
+ * at YAML text, before its tokens (parseYamlDocument, src/lib/yaml-document.ts).
  */
-export function yamlNestedDeeperThan(source: string, limit = MAX_JSON_DEPTH): boolean {
-  if (scanYamlText(source, limit, Infinity).tooDeep) return true;
-  const pending: CST.Token[] = [];
-  const depths: number[] = [];
-  for (const token of new Parser().parse(source)) {
-    pending.push(token);
-    depths.push(1);
-  }
+export function yamlBracketsDeeperThan(source: string, limit = MAX_JSON_DEPTH): boolean {
+  return scanYamlText(source, limit, Infinity).tooDeep;
+}
+
+/**
+ * Whether the yaml package's token tree nests collections deeper than `limit`, checked before
+ * any document is built from it: its parser is iterative, but building the document and turning
+ * it into data recurse once per level (a flow sequence 1,000 deep overflowed the stack there, and
+ * 50,000 deep took the process down). Aliases are not followed here: the data they make is
+ * checked with nestedDeeperThan once built.
+ */
+export function tokensNestedDeeperThan(tokens: readonly CST.Token[], limit = MAX_JSON_DEPTH): boolean {
+  const pending: CST.Token[] = [...tokens];
+  const depths: number[] = tokens.map(() => 1);
   while (pending.length > 0) {
     const token = pending.pop() as CST.Token;
     const depth = depths.pop() as number;

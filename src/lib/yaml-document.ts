@@ -1,11 +1,14 @@
-import { LineCounter, isScalar, parseDocument, visit, YAMLParseError, type Document, type Node } from 'yaml';
+import { Composer, LineCounter, Parser, isScalar, visit, YAMLParseError, type Document, type Node } from 'yaml';
+import { MAX_JSON_DEPTH, tokensNestedDeeperThan, yamlBracketsDeeperThan } from './nesting.js';
 
 /*
  * YAML from outside (scenarios, --config, the fixture file) read in time linear in its size.
  * The yaml package's own `uniqueKeys` check compares each new key of a mapping with every key
  * before it: a mapping of 30,000 keys (470 KB) took 27.7 s on a shared server, holding every
  * tenant (issue 35). Here the package builds the document without that check, and one pass
- * finds a repeated key with a set per mapping.
+ * finds a repeated key with a set per mapping. The text is tokenized once, and its depth checked
+ * on those tokens before the document is built from them (the parser's tokens are half the cost
+ * of a parse; the depth check used to parse the text a second time).
  */
 
 /**
@@ -36,17 +39,24 @@ export function firstRepeatedKey(document: Document): Node | undefined {
 /**
  * `parseDocument` with duplicate keys refused in linear time: a repeated key is the document's
  * first error (DUPLICATE_KEY, "Map keys must be unique", with its line and column), as the
- * package's own check would have put it.
+ * package's own check would have put it. Undefined when the text nests collections deeper than
+ * `maxDepth` (MAX_JSON_DEPTH), found before any document is built: building one recurses once
+ * per level, and turning it into data again.
  */
-export function parseYamlDocument(source: string, lineCounter = new LineCounter()): Document.Parsed {
-  const document = parseDocument(source, { lineCounter, uniqueKeys: false });
-  if (document.errors.length > 0) return document;
-  const repeated = firstRepeatedKey(document);
-  if (repeated) {
-    const range = repeated.range ?? [0, 0];
-    const error = new YAMLParseError([range[0], range[1]], 'DUPLICATE_KEY', 'Map keys must be unique');
-    error.linePos = [lineCounter.linePos(range[0]), lineCounter.linePos(range[1])];
-    document.errors.push(error);
+export function parseYamlDocument(source: string, lineCounter = new LineCounter(), maxDepth = MAX_JSON_DEPTH): Document.Parsed | undefined {
+  if (yamlBracketsDeeperThan(source, maxDepth)) return undefined;
+  const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(source));
+  if (tokensNestedDeeperThan(tokens, maxDepth)) return undefined;
+  const composer = new Composer({ uniqueKeys: false });
+  const [document, second] = Array.from(composer.compose(tokens, true, source.length)) as [Document.Parsed, Document.Parsed | undefined];
+  if (second) document.errors.push(new YAMLParseError([second.range[0], second.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+  if (document.errors.length === 0) {
+    const repeated = firstRepeatedKey(document);
+    if (repeated) {
+      const range = repeated.range ?? [0, 0];
+      document.errors.push(new YAMLParseError([range[0], range[1]], 'DUPLICATE_KEY', 'Map keys must be unique'));
+    }
   }
+  for (const error of document.errors) error.linePos = [lineCounter.linePos(error.pos[0]), lineCounter.linePos(error.pos[1])];
   return document;
 }

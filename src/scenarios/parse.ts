@@ -6,7 +6,7 @@ import { LineCounter, isMap, isNode, isScalar, visit, type Document } from 'yaml
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
-import { nestedDeeperThan, tooDeepReason, yamlEntries, yamlNestedDeeperThan } from '../lib/nesting.js';
+import { nestedDeeperThan, tooDeepReason, yamlEntries } from '../lib/nesting.js';
 import { parseYamlDocument } from '../lib/yaml-document.js';
 import { packagePath } from '../lib/package-root.js';
 import { PLATFORM_IDS } from '../platforms/catalog.js';
@@ -228,10 +228,10 @@ function toPlainData(document: Document, file: string, lines: LineCounter): unkn
 
 /** Reads a scenario: YAML, then the JSON Schema, then the checks a schema cannot make. */
 export function parseScenario(source: ScenarioSource): ParsedScenario {
-  // Checked on the parser's tokens, before building the document recurses once per level.
-  if (yamlNestedDeeperThan(source.yaml)) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the scenario'));
   const lines = new LineCounter();
+  // Checked on the parser's tokens, before building the document recurses once per level.
   const document = parseYamlDocument(source.yaml, lines);
+  if (!document) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the scenario'));
   const yamlError = document.errors[0];
   if (yamlError) {
     const at = yamlError.linePos?.[0];
