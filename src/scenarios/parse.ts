@@ -245,12 +245,14 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
 
 /**
  * The most lines and flow entries (`[a, b]`, `{a: 1}`) a scenario sent over the control plane
- * may hold. The yaml package builds a document at several microseconds a node, so a scenario
- * of a shared server's request is bounded by its nodes as well as its characters: 5,000 is
- * ten times a large hand-written scenario, and parses in a few tens of milliseconds on a busy
- * machine (docs/reliability.md). A larger one (a long recording) is given with --scenario.
+ * may hold. The yaml package builds a document at several microseconds a line, and its garbage
+ * costs as much again, so a scenario of a shared server's request is bounded by its nodes as well
+ * as its characters: 2,000 lines parsed in 115 to 200 ms on a machine loaded twelve times over
+ * (load 25 on 2 cores), about a tenth of that on a quiet core; 5,000 held the event loop 2.3 s
+ * there (docs/reliability.md). Four times a large hand-written scenario; a larger one (a long
+ * recording) is given with --scenario.
  */
-export const MAX_SENT_SCENARIO_ENTRIES = 5_000;
+export const MAX_SENT_SCENARIO_ENTRIES = 2_000;
 
 /** Refuses, before any parsing, a scenario sent over the control plane with more than MAX_SENT_SCENARIO_ENTRIES lines and flow entries. */
 export function checkSentScenarioSize(source: ScenarioSource): void {
