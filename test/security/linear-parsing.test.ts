@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Yaml from 'yaml';
 import { resolveOptions } from '../../src/cli/options.js';
 import { MAX_SENT_SCENARIO_ENTRIES, parseScenario } from '../../src/scenarios/parse.js';
 import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
@@ -22,7 +23,7 @@ import { freshWorkspace } from '../helpers/scenarios.js';
 const counter = vi.hoisted(() => ({ comparisons: 0 }));
 
 vi.mock('yaml', async (importOriginal) => {
-  const yaml = await importOriginal<typeof import('yaml')>();
+  const yaml = await importOriginal<typeof Yaml>();
   const counted = (a: unknown, b: unknown): boolean => {
     counter.comparisons++;
     return a === b || (yaml.isScalar(a) && yaml.isScalar(b) && a.value === b.value);
