@@ -41,6 +41,7 @@ import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
 import { inlineScenario, scenarioFromArgument } from './scenarios/library.js';
 import { applyScenario, scenarioChoice } from './scenarios/load.js';
 import { parseScenario } from './scenarios/parse.js';
+import { keepActiveRulePatterns } from './scenarios/runtime-rules.js';
 import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
 import { WorkspaceRegistry, type MaxWorkspacesPolicy, type RegistryOptions } from './workspaces/registry.js';
@@ -230,6 +231,8 @@ function createRegistry(options: MockServerOptions, { defaultStart, database, co
     },
     resume: (workspace) => {
       for (const hook of resumeHooks) hook(workspace);
+      // A workspace read back from JSON has rules without compiled patterns: compiled here, not by its requests.
+      keepActiveRulePatterns(workspace);
     },
     applyScenario: (workspace, source) => void applyScenario(workspace, source, coverage),
     release: (workspace) => {

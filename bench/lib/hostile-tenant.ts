@@ -27,7 +27,68 @@ const answered = (status: number) => status < 500;
 /** A header value a backtracking engine takes exponential time on against `^(a+)+$`. */
 const CATASTROPHIC = `${'a'.repeat(6000)}!`;
 
+/** `n` distinct short keys, as the attacks of issue 35 used them. */
+const manyKeys = (n: number) => Array.from({ length: n }, (_, i) => `k${i.toString(36).padStart(6, '0')}`);
+
+/** A scenario whose one rule answers a JSON body of `n` keys, written one key a line. */
+export function wideScenario(n: number): string {
+  return ['rules:', '  - id: wide', '    match: { operationId: listConnections }', '    then:', '      respond:', '        status: 200', '        json:', ...manyKeys(n).map((key) => `          ${key}: 1`), ''].join('\n');
+}
+
+/** The widest scenario a request may send: the cap of lines and flow entries, less the rule around the mapping. */
+const WIDEST_SENT = wideScenario(1_990);
+/** Issue 35's anonymous scenario: one mapping of 30,000 keys (470 KB). */
+const WIDE_30K = wideScenario(30_000);
+/** Issue 35's addRule of 209 KB: a respond body of 15,000 keys. */
+const WIDE_RULE = { id: 'wide', match: { operationId: 'listConnections' }, then: { respond: { status: 200, json: Object.fromEntries(manyKeys(15_000).map((key) => [key, 1])) } } };
+
+/** Creates a workspace as anyone may (no token), and deletes it again when it was made. */
+async function anonymousWorkspace(baseUrl: string, body: unknown, owner: Record<string, string>): Promise<Answer> {
+  const answer = await call(baseUrl, 'POST', '/__control/workspaces', { body });
+  if (answer.status === 201) {
+    const { workspaceId, apiKey } = JSON.parse(answer.text) as { workspaceId: string; apiKey: string };
+    await call(baseUrl, 'DELETE', `/__control/workspaces/${workspaceId}`, { apiKey, headers: owner });
+  }
+  return answer;
+}
+
+/** The control token's header, for the attacks that clean up after themselves; set by runTenants. */
+let ownerHeaders: Record<string, string> = {};
+
 const ATTACKS: Attack[] = [
+  {
+    name: 'an anonymous workspace with a scenario of one 30,000-key mapping (470 KB)',
+    send: (baseUrl) => anonymousWorkspace(baseUrl, { scenario: WIDE_30K }, ownerHeaders),
+    expect: refused,
+  },
+  {
+    name: 'an anonymous workspace with the widest scenario a request may send (1,990 keys)',
+    send: (baseUrl) => anonymousWorkspace(baseUrl, { scenario: WIDEST_SENT }, ownerHeaders),
+    expect: answered,
+  },
+  {
+    name: 'an addRule of 209 KB (a respond body of 15,000 keys)',
+    async send(baseUrl, apiKey) {
+      await call(baseUrl, 'DELETE', '/__control/rules/wide', { apiKey });
+      return call(baseUrl, 'POST', '/__control/rules', { apiKey, body: WIDE_RULE });
+    },
+    expect: answered,
+  },
+  {
+    name: '100 rules of distinct patterns, then a request every one of them tests',
+    async send(baseUrl, apiKey) {
+      for (let i = 0; i < 100; i++) {
+        await call(baseUrl, 'DELETE', `/__control/rules/distinct-${i}`, { apiKey });
+        const headers = [0, 1, 2, 3].map((h) => ({ name: `x-probe-${h}`, matches: `^(?:v${i}|w${h})[a-z]{1,40}\\d{2}(?:-[a-f0-9]{8}){2}$` }));
+        const rule = await call(baseUrl, 'POST', '/__control/rules', { apiKey, body: { id: `distinct-${i}`, match: { operationId: 'listConnections', headers }, then: { latencyMs: 0 } } });
+        if (rule.status !== 201) return rule;
+      }
+      // The first three headers meet every rule's pattern and the last one misses: each of the 400 patterns runs.
+      const probe = Object.fromEntries([0, 1, 2, 3].map((h) => [`x-probe-${h}`, h < 3 ? `w${h}${'a'.repeat(40)}00-deadbeef-deadbeef` : 'miss']));
+      return call(baseUrl, 'GET', '/v1/connections', { apiKey, headers: probe });
+    },
+    expect: answered,
+  },
   {
     name: 'a /v1 body nested 5,000 deep',
     send: (baseUrl, apiKey) => call(baseUrl, 'POST', '/v1/posts', { apiKey, body: `{"text":"x","destinations":${nested(5000)}}` }),
@@ -106,6 +167,7 @@ export interface HostileReport {
  */
 export async function runTenants(baseUrl: string, signal: AbortSignal, controlToken?: string, { sameProcess = false }: { sameProcess?: boolean } = {}): Promise<HostileReport> {
   const owner: Record<string, string> = controlToken === undefined ? {} : { 'x-control-token': controlToken };
+  ownerHeaders = owner;
   const fresh = async (body: unknown) => (await callJson<{ apiKey: string; workspaceId: string }>(baseUrl, 'POST', '/__control/workspaces', { body, headers: owner }));
   let current = 'idle';
   const wrong: HostileReport['wrong'] = [];

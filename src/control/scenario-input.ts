@@ -1,7 +1,7 @@
 import { ApiError } from '../lib/errors.js';
 import { scenarioByName, unknownScenarioReason } from '../scenarios/library.js';
 import { scenarioChoice } from '../scenarios/load.js';
-import { ScenarioError } from '../scenarios/parse.js';
+import { checkSentScenarioSize, ScenarioError } from '../scenarios/parse.js';
 import type { ScenarioSource } from '../store/database.js';
 import type { ScenarioChoice } from '../workspaces/registry.js';
 
@@ -32,7 +32,13 @@ export function namedScenario(name: string, param: string): ScenarioSource {
   return source;
 }
 
-/** Reads and checks a scenario (a bad one is a 400), and what it asks of the workspace it builds. */
+/**
+ * Reads and checks a scenario (a bad one is a 400), and what it asks of the workspace it builds.
+ * One with more lines and entries than a request may make the server parse is refused unread.
+ */
 export function chooseScenario(source: ScenarioSource, param: string): ScenarioChoice {
-  return withScenario(param, () => scenarioChoice(source));
+  return withScenario(param, () => {
+    checkSentScenarioSize(source);
+    return scenarioChoice(source);
+  });
 }

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { parse as parseYaml, YAMLError } from 'yaml';
-import { nestedDeeperThan, tooDeepReason, yamlNestedDeeperThan } from './nesting.js';
+import { nestedDeeperThan, tooDeepReason } from './nesting.js';
+import { parseYamlDocument } from './yaml-document.js';
 
 /*
  * Files the command line is handed (--config, --scenario, --data, a recording's exchanges) are
@@ -72,14 +72,19 @@ export function parseInputJson(text: string, path: string, maxDepth: number): un
  * line at fault; only its code and position are kept.
  */
 export function parseInputYaml(text: string, path: string): unknown {
-  if (yamlNestedDeeperThan(text)) throw new InputFileError(path, tooDeepReason('the file'));
-  let value: unknown;
-  try {
-    value = parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
-  } catch (error) {
-    if (!(error instanceof YAMLError)) throw error;
+  const document = parseYamlDocument(text);
+  if (!document) throw new InputFileError(path, tooDeepReason('the file'));
+  const error = document.errors[0];
+  if (error) {
     const at = error.linePos?.[0];
     throw new InputFileError(path, `not valid YAML${at ? ` at line ${at.line}, column ${at.col}` : ''} (${error.code})`);
+  }
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch {
+    // An alias to nothing, one inside itself, or so many that they multiply the data.
+    throw new InputFileError(path, 'not valid YAML (its aliases cannot be resolved, or multiply the data)');
   }
   if (nestedDeeperThan(value)) throw new InputFileError(path, tooDeepReason('the file (with its aliases)'));
   return value;

@@ -1,4 +1,4 @@
-import { Parser, type CST } from 'yaml';
+import type { CST } from 'yaml';
 
 /**
  * How deep anything the server reads from outside may nest objects and arrays inside each
@@ -45,20 +45,23 @@ export function nestedDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolea
 }
 
 /**
- * Whether YAML text nests collections deeper than `limit`, read from the yaml package's token
- * tree before any document is built: its parser is iterative, but building the document and
- * turning it into data recurse once per level (a flow sequence 1,000 deep overflowed the stack
- * there, and 50,000 deep took the process down). Aliases are not followed here: the data they
- * make is checked with nestedDeeperThan once built.
+ * Whether flow brackets in YAML text open deeper than `limit` (see scanYamlText): the first look
+ * at YAML text, before its tokens (parseYamlDocument, src/lib/yaml-document.ts).
  */
-export function yamlNestedDeeperThan(source: string, limit = MAX_JSON_DEPTH): boolean {
-  if (flowBracketsDeeperThan(source, limit)) return true;
-  const pending: CST.Token[] = [];
-  const depths: number[] = [];
-  for (const token of new Parser().parse(source)) {
-    pending.push(token);
-    depths.push(1);
-  }
+export function yamlBracketsDeeperThan(source: string, limit = MAX_JSON_DEPTH): boolean {
+  return scanYamlText(source, limit, Infinity).tooDeep;
+}
+
+/**
+ * Whether the yaml package's token tree nests collections deeper than `limit`, checked before
+ * any document is built from it: its parser is iterative, but building the document and turning
+ * it into data recurse once per level (a flow sequence 1,000 deep overflowed the stack there, and
+ * 50,000 deep took the process down). Aliases are not followed here: the data they make is
+ * checked with nestedDeeperThan once built.
+ */
+export function tokensNestedDeeperThan(tokens: readonly CST.Token[], limit = MAX_JSON_DEPTH): boolean {
+  const pending: CST.Token[] = [...tokens];
+  const depths: number[] = tokens.map(() => 1);
   while (pending.length > 0) {
     const token = pending.pop() as CST.Token;
     const depth = depths.pop() as number;
@@ -87,13 +90,25 @@ export function yamlNestedDeeperThan(source: string, limit = MAX_JSON_DEPTH): bo
 const BEFORE_SCALAR = new Set(['', '[', '{', ',', ':', '-', '?', '\n']);
 
 /**
- * A first look at the text, in one pass: flow brackets (`[`, `{`) open deeper than `limit`
- * outside quotes and comments. The yaml package's own parser takes seconds on a megabyte of
- * `[[[[` (5 s measured), so that shape is refused here in milliseconds; a bracket inside a plain
- * scalar counts too, which could only refuse a text holding dozens of unmatched ones.
+ * The lines and flow entries of YAML text, counted in one pass over its characters (a newline,
+ * or a comma inside `[…]` or `{…}`, outside quotes and comments): a bound on the nodes a
+ * document of it can have, known before the yaml package spends microseconds on each. Counting
+ * stops past `stopAfter`, so a megabyte costs no more than the part that crossed it.
  */
-function flowBracketsDeeperThan(source: string, limit: number): boolean {
+export function yamlEntries(source: string, stopAfter = Infinity): number {
+  return scanYamlText(source, Infinity, stopAfter).entries;
+}
+
+/**
+ * A first look at the text, in one pass: flow brackets (`[`, `{`) open deeper than `limit`
+ * outside quotes and comments, and the lines and flow entries up to `stopAfter`. The yaml
+ * package's own parser takes seconds on a megabyte of `[[[[` (5 s measured), so that shape is
+ * refused here in milliseconds; a bracket inside a plain scalar counts too, which could only
+ * refuse a text holding dozens of unmatched ones.
+ */
+function scanYamlText(source: string, limit: number, stopAfter: number): { tooDeep: boolean; entries: number } {
   let depth = 0;
+  let entries = 0;
   let previous = '';
   for (let i = 0; i < source.length; i++) {
     const c = source[i] as string;
@@ -118,10 +133,12 @@ function flowBracketsDeeperThan(source: string, limit: number): boolean {
       previous = c;
       continue;
     }
-    if (c === '[' || c === '{') {
-      if (++depth > limit) return true;
+    if (c === '\n' || (c === ',' && depth > 0)) {
+      if (++entries > stopAfter) break;
+    } else if (c === '[' || c === '{') {
+      if (++depth > limit) return { tooDeep: true, entries };
     } else if ((c === ']' || c === '}') && depth > 0) depth--;
     previous = c;
   }
-  return false;
+  return { tooDeep: false, entries };
 }

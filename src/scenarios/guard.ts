@@ -141,7 +141,7 @@ function plainMatchersHold(match: LoadedMatch, req: Request, operation: Operatio
   if (match.state !== undefined && scenarioState !== match.state) return false;
   if (match.operationIds && !match.operationIds.includes(operation.operationId)) return false;
   if (match.methods && !match.methods.includes(operation.method)) return false;
-  if (match.pathPattern !== undefined && !pathMatches(match.pathPattern, `${req.baseUrl}${req.path}`, budget)) return false;
+  if (match.pathPattern !== undefined && !pathMatches(match, `${req.baseUrl}${req.path}`, budget)) return false;
   if (match.fromMs !== undefined && now < match.fromMs) return false;
   if (match.untilMs !== undefined && now >= match.untilMs) return false;
   if (match.params && !Object.entries(match.params).every(([name, values]) => req.ctx.params[name] !== undefined && values.includes(req.ctx.params[name]))) return false;

@@ -1,7 +1,7 @@
 import type { ScenarioSource, WorkspaceBase } from '../store/database.js';
 import type { ScenarioChoice } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
-import { pathPattern } from './matching.js';
+import { keepPatterns, pathPattern } from './matching.js';
 import { resolveMoment } from './moments.js';
 import { parseScenario, type ParsedScenario } from './parse.js';
 import { initialRuleState, type RuleState } from './rule-state.js';
@@ -75,6 +75,8 @@ export function compileRule(workspace: Workspace, parsed: Pick<ParsedScenario, '
   if (loaded.fromMs !== undefined && loaded.untilMs !== undefined && loaded.fromMs >= loaded.untilMs) {
     parsed.fail([...at, 'window', 'until'], `the window ends (${new Date(loaded.untilMs).toISOString()}) before it starts (${new Date(loaded.fromMs).toISOString()})`);
   }
+  // Compiled now, once: a request only runs them (issue 35: compiled per request, 100 rules held every tenant seconds).
+  keepPatterns(loaded);
   return { id: rule.id, description: rule.description ?? null, match: loaded, then: rule.then, times: rule.times };
 }
 

@@ -9,8 +9,9 @@ import { RE2JS } from 're2js';
  *
  * Patterns come from users (a scenario, POST /__control/rules) and run on a server
  * other workspaces share, so they never reach the backtracking RegExp engine: they
- * run on RE2 (re2js), whose time is linear in the text, and each request may spend
- * only a bounded amount of matching work (see MatchBudget).
+ * run on RE2 (re2js), whose time is linear in the text, each is compiled once when its
+ * rule is loaded (keepPatterns), and each request may spend only a bounded amount of
+ * matching work, compiling included (see MatchBudget).
  */
 
 /**
@@ -57,24 +58,30 @@ export class MatchBudget {
 type Compiled = { program: RE2JS } | { problem: string };
 
 /**
- * Compiled patterns by source, the least recently used dropped first: a compiled
- * pattern keeps the automaton it builds as it runs (3.6 MB measured for a hostile
- * one), so the cache is bounded rather than growing with every rule ever added.
+ * The most characters of paths and regular expressions the active rules of one workspace hold
+ * together (its scenario's and those added at run time): each is compiled once, when its rule
+ * is loaded, and kept with it (about 8 KB a small pattern, more for a large program), so the
+ * patterns a workspace keeps are bounded as well as each rule's.
  */
-const compiled = new Map<string, Compiled>();
-const MAX_COMPILED = 64;
+export const MAX_WORKSPACE_PATTERNS_LENGTH = 32_768;
 
-function remember(key: string, make: () => Compiled): Compiled {
-  let entry = compiled.get(key);
-  if (entry) {
-    compiled.delete(key);
-  } else {
-    entry = make();
-    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
-  }
-  compiled.set(key, entry);
-  return entry;
-}
+/**
+ * What compiling one pattern costs a request's budget, in its units: the slowest accepted
+ * pattern measured took 0.9 ms to compile on a loaded machine (a Unicode class repeated, 240
+ * characters), about 12,000 units at 75 ns a unit. A pattern is compiled during a request only
+ * when its rule reached the workspace without passing through a load (never, as rules are
+ * compiled when loaded, added, restored or forked); the budget bounds that case too.
+ */
+export const COMPILE_UNITS = 12_000;
+
+/**
+ * Compiled patterns, kept with what holds them: a rule's header or body matcher (the object
+ * with `matches`), or its match (for the path). Not in the workspace's data, which is JSON
+ * (snapshots, --data): a rule read back from there is compiled again when its workspace is
+ * restored, forked or loaded. Nothing is shared between workspaces, so one tenant's patterns
+ * can neither evict another's nor be paid for by another's requests.
+ */
+const kept = new WeakMap<object, Compiled>();
 
 /** What RE2 says of a pattern, said for a reader who wrote JavaScript. */
 function syntaxProblem(error: unknown): string {
@@ -103,14 +110,49 @@ function compileSource(source: string, limits: CompileLimits): Compiled {
   return { program };
 }
 
-/** A rule's `matches` expression (JavaScript syntax, run by RE2), compiled once. */
+/** A rule's `matches` expression (JavaScript syntax, run by RE2), compiled. */
 function expression(source: string): Compiled {
-  return remember(`re:${source}`, () => compileSource(source, { translate: true, maxLength: MAX_PATTERN_LENGTH, simpler: 'lower its repeat counts such as {1000}' }));
+  return compileSource(source, { translate: true, maxLength: MAX_PATTERN_LENGTH, simpler: 'lower its repeat counts such as {1000}' });
 }
 
-/** A rule's path pattern (from pathPattern: already RE2 syntax, at most 5 characters for each of the path's), compiled once. */
+/** A rule's path pattern (from pathPattern: already RE2 syntax, at most 5 characters for each of the path's), compiled. */
 function pathProgram(pattern: string): Compiled {
-  return remember(`path:${pattern}`, () => compileSource(pattern, { translate: false, maxLength: 5 * MAX_PATTERN_LENGTH + 8, simpler: 'use fewer * and **' }));
+  return compileSource(pattern, { translate: false, maxLength: 5 * MAX_PATTERN_LENGTH + 8, simpler: 'use fewer * and **' });
+}
+
+/** A rule's matchers whose patterns are compiled: its path, and its header and body tests. */
+export interface PatternHolders {
+  pathPattern?: string;
+  headers?: ReadonlyArray<{ matches?: string }>;
+  body?: ReadonlyArray<{ matches?: string }>;
+}
+
+/** Compiles a rule's patterns once, when it is loaded, and keeps each with its matcher. */
+export function keepPatterns(match: PatternHolders): void {
+  if (match.pathPattern !== undefined && !kept.has(match)) kept.set(match, pathProgram(match.pathPattern));
+  for (const test of [...(match.headers ?? []), ...(match.body ?? [])]) {
+    if (test.matches !== undefined && !kept.has(test)) kept.set(test, expression(test.matches));
+  }
+}
+
+/** The characters of paths and regular expressions a rule's matchers hold, as MAX_WORKSPACE_PATTERNS_LENGTH counts them. */
+export function patternsLength(match: { path?: string; headers?: ReadonlyArray<{ matches?: string }>; body?: ReadonlyArray<{ matches?: string }> }): number {
+  let length = match.path?.length ?? 0;
+  for (const test of [...(match.headers ?? []), ...(match.body ?? [])]) length += test.matches?.length ?? 0;
+  return length;
+}
+
+/**
+ * The compiled pattern kept with `holder`; compiled now, and COMPILE_UNITS charged to the
+ * request's budget, when none is (undefined when the budget cannot pay).
+ */
+function compiledFor(holder: object, compile: () => Compiled, budget: MatchBudget): Compiled | undefined {
+  const found = kept.get(holder);
+  if (found) return found;
+  if (!budget.spend(COMPILE_UNITS)) return undefined;
+  const made = compile();
+  kept.set(holder, made);
+  return made;
 }
 
 /**
@@ -134,8 +176,8 @@ export function pathProblem(path: string): string | undefined {
  * Runs a compiled pattern over a text if the budget pays for it. A pattern that does
  * not compile (one a restored state kept from before RE2) matches nothing.
  */
-function runs(entry: Compiled, text: string, budget: MatchBudget): boolean {
-  if ('problem' in entry) return false;
+function runs(entry: Compiled | undefined, text: string, budget: MatchBudget): boolean {
+  if (entry === undefined || 'problem' in entry) return false;
   if (!budget.spend(entry.program.programSize() * (text.length + 1))) return false;
   return entry.program.test(text);
 }
@@ -159,9 +201,11 @@ export function pathPattern(path: string): string {
   return `^${pattern}/?$`;
 }
 
-/** Whether a request path matches a rule's path pattern, within the request's matching budget. */
-export function pathMatches(pattern: string, requestPath: string, budget = new MatchBudget()): boolean {
-  return runs(pathProgram(pattern), requestPath, budget);
+/** Whether a request path matches a rule's path pattern (compiled once, kept with `match`), within the request's matching budget. */
+export function pathMatches(match: { pathPattern?: string }, requestPath: string, budget = new MatchBudget()): boolean {
+  const pattern = match.pathPattern;
+  if (pattern === undefined) return true;
+  return runs(compiledFor(match, () => pathProgram(pattern), budget), requestPath, budget);
 }
 
 /**
@@ -171,7 +215,8 @@ export function pathMatches(pattern: string, requestPath: string, budget = new M
 export function valueMatches(value: unknown, test: { equals?: unknown; matches?: string }, budget = new MatchBudget()): boolean {
   if (test.matches !== undefined) {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
-    return runs(expression(test.matches), String(value), budget);
+    const source = test.matches;
+    return runs(compiledFor(test, () => expression(source), budget), String(value), budget);
   }
   return isDeepStrictEqual(value, test.equals);
 }

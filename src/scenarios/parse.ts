@@ -1,11 +1,13 @@
 import { clockStartProblem } from '../clock/virtual-clock.js';
 import { readFileSync } from 'node:fs';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { LineCounter, isMap, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { LineCounter, isMap, isNode, isScalar, visit, type Document } from 'yaml';
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
-import { nestedDeeperThan, tooDeepReason, yamlNestedDeeperThan } from '../lib/nesting.js';
+import { nestedDeeperThan, tooDeepReason, yamlEntries } from '../lib/nesting.js';
+import { parseYamlDocument } from '../lib/yaml-document.js';
 import { packagePath } from '../lib/package-root.js';
 import { PLATFORM_IDS } from '../platforms/catalog.js';
 import type { ScenarioSource } from '../store/database.js';
@@ -79,8 +81,13 @@ function facts(): ApiFacts {
   return apiFacts;
 }
 
+/** Fails a check at a field of the scenario, naming where it sits when the scenario has lines. */
+interface Locator {
+  fail(at: FieldPath, reason: string, onKey?: boolean): never;
+}
+
 /** Where each value sits in the YAML, for errors that name a line and column. */
-class SourceMap {
+class SourceMap implements Locator {
   constructor(
     private readonly file: string,
     private readonly document: Document,
@@ -221,10 +228,10 @@ function toPlainData(document: Document, file: string, lines: LineCounter): unkn
 
 /** Reads a scenario: YAML, then the JSON Schema, then the checks a schema cannot make. */
 export function parseScenario(source: ScenarioSource): ParsedScenario {
-  // Checked on the parser's tokens, before building the document recurses once per level.
-  if (yamlNestedDeeperThan(source.yaml)) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the scenario'));
   const lines = new LineCounter();
-  const document = parseDocument(source.yaml, { lineCounter: lines, uniqueKeys: true });
+  // Checked on the parser's tokens, before building the document recurses once per level.
+  const document = parseYamlDocument(source.yaml, lines);
+  if (!document) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the scenario'));
   const yamlError = document.errors[0];
   if (yamlError) {
     const at = yamlError.linePos?.[0];
@@ -233,7 +240,30 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
     throw new ScenarioError(source.file, at?.line ?? null, at?.col ?? null, '', `not valid YAML: ${message}`);
   }
   const map = new SourceMap(source.file, document, lines);
-  const raw = toPlainData(document, source.file, lines);
+  return checkScenario(toPlainData(document, source.file, lines), map, source);
+}
+
+/**
+ * The most lines and flow entries (`[a, b]`, `{a: 1}`) a scenario sent over the control plane
+ * may hold. The yaml package builds a document at several microseconds a line, and its garbage
+ * costs as much again, so a scenario of a shared server's request is bounded by its nodes as well
+ * as its characters: 2,000 lines parsed in 115 to 200 ms on a machine loaded twelve times over
+ * (load 25 on 2 cores), about a tenth of that on a quiet core; 5,000 held the event loop 2.3 s
+ * there (docs/reliability.md). Four times a large hand-written scenario; a larger one (a long
+ * recording) is given with --scenario.
+ */
+export const MAX_SENT_SCENARIO_ENTRIES = 2_000;
+
+/** Refuses, before any parsing, a scenario sent over the control plane with more than MAX_SENT_SCENARIO_ENTRIES lines and flow entries. */
+export function checkSentScenarioSize(source: ScenarioSource): void {
+  const entries = yamlEntries(source.yaml, MAX_SENT_SCENARIO_ENTRIES);
+  if (entries > MAX_SENT_SCENARIO_ENTRIES) {
+    throw new ScenarioError(source.file, null, null, '', `the scenario holds more than ${MAX_SENT_SCENARIO_ENTRIES} lines and flow entries, the most one sent over the control plane may hold; give a larger one to the server with --scenario`);
+  }
+}
+
+/** The checks after the YAML: the JSON Schema, then what a schema cannot say. */
+function checkScenario(raw: unknown, map: Locator, source: ScenarioSource): ParsedScenario {
   if (raw === null || raw === undefined) throw new ScenarioError(source.file, 1, 1, '', 'the scenario is empty; it needs at least one of accounts, posts, rules or timeline');
   // Not quoted back: a file that is no scenario at all (a binary, a key, a dump) may be anything.
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError(source.file, 1, 1, '', `a scenario is a mapping (name, accounts, posts, rules, timeline…); this holds ${Array.isArray(raw) ? 'a list' : `a ${typeof raw}`}`);
@@ -330,7 +360,7 @@ class Checker {
   private patternsLength = 0;
 
   constructor(
-    private readonly map: SourceMap,
+    private readonly map: Locator,
     private readonly raw: RawScenario,
     private readonly source: ScenarioSource,
   ) {}
@@ -533,6 +563,7 @@ class Checker {
       ...(raw.state !== undefined && { state: this.state(raw.state, states, [...at, 'state']) }),
       ...(raw.respond !== undefined && { respond: this.respond(raw.respond, [...at, 'respond']) }),
     };
+    for (const effect of ['error', 'fault'] as const) this.headersNodeSends(raw[effect]?.headers, [...at, effect, 'headers']);
     if (raw.error) {
       const error = raw.error;
       const { declared } = facts();
@@ -588,7 +619,28 @@ class Checker {
       // The mock frames the body it sends: a recorded length or encoding would describe other bytes.
       if (FRAMING_HEADERS.includes(name.toLowerCase())) this.map.fail([...at, 'headers', name], `${name} is set by the mock from the body it sends; leave it out`, true);
     }
+    this.headersNodeSends(raw.headers, [...at, 'headers']);
     return raw;
+  }
+
+  /**
+   * Fails at the first header Node would refuse to send (a name that is no HTTP token, a value
+   * with a NUL or a character past U+00FF): taken at load, such a header would make every
+   * request the rule answers a 500. Judged by Node's own checks, so nothing accepted here throws there.
+   */
+  private headersNodeSends(headers: Record<string, string> | undefined, at: FieldPath): void {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      try {
+        validateHeaderName(name);
+      } catch {
+        this.map.fail([...at, name], `${JSON.stringify(name)} is not a header name HTTP can carry (letters, digits and !#$%&'*+-.^_\`|~ only)`, true);
+      }
+      try {
+        validateHeaderValue(name, value);
+      } catch {
+        this.map.fail([...at, name], `the value of ${name} holds a character HTTP cannot carry in a header (a control character such as NUL, or one past U+00FF)`);
+      }
+    }
   }
 
   private state(name: string, states: string[], at: FieldPath): string {
@@ -614,31 +666,23 @@ function momentValue(moment: Moment): number {
   return 'relativeMs' in moment ? moment.relativeMs : moment.absoluteMs;
 }
 
-/** Where the parts of a run-time rule sit in the scenario it is checked as. */
-const RUNTIME_RULE_AT: FieldPath = ['rules', 0];
-
 /**
- * Checks one rule given at run time (POST /__control/rules) exactly as a scenario
- * file's rule is checked: it is wrapped in a scenario of its own (JSON is YAML) that
- * declares the loaded scenario's states. A problem throws a ScenarioError whose field
- * is the rule's own (`match.body[0].pointer`), without the wrapper's `rules[0].`.
+ * Checks one rule given at run time (POST /__control/rules) exactly as a scenario file's rule
+ * is checked: as the one rule of a scenario of its own that declares the loaded scenario's
+ * states. The rule is already data (the request's JSON), so it is checked as it is, never
+ * written out and read back as YAML. A problem throws a ScenarioError whose field is the
+ * rule's own (`match.body[0].pointer`), without the wrapper's `rules[0].`.
  */
 export function parseRuntimeRule(rule: unknown, states: readonly string[]): ParsedScenario & { rule: RuleSpec } {
-  const source: ScenarioSource = { name: 'runtime', file: '<rule>', yaml: JSON.stringify({ ...(states.length > 0 && { states }), rules: [rule] }) };
-  try {
-    const parsed = parseScenario(source);
-    const found = parsed.scenario.rules[0];
-    if (!found) throw new ScenarioError(source.file, null, null, '', 'no rule given');
-    return {
-      ...parsed,
-      rule: found,
-      fail: (at, reason) => {
-        throw new ScenarioError(source.file, null, null, formatPath(at.slice(RUNTIME_RULE_AT.length)), reason);
-      },
-    };
-  } catch (error) {
-    if (!(error instanceof ScenarioError)) throw error;
-    const field = error.field.replace(/^rules\[0\]\.?/, '');
-    throw new ScenarioError(source.file, null, null, field === 'rules' ? '' : field, error.reason);
-  }
+  const source: ScenarioSource = { name: 'runtime', file: '<rule>', yaml: '' };
+  const fail = (at: FieldPath, reason: string): never => {
+    const field = formatPath(at).replace(/^rules\[0\]\.?/, '');
+    throw new ScenarioError(source.file, null, null, field === 'rules' ? '' : field, reason);
+  };
+  const raw = { ...(states.length > 0 && { states: [...states] }), rules: [rule] };
+  if (nestedDeeperThan(raw)) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the rule'));
+  const parsed = checkScenario(raw, { fail }, source);
+  const found = parsed.scenario.rules[0];
+  if (!found) throw new ScenarioError(source.file, null, null, '', 'no rule given');
+  return { ...parsed, rule: found };
 }

@@ -1,7 +1,8 @@
 import { defineStore } from '../store/define-store.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { compileRule } from './load.js';
-import { parseRuntimeRule } from './parse.js';
+import { keepPatterns, MAX_WORKSPACE_PATTERNS_LENGTH, patternsLength } from './matching.js';
+import { parseRuntimeRule, ScenarioError } from './parse.js';
 import { initialRuleState, type RuleState } from './rule-state.js';
 import { loadedScenario, type LoadedRule } from './store.js';
 
@@ -92,6 +93,16 @@ export function addRuntimeRule(workspace: Workspace, body: Record<string, unknow
   }
   if (taken.has(id)) throw new DuplicateRuleError(id);
   const parsed = parseRuntimeRule({ ...body, id }, loadedScenario(workspace)?.states ?? []);
+  const held = activeRules(workspace).reduce((sum, active) => sum + patternsLength(active.rule.match), 0) + patternsLength(parsed.rule.match);
+  if (held > MAX_WORKSPACE_PATTERNS_LENGTH) {
+    throw new ScenarioError(
+      '<rule>',
+      null,
+      null,
+      'match',
+      `rule '${id}' would bring the paths and regular expressions of this workspace's rules to ${held} characters, over the ${MAX_WORKSPACE_PATTERNS_LENGTH} one workspace may hold; remove rules (DELETE /__control/rules/{id}) or reset the workspace first`,
+    );
+  }
   const addedAtMs = workspace.now();
   const rule = compileRule(workspace, parsed, parsed.rule, addedAtMs);
 
@@ -103,6 +114,15 @@ export function addRuntimeRule(workspace: Workspace, body: Record<string, unknow
   stored.addedAt[rule.id] = new Date(addedAtMs).toISOString();
   workspace.changed();
   return { rule, source: 'runtime', state: initialRuleState(), addedAt: stored.addedAt[rule.id] ?? null };
+}
+
+/**
+ * Compiles the patterns of every active rule that has none kept: those of a workspace read back
+ * from a snapshot, a fork or a --data file, whose rules are JSON. Called when such a workspace
+ * is installed, so its requests never compile (issue 35).
+ */
+export function keepActiveRulePatterns(workspace: Workspace): void {
+  for (const active of activeRules(workspace)) keepPatterns(active.rule.match);
 }
 
 /**

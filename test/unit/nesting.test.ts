@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestedDeeperThan, yamlNestedDeeperThan } from '../../src/lib/nesting.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, yamlEntries } from '../../src/lib/nesting.js';
+import { parseYamlDocument } from '../../src/lib/yaml-document.js';
 import { maskUserInfo } from '../../src/lib/uri.js';
 
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -18,7 +19,7 @@ describe('nestedDeeperThan', () => {
   });
 });
 
-describe('yamlNestedDeeperThan', () => {
+describe('parseYamlDocument, on text nested too deep', () => {
   it.each([
     [`flow, ${MAX_JSON_DEPTH} deep`, `a: ${arrays(MAX_JSON_DEPTH - 1)}`, false],
     [`flow, ${MAX_JSON_DEPTH + 1} deep`, `a: ${arrays(MAX_JSON_DEPTH)}`, true],
@@ -29,7 +30,23 @@ describe('yamlNestedDeeperThan', () => {
     ['the second document of a stream', `x: 1\n---\n${arrays(MAX_JSON_DEPTH + 1)}`, true],
     ['flow 200,000 deep (the yaml package built such a document until the process died)', `a: ${arrays(200_000)}`, true],
   ])('%s', (_name, yaml, deeper) => {
-    expect(yamlNestedDeeperThan(yaml)).toBe(deeper);
+    expect(parseYamlDocument(yaml) === undefined).toBe(deeper);
+  });
+});
+
+describe('yamlEntries', () => {
+  it.each([
+    ['block lines', 'a: 1\nb: 2\n', 2],
+    ['flow entries', 'a: [1, 2, 3]', 2],
+    ['commas outside brackets are text', 'a: 1, 2, 3', 0],
+    ['commas and newlines inside quotes', 'a: "1, 2\n3"\nb: \'x, y\'', 1],
+    ['a comment line', '# one, two\na: 1', 1],
+  ])('%s', (_name, yaml, entries) => {
+    expect(yamlEntries(yaml)).toBe(entries);
+  });
+
+  it('stops counting past its limit', () => {
+    expect(yamlEntries('\n'.repeat(1_000), 10)).toBe(11);
   });
 });
 

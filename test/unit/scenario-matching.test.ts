@@ -23,7 +23,7 @@ describe('rule paths', () => {
     ['/v1/post*', '/v1/profiles', false],
     ['/v1/a.b', '/v1/aXb', false],
   ])('%s against %s: %s', (rule, path, expected) => {
-    expect(pathMatches(pathPattern(rule), path)).toBe(expected);
+    expect(pathMatches({ pathPattern: pathPattern(rule) }, path)).toBe(expected);
   });
 
   it.each([
