@@ -291,7 +291,8 @@ function startOfDay(ms: number): number {
 /**
  * The UTC days an insights request covers: every finished day since the account
  * was connected that overlaps [since, until); without them the network's default
- * period ending today. A range longer than 90 days is 400 INVALID_RANGE.
+ * period ending today. A `since` not before `until` (now by default) or a range longer than
+ * 90 days is 400 INVALID_RANGE.
  */
 export function insightDays(workspace: Workspace, account: AccountRecord, query: { since?: unknown; until?: unknown }): number[] {
   const { sinceMs, untilMs } = parseTimeRange(query);
@@ -306,6 +307,11 @@ export function insightDays(workspace: Workspace, account: AccountRecord, query:
   } else {
     to = untilMs ?? now;
     from = sinceMs ?? to - defaultSpan;
+    // As the timelines do (src/api/analytics/readings.ts): `until` defaults to now, so a `since` in the future is an empty range.
+    if (from >= to) {
+      const until = untilMs === undefined ? `until (now, ${new Date(to).toISOString()})` : 'until';
+      throw new ApiError(400, 'INVALID_RANGE', `since must be before ${until}.`, { param: 'since' });
+    }
   }
   if (to - from > MAX_INSIGHTS_DAYS * DAY_MS) {
     throw new ApiError(400, 'INVALID_RANGE', `An insights range covers at most ${MAX_INSIGHTS_DAYS} days; split the request.`, { param: sinceMs === undefined ? 'until' : 'since' });
