@@ -32,6 +32,14 @@ export interface NetworkReadOptions {
   requireActive: boolean;
 }
 
+/** A network read of an account that is not active (also what a scenario rule's ACCOUNT_RECONNECT_REQUIRED answers on one). */
+export function reconnectToRead(account: { id: string; status: string }): ApiError {
+  return new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account ${account.id} is ${account.status}: the network refuses its token until the owner reconnects it (POST /v1/accounts/${account.id}/reconnect).`, {
+    param: 'id',
+    details: { accountId: account.id, status: account.status },
+  });
+}
+
 /**
  * The account a network read is about, after the checks every read makes in this
  * order: it exists here (404), it is on the right network (400
@@ -41,12 +49,7 @@ export interface NetworkReadOptions {
 export function readableAccount(workspace: Workspace, id: string, options: NetworkReadOptions): AccountRecord {
   const account = getAccount(workspace, id);
   if (options.platform !== undefined && account.platform !== options.platform) assertPlatform(account, options.platform, 'id');
-  if (options.requireActive && account.status !== 'active') {
-    throw new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account ${account.id} is ${account.status}: the network refuses its token until the owner reconnects it (POST /v1/accounts/${account.id}/reconnect).`, {
-      param: 'id',
-      details: { accountId: account.id, status: account.status },
-    });
-  }
+  if (options.requireActive && account.status !== 'active') throw reconnectToRead(account);
   assertNetworkUp(workspace, account.platform);
   return account;
 }

@@ -85,11 +85,7 @@ export function planPost(workspace: Workspace, body: CreatePostBody): PostPlan {
 
   // The state of the accounts, once the request itself is known to be sound.
   destinations.forEach(({ account }, i) => {
-    if (account.status === 'active') return;
-    throw new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `The ${account.platform} connection ${account.id} is ${account.status}; reconnect it before publishing to it.`, {
-      param: `destinations[${i}].connectionId`,
-      details: { accountId: account.id, platform: account.platform, status: account.status },
-    });
+    if (account.status !== 'active') throw reconnectToPublish(account, i);
   });
 
   return { text: thread?.[0] ?? text, thread, mediaUrls: [...mediaUrls], mediaKind, schedule, destinations };
@@ -112,6 +108,14 @@ function planSchedule(workspace: Workspace, body: CreatePostBody): PlannedSchedu
     throw validationError('scheduledFor', `${scheduledFor} in ${timezone} is ${new Date(resolved.instantMs).toISOString()}, which is not in the future (now ${workspace.nowIso()}).`);
   }
   return { scheduledFor, timezone, atMs: resolved.instantMs };
+}
+
+/** A destination's account is not active (also what a scenario rule's ACCOUNT_RECONNECT_REQUIRED answers on createPost). */
+export function reconnectToPublish(account: { id: string; platform: string; status: string }, index: number): ApiError {
+  return new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `The ${account.platform} connection ${account.id} is ${account.status}; reconnect it before publishing to it.`, {
+    param: `destinations[${index}].connectionId`,
+    details: { accountId: account.id, platform: account.platform, status: account.status },
+  });
 }
 
 interface SharedContent {
