@@ -71,6 +71,34 @@ describe('an injected error is its real twin', () => {
     expect(fromRule).toEqual(fromReal);
   });
 
+  it('VELOCITY_LIMITED on a quote: the account that published the quoted destination', async () => {
+    const real = await twinWorkspace();
+    const injected = await twinWorkspace();
+    const facts = new Map<Twin, { account: string; destination: string }>();
+    for (const twin of [real, injected]) {
+      const state = (await mock.control('get', '/__control/state', twin.key)).body.workspace.stores;
+      const posts = Object.values(state.posts.posts as Record<string, { destinations: Array<{ id: string; platform: string; status: string; connectionId: string }> }>);
+      const destination = posts.flatMap((post) => post.destinations).find((d) => d.platform === 'twitter' && d.status === 'published');
+      if (!destination) throw new Error('no published twitter destination');
+      facts.set(twin, { account: destination.connectionId, destination: destination.id });
+    }
+    // The real one's hour holds exactly 25 publishes (the fixture world's and the pre-loaded), the injected one's 24.
+    for (const [twin, full] of [[real, 25], [injected, 24]] as const) {
+      const { account } = facts.get(twin) as { account: string };
+      const limits = (await mock.control('get', '/__control/limits', twin.key)).body as { velocity: Array<{ accountId: string; hour: { count: number } }> };
+      const already = limits.velocity.find((entry) => entry.accountId === account)?.hour.count ?? 0;
+      expectStatus(await mock.control('post', '/__control/limits', twin.key).send({ velocity: [{ accountId: account, published: full - already }] }), 200);
+      await advance(twin, 'PT10M');
+    }
+    await addRule(mock, injected.key, { match: { operationId: 'quotePost' }, then: { error: { status: 429, code: 'VELOCITY_LIMITED' } }, times: 1 });
+    const quote = (twin: Twin) => mock.call('post', '/v1/quotes', twin.key).send({ destinationId: facts.get(twin)?.destination, text: 'Worth a read.' });
+
+    const fromReal = await seen(real, () => quote(real), facts.get(real)?.account);
+    const fromRule = await seen(injected, () => quote(injected), facts.get(injected)?.account);
+    expect(fromReal).toMatchObject({ status: 429, body: { error: { code: 'VELOCITY_LIMITED', details: { accountId: '<account>', platform: 'twitter', window: 'hour', limit: 25 } } } });
+    expect(fromRule).toEqual(fromReal);
+  });
+
   it('RATE_LIMITED: the flat envelope, Retry-After and X-RateLimit-* as the spent budget answers, and the request does not count', async () => {
     const real = await twinWorkspace('free');
     const injected = await twinWorkspace('free');
