@@ -54,6 +54,8 @@ describe('explain_request', () => {
     const said = [...explained.why, ...explained.next].join(' ');
     expect(said).not.toMatch(/\?/);
     expect(explained.entry).toMatchObject({ retryAfter, matchedRule: 'third-post-capped' });
+    // The agent's own calls are named as such, apart from the client's.
+    expect(explained.entry.caller).toMatch(/^key …\w{4}, social-gateway-mock-mcp\/\d/);
     expect(explained.why.join(' ')).toContain(`The posting velocity cap of account ${bluesky} (bluesky) was reached: 25 published posts per rolling hour.`);
     expect(explained.next.join(' ')).toContain(`${retryAfter} s: advance the clock (clock tool, advanceClock, body {"by":"PT${retryAfter}S"})`);
   });
