@@ -1047,6 +1047,14 @@ export interface components {
              *     counts them apart. The status is the one sent (also for a body cut short); 0 when none was.
              */
             injected: boolean;
+            /** @description The answer's `Retry-After`, in seconds, when it carried one (a 429, a rule's 503); absent otherwise. */
+            retryAfter?: number;
+            /**
+             * @description Who sent the request, to tell clients apart without showing their keys: the key's last four
+             *     characters and the first product of its `User-Agent` (`key …ault, undici`). Absent on
+             *     the control plane's own entries.
+             */
+            caller?: string;
             /**
              * @description Proxy mode only (`social-gateway-mock proxy`): what the exchange with the upstream broke of
              *     openapi.yaml, request and response; empty when nothing. Absent outside proxy mode. The answer

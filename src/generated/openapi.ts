@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * List uploaded media
-         * @description Lists the workspace's uploaded media, newest first.
+         * @description Lists the workspace's uploaded media, newest first. `since`/`until` filter on the upload time (no default limit), by the reference's shared list rules.
          */
         get: operations["listMedia"];
         put?: never;
@@ -562,6 +562,10 @@ export interface paths {
          *     - A post without media needs text (`reddit`: a title is enough).
          *     - `scheduledFor` needs `timezone` and the reverse; an unknown zone, a date that does not exist or
          *       a time not in the future answers `400 VALIDATION_ERROR` naming the field.
+         *
+         *     The reference lists no `Idempotency-Key` for this operation, so none is honoured: a repeat
+         *     creates another post, as the real service would (decision 0049). A 429 created nothing and can be
+         *     sent again; after a lost answer, look for the post (`GET /v1/posts`) before sending it again.
          */
         post: operations["createPost"];
         delete?: never;
@@ -4191,6 +4195,10 @@ export interface operations {
                 limit?: components["parameters"]["Limit50of100"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the other parameters unchanged. Omit for the first page. A changed or foreign cursor answers `400 INVALID_CURSOR`. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Start of the range, inclusive. ISO 8601 date-time with `Z` or an offset (encode `+` as `%2B`); a date alone or a time without a zone answers `400 VALIDATION_ERROR`. Must be before `until`, else `400 INVALID_RANGE`. */
+                since?: components["parameters"]["Since"];
+                /** @description End of the range, exclusive. ISO 8601 date-time with `Z` or an offset. */
+                until?: components["parameters"]["Until"];
                 /** @description Comma-separated. Accepted value `total` (adds `total`, the count across all pages). */
                 include?: string;
             };
@@ -4269,10 +4277,7 @@ export interface operations {
     createPost: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A repeat with the same key and body within 24 hours answers the first response (with `Idempotent-Replayed`) instead of acting again. The same key with a different body answers `422 IDEMPOTENCY_KEY_REUSED`; while the first request is still running, `409 IDEMPOTENCY_KEY_IN_USE`. 429 and 5xx responses are not kept. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4284,7 +4289,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,10 +4298,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ContractViolation"];
             503: components["responses"]["DataFileUnwritable"];

@@ -6,6 +6,7 @@ import { clip } from '../lib/clip.js';
 import { valueScrubber, type Redactor } from '../redaction/redactor.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
+import { apiKeyOf } from './authenticate.js';
 import { isApiPath } from './transport.js';
 
 /** One answered (or unanswered: status 0) request to an operation of the API, as contract coverage counts it. */
@@ -72,6 +73,28 @@ function journalError(req: Request, error: NonNullable<Request['ctx']['answeredE
   };
 }
 
+/** Longest User-Agent product the journal keeps. */
+const USER_AGENT_LIMIT = 40;
+
+/**
+ * Who sent a request, without its key: the key's last four characters (as a dashboard shows a
+ * card's) and the first product of its User-Agent, so the journal can tell which client spent a
+ * budget (MCP's explain_request).
+ */
+export function callerOf(req: Request): string | undefined {
+  const key = apiKeyOf(req);
+  const product = req.headers['user-agent']?.trim().split(/\s+/, 1)[0];
+  const parts = [...(key !== undefined ? [`key …${key.slice(-4)}`] : []), ...(product ? [clip(product, USER_AGENT_LIMIT)] : [])];
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+/** The answer's Retry-After when it is a number of seconds. */
+function retryAfterOf(res: Response): number | undefined {
+  const value = res.getHeader('retry-after');
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
+  return seconds;
+}
+
 /**
  * The first step of every request, and the last word on it: it opens the request's context
  * (`req.ctx`) and, once the response is over, logs the request, counts it for coverage and
@@ -98,6 +121,8 @@ export function requestRecording(options: RequestRecordingOptions): RequestHandl
       if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
       if (!workspace) return;
       const queryAt = req.originalUrl.indexOf('?');
+      const retryAfter = status === 0 ? undefined : retryAfterOf(res);
+      const caller = callerOf(req);
       workspace.journal.record(
         {
           at: req.ctx.arrivedAt ?? workspace.nowIso(),
@@ -112,6 +137,8 @@ export function requestRecording(options: RequestRecordingOptions): RequestHandl
           effect: req.ctx.scenarioEffect ?? null,
           ...(req.ctx.answeredError && { error: journalError(req, req.ctx.answeredError, redactor) }),
           injected,
+          ...(retryAfter !== undefined && { retryAfter }),
+          ...(caller !== undefined && { caller }),
           ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
         },
         liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined,

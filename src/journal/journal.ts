@@ -25,6 +25,10 @@ export interface JournalEntry {
   error?: AnsweredError;
   /** The answer was an off-contract fault a rule injected (a proxy's page, a cut or dripped body, a dropped or reset connection, a broken body, a recorded answer the contract does not describe). */
   injected: boolean;
+  /** The answer's Retry-After in seconds, when it carried one. */
+  retryAfter?: number;
+  /** Who sent it: the key's last four characters and the User-Agent's first product (`key …ault, undici`). */
+  caller?: string;
   /** Proxy mode: what the exchange broke of openapi.yaml (absent outside proxy mode; empty when nothing). */
   violations?: ContractFindingSummary[];
 }

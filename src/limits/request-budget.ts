@@ -53,7 +53,35 @@ export function describeBudget(workspace: Workspace, name: BudgetName): RateLimi
   const limit = budgetLimit(workspace, name);
   const count = window.count(now);
   const expiry = window.oldestExpiry(now) ?? now;
-  return { limit, count, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil(expiry / 1000), windowSeconds: WINDOW_MS[name] / 1000 };
+  return { limit, count, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil(expiry / 1000), windowSeconds: windowSeconds(name) };
+}
+
+/** What a refused request's 429 says: the flat envelope, its details and Retry-After. */
+export interface RateLimitRefusal {
+  currentCount: number;
+  limit: number;
+  retryAfterSeconds: number;
+}
+
+/** The 429 of a spent budget (also what a scenario rule's RATE_LIMITED answers, filled from the same window). */
+export function rateLimited(name: BudgetName, refusal: RateLimitRefusal, headers: Record<string, string> = {}): RateLimitedError {
+  return new RateLimitedError(429, 'RATE_LIMITED', `The workspace's ${name === 'analytics' ? 'per-second analytics' : 'per-minute request'} budget of ${refusal.limit} is used up; retry after ${refusal.retryAfterSeconds} s.`, {
+    details: { ...refusal },
+    headers: { 'Retry-After': String(refusal.retryAfterSeconds), ...headers },
+  });
+}
+
+/** The length of a budget's window, in seconds. */
+export function windowSeconds(name: BudgetName): number {
+  return WINDOW_MS[name] / 1000;
+}
+
+/**
+ * Gives back the place one request took in its window: a scenario rule that answers RATE_LIMITED
+ * answers as the real refusal does, and a real 429 does not occupy the window.
+ */
+export function refundRequest(workspace: Workspace, name: BudgetName): void {
+  budgetWindows(workspace)[name].forget(workspace.now());
 }
 
 /**
@@ -77,10 +105,7 @@ export function rateLimitStep(enforce: boolean): RequestHandler {
       const expiry = window.oldestExpiry(now) ?? now;
       const retryAfterSeconds = Math.max(1, Math.ceil((expiry - now) / 1000));
       req.ctx.rateLimit = { limit, remaining: 0, resetSeconds: Math.ceil(expiry / 1000) };
-      throw new RateLimitedError(429, 'RATE_LIMITED', `The workspace's ${name === 'analytics' ? 'per-second analytics' : 'per-minute request'} budget of ${limit} is used up; retry after ${retryAfterSeconds} s.`, {
-        details: { currentCount: count, limit, retryAfterSeconds },
-        headers: { 'Retry-After': String(retryAfterSeconds) },
-      });
+      throw rateLimited(name, { currentCount: count, limit, retryAfterSeconds });
     }
     window.record(now);
     const expiry = window.oldestExpiry(now) ?? now;

@@ -27,6 +27,20 @@ export class SlidingWindow {
     this.add(nowMs, 1);
   }
 
+  /** Takes back one request of the newest arrival time still in the window (a request that turned out not to count). */
+  forget(nowMs: number): void {
+    this.prune(nowMs);
+    const last = this.times.length - 1;
+    if (last < this.head) return;
+    const left = (this.counts[last] as number) - 1;
+    if (left > 0) this.counts[last] = left;
+    else {
+      this.times.pop();
+      this.counts.pop();
+    }
+    this.total--;
+  }
+
   /** When the oldest request in the window ages out; undefined for an empty window. */
   oldestExpiry(nowMs: number): number | undefined {
     this.prune(nowMs);

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ControlJournalEntry } from '../generated/named-types.js';
 import { loadSpec } from '../http/spec.js';
+import { budgetFor, windowSeconds, type BudgetName } from '../limits/request-budget.js';
 import { WORKSPACE_HELP } from './contract-tools.js';
 import { optionalString } from './control-tool-calls.js';
 import { answerError, answerResult, apiKeyFor, controlCredentials, jsonResult, ToolError, type McpSession } from './session.js';
@@ -66,10 +67,10 @@ async function journal(session: McpSession, workspace: string | undefined, query
 }
 
 /** Why an answer came, from its journal entry and what the workspace holds now: each reason with what to do next. */
-async function reasons(session: McpSession, workspace: string | undefined, entry: JournalEntry): Promise<{ why: string[]; next: string[]; rule?: unknown; limits?: unknown }> {
+async function reasons(session: McpSession, workspace: string | undefined, entry: JournalEntry): Promise<{ why: string[]; next: string[]; rule?: unknown; limits?: unknown; spentBy?: SpentBy }> {
   const why: string[] = [];
   const next: string[] = [];
-  const out: { why: string[]; next: string[]; rule?: unknown; limits?: unknown } = { why, next };
+  const out: { why: string[]; next: string[]; rule?: unknown; limits?: unknown; spentBy?: SpentBy } = { why, next };
   if (entry.status === 0) why.push('No answer was sent: a scenario rule dropped or reset the connection.');
   if (entry.matchedRule !== null) {
     const rules = (await control(session, workspace, 'listRules')) as { data?: Array<{ id: string }> } | Array<{ id: string }>;
@@ -80,20 +81,31 @@ async function reasons(session: McpSession, workspace: string | undefined, entry
   }
   if (entry.error) why.push(`${entry.errorCode ?? 'The error'}: ${entry.error.message}${entry.error.param ? ` (field ${entry.error.param})` : ''}`);
   const details = entry.error?.details;
+  // The answer's own Retry-After first: the advice must match what the client was told.
+  const retryAfter = entry.retryAfter ?? (typeof details?.retryAfterSeconds === 'number' ? details.retryAfterSeconds : undefined);
+  const wait = (then: string) =>
+    retryAfter === undefined
+      ? `The answer named no Retry-After: ${then}`
+      : `Wait the answer's Retry-After, ${retryAfter} s: advance the clock (clock tool, advanceClock, body {"by":"PT${retryAfter}S"}), then ${then}`;
   switch (entry.errorCode) {
     case 'VALIDATION_ERROR':
       next.push('Fix the request to match openapi.yaml (resource social-gateway-mock://contract/openapi.yaml) and send it again.');
       break;
-    case 'RATE_LIMITED':
+    case 'RATE_LIMITED': {
       out.limits = ((await control(session, workspace, 'getLimits')) as { budgets?: unknown }).budgets;
-      next.push('Wait Retry-After seconds: advance the clock (clock tool, advanceClock) by that much, or refill the window (limits tool, updateLimits, body.refill).');
+      const spent = await spentBy(session, workspace, entry);
+      out.spentBy = spent;
+      if (spent.requests > 0) why.push(spentSentence(spent));
+      next.push(wait('send it again; or refill the window (limits tool, updateLimits, body {"refill":["requests"]}).'));
+      if (spent.callers[0] && spent.callers[0].requests * 2 > spent.requests) next.push(`Most of the budget went to ${spent.callers[0].caller}: space its calls out (poll less often) or let webhooks tell it instead.`);
       break;
+    }
     case 'VELOCITY_LIMITED': {
       const accountId = typeof details?.accountId === 'string' ? details.accountId : undefined;
       const limits = (await control(session, workspace, 'getLimits')) as { velocity?: Array<{ accountId: string }> };
       out.limits = accountId === undefined ? limits.velocity : limits.velocity?.find((account) => account.accountId === accountId);
-      why.push(`The posting velocity cap fired: ${String(details?.window ?? '?')} window, limit ${String(details?.limit ?? '?')} published posts${accountId ? ` for account ${accountId}` : ''}.`);
-      next.push(`Advance the clock by ${String(details?.retryAfterSeconds ?? 'Retry-After')} seconds (clock tool, advanceClock, body {"by":"PT${String(details?.retryAfterSeconds ?? 3600)}S"}) and send it again.`);
+      why.push(velocitySentence(details));
+      next.push(wait('send it again.'));
       break;
     }
     case 'ACCOUNT_RECONNECT_REQUIRED':
@@ -104,10 +116,74 @@ async function reasons(session: McpSession, workspace: string | undefined, entry
       next.push('Send a key of the workspace (x-api-key or Authorization: Bearer).');
       break;
     default:
+      if (entry.retryAfter !== undefined) next.push(wait('send it again.'));
       break;
   }
   if (why.length === 0) why.push(entry.status < 400 ? `Answered ${entry.status} as the contract describes: no rule, limit or error involved.` : `Answered ${entry.status}${entry.errorCode ? ` ${entry.errorCode}` : ''}.`);
   return out;
+}
+
+/** The cap a VELOCITY_LIMITED names, in the words its details give, and only those. */
+function velocitySentence(details: Record<string, unknown> | undefined): string {
+  const window = details?.window === 'hour' ? 'per rolling hour' : details?.window === 'day' ? 'per UTC day' : undefined;
+  const cap = typeof details?.limit === 'number' ? `${details.limit} published posts${window ? ` ${window}` : ''}` : window;
+  const account = typeof details?.accountId === 'string' ? ` of account ${details.accountId}${typeof details.platform === 'string' ? ` (${details.platform})` : ''}` : '';
+  return `The posting velocity cap${account} was reached${cap ? `: ${cap}` : ''}.`;
+}
+
+/** Who spent a request budget: the requests of its window before the refusal, by operation and by caller. */
+interface SpentBy {
+  /** The budget behind the refused operation. */
+  budget: BudgetName;
+  /** The window's requests that counted (refusals do not). */
+  requests: number;
+  windowSeconds: number;
+  operations: Array<{ operationId: string; requests: number }>;
+  callers: Array<{ caller: string; requests: number }>;
+}
+
+/** The most any list of `spentBy` names. */
+const TOP = 5;
+
+function top<K extends string>(counts: Map<string, number>, key: K): Array<Record<K, string> & { requests: number }> {
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, TOP)
+    .map(([name, requests]) => ({ [key]: name, requests }) as Record<K, string> & { requests: number });
+}
+
+/**
+ * What filled the window a RATE_LIMITED answer refused from: the journal's requests to the same
+ * budget in the window before it (a refused 429 takes no place, so it is not counted), the top
+ * operations and the top callers. The journal keeps the last --journal-size requests, so a long
+ * window on a busy workspace may be counted in part.
+ */
+async function spentBy(session: McpSession, workspace: string | undefined, entry: JournalEntry): Promise<SpentBy> {
+  const budget = budgetFor(entry.operationId ?? undefined);
+  const seconds = windowSeconds(budget);
+  const endMs = Date.parse(entry.at);
+  const startMs = endMs - seconds * 1000;
+  const entries = await journal(session, workspace, { limit: 1000 });
+  const operations = new Map<string, number>();
+  const callers = new Map<string, number>();
+  let requests = 0;
+  for (const candidate of entries) {
+    const at = Date.parse(candidate.at);
+    if (candidate.seq >= entry.seq || at <= startMs || at > endMs || candidate.status === 429 && candidate.errorCode === 'RATE_LIMITED') continue;
+    if (budgetFor(candidate.operationId ?? undefined) !== budget) continue;
+    requests++;
+    const operation = candidate.operationId ?? `${candidate.method} ${candidate.path}`;
+    operations.set(operation, (operations.get(operation) ?? 0) + 1);
+    const caller = candidate.caller ?? 'an unnamed caller';
+    callers.set(caller, (callers.get(caller) ?? 0) + 1);
+  }
+  return { budget, requests, windowSeconds: seconds, operations: top(operations, 'operationId'), callers: top(callers, 'caller') };
+}
+
+function spentSentence(spent: SpentBy): string {
+  const operations = spent.operations.map((operation) => `${operation.operationId} ${operation.requests}`).join(', ');
+  const callers = spent.callers.map((caller) => `${caller.caller} ${caller.requests}`).join(', ');
+  return `What spent the ${spent.budget === 'analytics' ? 'per-second analytics' : 'per-minute'} budget: ${spent.requests} requests in the ${spent.windowSeconds} s before it, by operation ${operations}; by caller ${callers}.`;
 }
 
 /** What a workspace's coverage never saw: operations not exercised, statuses and error codes declared but never answered. */
@@ -142,7 +218,7 @@ export const AGENT_TOOLS: AgentTool[] = [
   },
   {
     name: 'explain_request',
-    description: 'Why did a request get its answer? From its journal entry (default: the latest): the validation error and field, the rule that intercepted it, the limit that fired, and what to do next.',
+    description: "Why did a request get its answer? From its journal entry (default: the latest): the validation error and field, the rule that intercepted it, the limit that fired (for a spent budget, the top operations and callers that spent it), and what to do next (waiting the answer's own Retry-After).",
     readOnly: true,
     inputSchema: { type: 'object', additionalProperties: false, properties: { workspace: WORKSPACE, seq: { type: 'integer', minimum: 1, description: 'Journal seq' } } },
     async run(session, args) {

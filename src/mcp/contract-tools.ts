@@ -41,7 +41,7 @@ export const CONTROL_TOOLS = {
   },
   scenarios: {
     tags: ['Scenarios'],
-    description: 'Load a scenario (resets the workspace), or add and remove run-time rules that intercept matching requests (errors, latency, faults).',
+    description: 'Load a scenario (resets the workspace), or add and remove run-time rules that intercept matching requests (errors, latency, faults). A rule: {match: {operationId, nth, account}, then: {error: {status, code}}, times}; an error the mock answers itself (VELOCITY_LIMITED, RATE_LIMITED) comes filled as the real one. All fields: resource social-gateway-mock://docs/scenarios.md.',
   },
 } as const satisfies Record<string, { tags: readonly ControlTag[]; description: string }>;
 

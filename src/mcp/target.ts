@@ -1,4 +1,5 @@
 import { CONTROL_OPERATIONS, controlPath, type ControlOperationName } from '../generated/control-operations.js';
+import { VERSION } from '../version.js';
 
 /*
  * The mock the MCP server drives, reached over HTTP like any client: in process (the server
@@ -106,7 +107,8 @@ export class MockTarget {
   }
 
   private headers(credentials: Credentials, accept: string, hasBody: boolean): Record<string, string> {
-    const headers: Record<string, string> = { accept };
+    // Named, so the journal's caller tells the agent's calls from the client's own (explain_request's spent budget).
+    const headers: Record<string, string> = { accept, 'user-agent': `social-gateway-mock-mcp/${VERSION}` };
     if (credentials.apiKey !== undefined) headers['x-api-key'] = credentials.apiKey;
     if (credentials.controlToken !== undefined) headers['x-control-token'] = credentials.controlToken;
     if (hasBody) headers['content-type'] = 'application/json';

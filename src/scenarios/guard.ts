@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError, RateLimitedError } from '../lib/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { declaredOperations, errorCodeOf } from '../http/declared-responses.js';
 import { jsonBody } from '../http/json-body.js';
 import type { Operation } from '../http/operations.js';
@@ -19,6 +19,7 @@ import { initialRuleState, nextRuleState, nextScenarioState, type RuleState } fr
 import { runtimeRulesStore, RUNTIME_RULES_NAME } from './runtime-rules.js';
 import type { ErrorEffect, RespondEffect } from './scenario.js';
 import { loadedScenario, type LoadedMatch, type LoadedRule } from './store.js';
+import { twinError } from './twins.js';
 
 export interface ScenarioGuardOptions {
   document: OpenApiDocument;
@@ -77,6 +78,8 @@ export function scenarioGuard(options: ScenarioGuardOptions): RequestHandler {
         req.ctx.matchedRule = rule.id;
         options.observer?.ruleFired(workspace, { name: set.name }, rule.id);
         workspace.changed();
+        // A twin of a real error is filled from the request's accounts, which a post names in its body.
+        if (rule.then.error) await readBodyOnce().catch(() => undefined);
         const passOn = await applyEffect(rule, req, res, workspace, operation, rewriter, options.responder);
         if (!passOn) return;
       }
@@ -244,7 +247,7 @@ async function applyEffect(
   }
   if (then.error) {
     req.ctx.scenarioEffect = effect('error');
-    throw ruleError(then.error, rule, workspace);
+    throw ruleError(then.error, rule, workspace, req, operation);
   }
   if (then.unknownValues) {
     const values = then.unknownValues;
@@ -273,8 +276,13 @@ function respondReply(spec: RespondEffect): Reply {
   return { status: spec.status, headers, ...(spec.json !== undefined && { body: spec.json }), recorded: true };
 }
 
-/** The error a rule answers with, in the envelope its code uses. */
-function ruleError(spec: ErrorEffect, rule: LoadedRule, workspace: Workspace): ApiError {
+/**
+ * The error a rule answers with, in the envelope its code uses: for a code the mock answers by
+ * itself, the real one's twin (src/scenarios/twins.ts); for any other, the rule's own words.
+ */
+function ruleError(spec: ErrorEffect, rule: LoadedRule, workspace: Workspace, req: Request, operation: Operation): ApiError {
+  const twin = twinError({ spec, workspace, req, operation, untilMs: rule.match.untilMs, accountIds: rule.match.accountIds });
+  if (twin) return twin;
   const headers: Record<string, string> = { ...spec.headers };
   const details: Record<string, unknown> = { ...spec.details };
   if (spec.status === 429) {
@@ -282,14 +290,6 @@ function ruleError(spec: ErrorEffect, rule: LoadedRule, workspace: Workspace): A
     const fromWindow = untilMs !== undefined ? Math.max(0, Math.ceil((untilMs - workspace.now()) / 1000)) : undefined;
     const retryAfter = typeof details['retryAfterSeconds'] === 'number' ? details['retryAfterSeconds'] : (fromWindow ?? DEFAULT_RETRY_AFTER_SECONDS);
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after')) headers['Retry-After'] = String(retryAfter);
-    if (spec.code === 'RATE_LIMITED') {
-      const budget = workspace.plan.requestsPerMinute;
-      const message = spec.message ?? `Rate limit exceeded. Retry in ${retryAfter} seconds.`;
-      return new RateLimitedError(429, 'RATE_LIMITED', message, {
-        details: { currentCount: details['currentCount'] ?? budget, limit: details['limit'] ?? budget, retryAfterSeconds: retryAfter },
-        headers,
-      });
-    }
   }
   const message = spec.message ?? `${spec.code} (scenario rule '${rule.id}').`;
   return new ApiError(spec.status, spec.code, message, {

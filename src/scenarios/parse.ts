@@ -17,7 +17,7 @@ import type { PlanName } from '../store/plans.js';
 import { expressionProblem, MAX_PATTERNS_LENGTH, pathCanReach, pathProblem } from './matching.js';
 import { parseDateTime, parseMoment, type Moment } from './moments.js';
 import { accountSourcesOf, canNameAccount, type AccountSources } from './request-facts.js';
-import type { FaultBody, FaultEffect, FieldPath, MatchSpec, RespondEffect, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
+import type { ErrorEffect, FaultBody, FaultEffect, FieldPath, MatchSpec, RespondEffect, RuleSpec, Scenario, StepSpec, ThenSpec, WorldAccountSpec, WorldPostSpec } from './scenario.js';
 
 /** A scenario file that cannot be used, with where and why. */
 export class ScenarioError extends Error {
@@ -302,7 +302,9 @@ interface RawRule {
     probability?: number;
     state?: string;
   };
-  then: Omit<ThenSpec, 'malformed' | 'fault' | 'truncated' | 'drip'> & {
+  then: Omit<ThenSpec, 'error' | 'malformed' | 'fault' | 'truncated' | 'drip'> & {
+    /** `status` may be left out when the code says it (decision 0049). */
+    error?: Omit<ErrorEffect, 'status'> & { status?: number };
     malformed?: true | { body: string };
     fault?: Omit<FaultEffect, 'body'> & { body?: FaultBody };
     truncated?: true | { afterBytes: number };
@@ -565,7 +567,7 @@ class Checker {
     };
     for (const effect of ['error', 'fault'] as const) this.headersNodeSends(raw[effect]?.headers, [...at, effect, 'headers']);
     if (raw.error) {
-      const error = raw.error;
+      const error: ErrorEffect = { ...raw.error, status: raw.error.status ?? this.impliedStatus(raw.error.code, operations, [...at, 'error']) };
       const { declared } = facts();
       const refusing = operations.filter((operationId) => !declared.get(operationId)?.statuses.has(error.status));
       if (refusing.length > 0) {
@@ -605,6 +607,19 @@ class Checker {
       then.unknownValues = values;
     }
     return then;
+  }
+
+  /**
+   * The status a rule's error code implies: the one status under which every operation the rule
+   * reaches declares the code (`VELOCITY_LIMITED` is 429 on createPost). A code answered under
+   * several statuses, or under none, needs `status` written out.
+   */
+  private impliedStatus(code: string, operations: string[], at: FieldPath): number {
+    const { declared } = facts();
+    const statusesOf = (operationId: string) => [...(declared.get(operationId)?.statuses.entries() ?? [])].filter(([, codes]) => codes.includes(code)).map(([status]) => status);
+    const common = operations.map(statusesOf).reduce<number[] | undefined>((shared, statuses) => (shared === undefined ? statuses : shared.filter((status) => statuses.includes(status))), undefined) ?? [];
+    if (common.length === 1) return common[0] as number;
+    this.map.fail([...at, 'status'], common.length === 0 ? `missing required field "status": no operation the rule reaches declares ${code} under one status, so give it` : `missing required field "status": ${code} is answered with ${common.join(' or ')}; say which`);
   }
 
   /**

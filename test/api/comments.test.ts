@@ -248,6 +248,51 @@ describe('POST /v1/comments/{id}/replies', () => {
     expectApiError(reused, 422, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key');
   });
 
+  describe('with an Idempotency-Key (the shared rule 8)', () => {
+    const replyTo = async (w: World) => {
+      const { destination } = w.destination('bluesky', (p, d) => d.status === 'published' && p.destinations.length === 1 && w.comments(d.id).length > 0);
+      const parent = w.comments(destination.id)[0];
+      return (key: string, text: string) => mock.call('post', `/v1/comments/${parent?.id}/replies`, w.apiKey).set('Idempotency-Key', key).send({ text });
+    };
+    const advance = (w: World, by: string) => mock.control('post', '/__control/clock/advance', w.apiKey).send({ by });
+
+    it('forgets the key after 24 hours of virtual time, so the same request acts again', async () => {
+      const w = await freshWorld(mock);
+      const reply = await replyTo(w);
+      const first = await reply('key-expiry', 'Once a day');
+      expectStatus(first, 201);
+      await advance(w, 'PT23H59M59S');
+      const within = await reply('key-expiry', 'Once a day');
+      expect(within.headers['idempotent-replayed']).toBe('true');
+      expect(within.body.id).toBe(first.body.id);
+      await advance(w, 'PT1S');
+      const after = await reply('key-expiry', 'Once a day');
+      expectStatus(after, 201);
+      expect(after.headers['idempotent-replayed']).toBeUndefined();
+      expect(after.body.id).not.toBe(first.body.id);
+    });
+
+    it('keeps a 4xx answer: the repeat replays it', async () => {
+      const w = await freshWorld(mock);
+      const reply = await replyTo(w);
+      const long = 'x'.repeat(301);
+      expectApiError(await reply('key-4xx', long), 400, 'TEXT_TOO_LONG');
+      const again = await reply('key-4xx', long);
+      expectApiError(again, 400, 'TEXT_TOO_LONG');
+      expect(again.headers['idempotent-replayed']).toBe('true');
+    });
+
+    it('keeps keys per workspace', async () => {
+      const one = await freshWorld(mock);
+      const two = await freshWorld(mock);
+      const a = await (await replyTo(one))('shared-key', 'Hello');
+      const b = await (await replyTo(two))('shared-key', 'Hello');
+      expectStatus(b, 201);
+      expect(b.headers['idempotent-replayed']).toBeUndefined();
+      expect(b.body.id).not.toBe(a.body.id);
+    });
+  });
+
   it('answers 404 for a comment id of another workspace', async () => {
     const other = await freshWorld(mock);
     const { destination } = blueskyPost();

@@ -207,6 +207,39 @@ describe('GET /v1/media', () => {
     expectApiError(await mock.call('get', '/v1/media?limit=101', key), 400, 'VALIDATION_ERROR', 'limit');
   });
 
+  it('filters on the upload time with since (inclusive) and until (exclusive), by the shared list rules', async () => {
+    const key = await newWorkspaceKey();
+    const uploaded: Array<{ at: string; path: string }> = [];
+    for (let i = 0; i < 3; i++) {
+      const { uploadUrl, publicUrl } = await presign({ filename: `photo-${i}.jpg`, contentType: 'image/jpeg' }, key);
+      await put(uploadUrl, JPEG, 'image/jpeg');
+      uploaded.push({ at: (await mock.control('get', '/__control/clock', key)).body.now, path: pathOf(publicUrl) });
+      await mock.control('post', '/__control/clock/advance', key).send({ by: 'PT1H' });
+    }
+    const [first, second, third] = uploaded as [{ at: string; path: string }, { at: string; path: string }, { at: string; path: string }];
+    const listed = async (query: string) => {
+      const res = await mock.call('get', `/v1/media?include=total&${query}`, key);
+      expectStatus(res, 200);
+      return { paths: res.body.data.map((asset: { url: string }) => pathOf(asset.url)), total: res.body.total };
+    };
+    expect(await listed(`since=${encodeURIComponent(second.at)}`)).toEqual({ paths: [third.path, second.path], total: 2 });
+    expect(await listed(`until=${encodeURIComponent(second.at)}`)).toEqual({ paths: [first.path], total: 1 });
+    expect(await listed(`since=${encodeURIComponent(first.at)}&until=${encodeURIComponent(third.at)}`)).toEqual({ paths: [second.path, first.path], total: 2 });
+    // An offset is the same instant: + travels as %2B.
+    const offset = new Date(Date.parse(third.at) + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    expect(await listed(`since=${encodeURIComponent(offset)}`)).toEqual({ paths: [third.path], total: 1 });
+  });
+
+  it.each([
+    ['since not before until', `since=${encodeURIComponent('2026-03-02T10:00:00Z')}&until=${encodeURIComponent('2026-03-02T09:00:00Z')}`, 'INVALID_RANGE'],
+    ['a date alone', 'since=2026-03-02', 'VALIDATION_ERROR'],
+    ['a time without a zone', `until=${encodeURIComponent('2026-03-02T09:00:00')}`, 'VALIDATION_ERROR'],
+  ])('answers 400 for %s', async (_case, query, code) => {
+    const key = await newWorkspaceKey();
+    const res = await mock.call('get', `/v1/media?${query}`, key);
+    expectApiError(res, 400, code, query.startsWith('until') ? 'until' : 'since');
+  });
+
   it('builds each url from the Host the list was asked on', async () => {
     const key = await newWorkspaceKey();
     const { uploadUrl, key: mediaKey } = await presign(undefined, key);

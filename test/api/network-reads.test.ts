@@ -280,6 +280,15 @@ describe('GET /v1/accounts/{id}/analytics', () => {
     expectApiError(await mock.call('get', `/v1/accounts/${ids.instagram}/analytics?${query}`, ws.apiKey), 400, code, param);
   });
 
+  it('answers 400 INVALID_RANGE for a since in the future, as both timelines do', async () => {
+    const since = `since=${encodeURIComponent(new Date(Date.parse(TEST_CLOCK) + 86_400_000).toISOString())}`;
+    const insights = await mock.call('get', `/v1/accounts/${ids.instagram}/analytics?${since}`, ws.apiKey);
+    expectApiError(insights, 400, 'INVALID_RANGE', 'since');
+    const timeline = await mock.call('get', `/v1/analytics/timeline?${since}`, ws.apiKey);
+    expectApiError(timeline, 400, 'INVALID_RANGE', 'since');
+    expect(insights.body.error.message).toBe(timeline.body.error.message);
+  });
+
   it('answers 400 ACCOUNT_RECONNECT_REQUIRED for an account that is not active', async () => {
     expectApiError(await mock.call('get', `/v1/accounts/${ids.linkedin}/analytics`, ws.apiKey), 400, 'ACCOUNT_RECONNECT_REQUIRED', 'id');
   });

@@ -61,8 +61,9 @@ describe('scenario rule matchers', () => {
       const bluesky = await accountOn(mock, key, 'bluesky');
       const hit = await mock.call('post', '/v1/posts', key).send({ text: 'Hello', destinations: [{ connectionId: bluesky }, { connectionId: twitter }] });
       expectApiError(hit, 429, 'VELOCITY_LIMITED');
-      expect(hit.body.error.details).toEqual({ window: 'hour' });
-      expect(hit.headers['retry-after']).toBe('60');
+      // Filled as the real cap answers, for the account the rule matched (decision 0049).
+      expect(hit.body.error).toMatchObject({ param: 'destinations[1].connectionId', details: { accountId: twitter, platform: 'twitter', window: 'hour', limit: 25 } });
+      expect(hit.headers['retry-after']).toBe(String(hit.body.error.details.retryAfterSeconds));
       const miss = await mock.call('post', '/v1/posts', key).send({ text: 'Hello', destinations: [{ connectionId: bluesky }] });
       expect(miss.status).not.toBe(429);
       expect(await intercepted(key)).toEqual(['the-rule', null]);
@@ -230,7 +231,8 @@ describe('scenario rule effects', () => {
     const { key } = await workspaceWith(mock, oneRule('{ window: { until: PT30S } }', '{ error: { status: 429, code: RATE_LIMITED, details: { limit: 60 } } }', 'plan: free\n'));
     const first = await mock.call('get', '/v1/connections', key);
     expect(first.status).toBe(429);
-    expect(first.body).toEqual({ error: 'Rate limit exceeded. Retry in 30 seconds.', code: 'RATE_LIMITED', details: { currentCount: 60, limit: 60, retryAfterSeconds: 30 } });
+    expect(first.body).toEqual({ error: "The workspace's per-minute request budget of 60 is used up; retry after 30 s.", code: 'RATE_LIMITED', details: { currentCount: 60, limit: 60, retryAfterSeconds: 30 } });
+    expect(first.headers['x-ratelimit-remaining']).toBe('0');
     expect(first.headers['retry-after']).toBe('30');
     await advance(mock, key, 'PT20S');
     const later = await mock.call('get', '/v1/connections', key);

@@ -247,7 +247,6 @@ export const ERROR_REQUESTS: Record<string, (c: ErrorContext) => Promise<Respons
   // An Idempotency-Key sent again with another body: every operation that declares 422.
   'reconnectAccount IDEMPOTENCY_KEY_REUSED': (c) => reuse(c, `/v1/accounts/${c.id('bluesky')}/reconnect`, { appPassword: 'abcd-efgh-ijkl-mnop' }, { appPassword: 'abcd-efgh-ijkl-mnoq' }),
   'syncAccount IDEMPOTENCY_KEY_REUSED': (c) => reuse(c, `/v1/accounts/${c.id('bluesky')}/sync`, {}, { platformPostId: '3kabc' }),
-  'createPost IDEMPOTENCY_KEY_REUSED': (c) => reuse(c, '/v1/posts', { text: 'One', destinations: [{ connectionId: c.id('bluesky') }] }, { text: 'Two', destinations: [{ connectionId: c.id('bluesky') }] }),
   'replyToComment IDEMPOTENCY_KEY_REUSED': (c) => reuse(c, `/v1/comments/${c.w.comments(c.w.destination('bluesky').destination.id)[0]?.id ?? 'none'}/replies`, { text: 'One' }, { text: 'Two' }),
   'sendMessage IDEMPOTENCY_KEY_REUSED': (c) => reuse(c, messages(c, 'instagram'), { text: 'One' }, { text: 'Two' }),
 
@@ -326,7 +325,6 @@ export const ERROR_REQUESTS: Record<string, (c: ErrorContext) => Promise<Respons
   // (no handler waits), so only a rule can answer it, as a suite provokes it too (decision 0036).
   'reconnectAccount IDEMPOTENCY_KEY_IN_USE': (c) => inUse(c, 'reconnectAccount', `/v1/accounts/${c.id('bluesky')}/reconnect`, { appPassword: 'abcd-efgh-ijkl-mnop' }),
   'syncAccount IDEMPOTENCY_KEY_IN_USE': (c) => inUse(c, 'syncAccount', `/v1/accounts/${c.id('bluesky')}/sync`, {}),
-  'createPost IDEMPOTENCY_KEY_IN_USE': (c) => inUse(c, 'createPost', '/v1/posts', { text: 'One', destinations: [{ connectionId: c.id('bluesky') }] }),
   'replyToComment IDEMPOTENCY_KEY_IN_USE': (c) => inUse(c, 'replyToComment', `/v1/comments/${c.w.comments(c.w.destination('bluesky').destination.id)[0]?.id ?? 'none'}/replies`, { text: 'One' }),
   'sendMessage IDEMPOTENCY_KEY_IN_USE': (c) => inUse(c, 'sendMessage', messages(c, 'instagram'), { text: 'One' }),
 };

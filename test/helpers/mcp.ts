@@ -99,7 +99,7 @@ export async function playAgentSession(client: Client, receiverUrl: string): Pro
   expect(refused.body).toMatchObject({ status: 429, headers: { 'retry-after': '3600' } });
   const why = jsonOf<{ entry: { status: number; errorCode: string }; why: string[]; next: string[] }>(await session.call('explain_request', { workspace: workspaceId }));
   expect(why.entry).toMatchObject({ status: 429, errorCode: 'VELOCITY_LIMITED' });
-  expect(why.why.join(' ')).toContain('velocity cap fired: hour window, limit 25');
+  expect(why.why.join(' ')).toContain(`The posting velocity cap of account ${account} (bluesky) was reached: 25 published posts per rolling hour.`);
   expect(why.next.join(' ')).toContain('PT3600S');
   jsonOf(await session.call('clock', { workspace: workspaceId, operation: 'advanceClock', body: { by: 'PT3600S' } }));
   const created = jsonOf<{ status: number; body: { id: string; status: string } }>(await session.call('call_api', { workspace: workspaceId, method: 'POST', path: '/v1/posts', body: post }));

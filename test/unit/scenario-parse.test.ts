@@ -15,6 +15,13 @@ function problem(yaml: string): ScenarioError {
   throw new Error('expected a ScenarioError');
 }
 
+describe('a rule error without status', () => {
+  it('takes the status the code implies on every operation the rule reaches (decision 0049)', () => {
+    const parsed = parseScenario({ name: 'implied', file: 'implied.yaml', yaml: 'rules:\n  - id: third-post\n    match: { operationId: createPost, nth: 3 }\n    then: { error: { code: VELOCITY_LIMITED } }\n' });
+    expect(parsed.scenario.rules[0]?.then.error).toEqual({ status: 429, code: 'VELOCITY_LIMITED' });
+  });
+});
+
 describe('a malformed scenario', () => {
   it.each([
     ['not YAML', 'rules:\n  - id: a\n    then: { latencyMs: 1 }\n  bad: [', 4, 1, '', /not valid YAML/],
@@ -28,6 +35,7 @@ describe('a malformed scenario', () => {
     ['a list that is not one', 'rules: 5\n', 1, 8, 'rules', /must be array; got 5/],
     ['an unknown operation', 'rules:\n  - id: a\n    match: { operationId: listConections }\n    then: { drop: true }\n', 3, 27, 'rules[0].match.operationId', /"listConections" is not an operation of openapi.yaml/],
     ['a status the operation does not declare', 'rules:\n  - id: a\n    match: { operationId: listConnections }\n    then:\n      error: { status: 502, code: PLATFORM_ERROR }\n', 5, 24, 'rules[0].then.error.status', /502 is not a status openapi.yaml declares for listConnections/],
+    ['an error without status whose code implies none', 'rules:\n  - id: a\n    match: { operationId: listConnections }\n    then:\n      error: { code: TEAPOT }\n', 5, 14, 'rules[0].then.error.status', /missing required field "status": no operation the rule reaches declares TEAPOT under one status, so give it/],
     ['a matcher no operation satisfies', 'rules:\n  - id: a\n    match: { operationId: listConnections, platform: tiktok }\n    then: { drop: true }\n', 3, 12, 'rules[0].match', /matches no operation/],
     ['an undeclared state', 'states: [calm]\nrules:\n  - id: a\n    match: { state: storm }\n    then: { drop: true }\n', 4, 21, 'rules[0].match.state', /"storm" is not one of the declared states \(calm\)/],
     ['an unknown step kind', 'timeline:\n  - at: PT1H\n    do: teleport\n', 3, 9, 'timeline[0].do', /unknown step kind "teleport"/],

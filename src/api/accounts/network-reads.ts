@@ -32,6 +32,14 @@ export interface NetworkReadOptions {
   requireActive: boolean;
 }
 
+/** A network read of an account that is not active (also what a scenario rule's ACCOUNT_RECONNECT_REQUIRED answers on one). */
+export function reconnectToRead(account: { id: string; status: string }): ApiError {
+  return new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account ${account.id} is ${account.status}: the network refuses its token until the owner reconnects it (POST /v1/accounts/${account.id}/reconnect).`, {
+    param: 'id',
+    details: { accountId: account.id, status: account.status },
+  });
+}
+
 /**
  * The account a network read is about, after the checks every read makes in this
  * order: it exists here (404), it is on the right network (400
@@ -41,12 +49,7 @@ export interface NetworkReadOptions {
 export function readableAccount(workspace: Workspace, id: string, options: NetworkReadOptions): AccountRecord {
   const account = getAccount(workspace, id);
   if (options.platform !== undefined && account.platform !== options.platform) assertPlatform(account, options.platform, 'id');
-  if (options.requireActive && account.status !== 'active') {
-    throw new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account ${account.id} is ${account.status}: the network refuses its token until the owner reconnects it (POST /v1/accounts/${account.id}/reconnect).`, {
-      param: 'id',
-      details: { accountId: account.id, status: account.status },
-    });
-  }
+  if (options.requireActive && account.status !== 'active') throw reconnectToRead(account);
   assertNetworkUp(workspace, account.platform);
   return account;
 }
@@ -291,7 +294,8 @@ function startOfDay(ms: number): number {
 /**
  * The UTC days an insights request covers: every finished day since the account
  * was connected that overlaps [since, until); without them the network's default
- * period ending today. A range longer than 90 days is 400 INVALID_RANGE.
+ * period ending today. A `since` not before `until` (now by default) or a range longer than
+ * 90 days is 400 INVALID_RANGE.
  */
 export function insightDays(workspace: Workspace, account: AccountRecord, query: { since?: unknown; until?: unknown }): number[] {
   const { sinceMs, untilMs } = parseTimeRange(query);
@@ -306,6 +310,11 @@ export function insightDays(workspace: Workspace, account: AccountRecord, query:
   } else {
     to = untilMs ?? now;
     from = sinceMs ?? to - defaultSpan;
+    // As the timelines do (src/api/analytics/readings.ts): `until` defaults to now, so a `since` in the future is an empty range.
+    if (from >= to) {
+      const until = untilMs === undefined ? `until (now, ${new Date(to).toISOString()})` : 'until';
+      throw new ApiError(400, 'INVALID_RANGE', `since must be before ${until}.`, { param: 'since' });
+    }
   }
   if (to - from > MAX_INSIGHTS_DAYS * DAY_MS) {
     throw new ApiError(400, 'INVALID_RANGE', `An insights range covers at most ${MAX_INSIGHTS_DAYS} days; split the request.`, { param: sinceMs === undefined ? 'until' : 'since' });

@@ -131,8 +131,12 @@ export function publisherOf(workspace: Workspace, destination: DestinationRecord
 
 /** Acting as an account needs a working authorization. */
 export function requireActive(account: AccountRecord): void {
-  if (account.status === 'active') return;
-  throw new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account '${account.id}' (${account.platform}) is ${account.status}; reconnect it before acting as it.`, {
+  if (account.status !== 'active') throw reconnectToAct(account);
+}
+
+/** Acting as an account that is not active (also what a scenario rule's ACCOUNT_RECONNECT_REQUIRED answers on an action). */
+export function reconnectToAct(account: { id: string; platform: string; status: string }): ApiError {
+  return new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account '${account.id}' (${account.platform}) is ${account.status}; reconnect it before acting as it.`, {
     details: { accountId: account.id, platform: account.platform, status: account.status },
   });
 }

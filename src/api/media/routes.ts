@@ -1,5 +1,5 @@
 import { apiRoute } from '../../http/api-route.js';
-import { listPage, parseInclude } from '../../http/lists.js';
+import { listPage, parseInclude, parseTimeRange } from '../../http/lists.js';
 import { mediaAssetView, mediaSortKey, presignMedia, requestOrigin, uploadedMedia } from './service.js';
 
 export const mediaRoutes = [
@@ -15,7 +15,7 @@ export const mediaRoutes = [
     'listMedia',
     ({ workspace, headers, query }) => {
       const include = parseInclude(query.include, ['total'] as const);
-      const uploaded = uploadedMedia(workspace);
+      const uploaded = uploadedMedia(workspace, parseTimeRange(query));
       const page = listPage(workspace, {
         list: 'media',
         query,
@@ -30,6 +30,6 @@ export const mediaRoutes = [
         body: { ...page, data: page.data.map((record) => mediaAssetView(origin, record)), ...(include.has('total') && { total: uploaded.length }) },
       };
     },
-    'Only files whose upload arrived are listed (a presign alone is not an asset), newest upload first. `url` is built from the request\'s Host.',
+    'Only files whose upload arrived are listed (a presign alone is not an asset), newest upload first; `since`/`until` filter on the upload time and `total` counts what they let through. `url` is built from the request\'s Host.',
   ),
 ];

@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, validationError } from '../../lib/errors.js';
-import { compareKeys, type SortKey } from '../../http/lists.js';
+import { compareKeys, type SortKey, type TimeRange } from '../../http/lists.js';
 import { sameCredential } from '../../lib/credentials.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import type { Workspace } from '../../workspaces/workspace.js';
@@ -159,11 +159,15 @@ export function readMedia(registry: WorkspaceRegistry, key: string): { workspace
   return { workspace, record, bytes };
 }
 
-/** Uploaded media (MediaAssets), newest upload first. */
-export function uploadedMedia(workspace: Workspace): MediaRecord[] {
+/** Uploaded media (MediaAssets), newest upload first; with a range, only those uploaded in [since, until). */
+export function uploadedMedia(workspace: Workspace, { sinceMs, untilMs }: TimeRange = {}): MediaRecord[] {
   const bytes = mediaBytes(workspace);
+  const inRange = (uploadedAt: string) => {
+    const ms = Date.parse(uploadedAt);
+    return (sinceMs === undefined || ms >= sinceMs) && (untilMs === undefined || ms < untilMs);
+  };
   return Object.values(mediaStore.read(workspace).media)
-    .filter((record) => record.uploadedAt !== null && bytes.has(record.key))
+    .filter((record) => record.uploadedAt !== null && bytes.has(record.key) && inRange(record.uploadedAt))
     .sort((a, b) => compareKeys(mediaSortKey(a), mediaSortKey(b), 'desc'));
 }
 

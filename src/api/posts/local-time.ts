@@ -25,30 +25,24 @@ const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
 /** Zone names already looked up: each lookup builds an Intl.DateTimeFormat, most of the cost of scheduling a post. */
-const canonicalNames = new Map<string, string | undefined>();
+const knownZones = new Map<string, boolean>();
 /** Names are few in practice; the bound only keeps a stream of made-up ones from growing the map for ever. */
 const MAX_REMEMBERED_ZONES = 1000;
 
 /**
- * The zone's canonical IANA name (`america/new_york` → `America/New_York`,
- * `US/Eastern` → `America/New_York`), or undefined when it is not a zone the
- * runtime's time-zone database knows.
+ * Whether the runtime's time-zone database knows the zone (`America/New_York`,
+ * `america/new_york`, `US/Eastern`). Only a check: the post keeps the name as the client
+ * sent it, never the runtime's own name for the zone, which differs with the ICU build
+ * (Node 20's ICU answers `Asia/Calcutta` for `Asia/Kolkata`, `Europe/Kiev` for
+ * `Europe/Kyiv`): decision 0049.
  */
-export function canonicalZone(name: string): string | undefined {
-  if (canonicalNames.has(name)) return canonicalNames.get(name);
-  const canonical = lookUpZone(name);
-  if (canonicalNames.size >= MAX_REMEMBERED_ZONES) canonicalNames.clear();
-  canonicalNames.set(name, canonical);
-  return canonical;
-}
-
-function lookUpZone(name: string): string | undefined {
-  if (!IANAZone.isValidZone(name)) return undefined;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
+export function isKnownZone(name: string): boolean {
+  const remembered = knownZones.get(name);
+  if (remembered !== undefined) return remembered;
+  const known = IANAZone.isValidZone(name);
+  if (knownZones.size >= MAX_REMEMBERED_ZONES) knownZones.clear();
+  knownZones.set(name, known);
+  return known;
 }
 
 /**
@@ -71,7 +65,7 @@ export function parseLocalTime(local: string): number | undefined {
  */
 export function resolveLocalTime(local: string, zone: string): ResolvedLocalTime | undefined {
   const wallMs = parseLocalTime(local);
-  if (wallMs === undefined || canonicalZone(zone) === undefined) return undefined;
+  if (wallMs === undefined || !isKnownZone(zone)) return undefined;
   const tz = IANAZone.create(zone);
   // The offsets in force a day before and a day after: any transition near the wall time lies between them.
   const offsetBefore = tz.offset(wallMs - DAY_MS);

@@ -2,7 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
-import { canonicalZone, resolveLocalTime } from './local-time.js';
+import { isKnownZone, resolveLocalTime } from './local-time.js';
 import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, mediaProblem, networkPostRules, networksWithField, textLimitFor } from './network-rules.js';
 import type { MediaKind } from './records.js';
 import { getOwn } from '../../lib/records.js';
@@ -23,7 +23,7 @@ export interface PlannedDestination {
 export interface PlannedSchedule {
   /** As the integrator sent it. */
   scheduledFor: string;
-  /** The zone's canonical IANA name. */
+  /** The IANA zone name exactly as the client sent it (decision 0049). */
   timezone: string;
   /** The UTC instant it fires at. */
   atMs: number;
@@ -85,11 +85,7 @@ export function planPost(workspace: Workspace, body: CreatePostBody): PostPlan {
 
   // The state of the accounts, once the request itself is known to be sound.
   destinations.forEach(({ account }, i) => {
-    if (account.status === 'active') return;
-    throw new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `The ${account.platform} connection ${account.id} is ${account.status}; reconnect it before publishing to it.`, {
-      param: `destinations[${i}].connectionId`,
-      details: { accountId: account.id, platform: account.platform, status: account.status },
-    });
+    if (account.status !== 'active') throw reconnectToPublish(account, i);
   });
 
   return { text: thread?.[0] ?? text, thread, mediaUrls: [...mediaUrls], mediaKind, schedule, destinations };
@@ -105,14 +101,21 @@ function planSchedule(workspace: Workspace, body: CreatePostBody): PlannedSchedu
   if (scheduledFor === undefined && timezone === undefined) return null;
   if (timezone === undefined) throw validationError('timezone', 'scheduledFor is a local time: send the IANA timezone it is in (for example America/New_York).');
   if (scheduledFor === undefined) throw validationError('scheduledFor', 'timezone only applies to scheduledFor: send both to schedule the post, or neither to publish it now.');
-  const zone = canonicalZone(timezone);
-  if (zone === undefined) throw validationError('timezone', `'${timezone}' is not an IANA time zone name (for example Europe/Lisbon).`);
-  const resolved = resolveLocalTime(scheduledFor, zone);
+  if (!isKnownZone(timezone)) throw validationError('timezone', `'${timezone}' is not an IANA time zone name (for example Europe/Lisbon).`);
+  const resolved = resolveLocalTime(scheduledFor, timezone);
   if (!resolved) throw validationError('scheduledFor', `'${scheduledFor}' is not a date and time that exists (YYYY-MM-DDTHH:MM:SS).`);
   if (resolved.instantMs <= workspace.now()) {
-    throw validationError('scheduledFor', `${scheduledFor} in ${zone} is ${new Date(resolved.instantMs).toISOString()}, which is not in the future (now ${workspace.nowIso()}).`);
+    throw validationError('scheduledFor', `${scheduledFor} in ${timezone} is ${new Date(resolved.instantMs).toISOString()}, which is not in the future (now ${workspace.nowIso()}).`);
   }
-  return { scheduledFor, timezone: zone, atMs: resolved.instantMs };
+  return { scheduledFor, timezone, atMs: resolved.instantMs };
+}
+
+/** A destination's account is not active (also what a scenario rule's ACCOUNT_RECONNECT_REQUIRED answers on createPost). */
+export function reconnectToPublish(account: { id: string; platform: string; status: string }, index: number): ApiError {
+  return new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `The ${account.platform} connection ${account.id} is ${account.status}; reconnect it before publishing to it.`, {
+    param: `destinations[${index}].connectionId`,
+    details: { accountId: account.id, platform: account.platform, status: account.status },
+  });
 }
 
 interface SharedContent {

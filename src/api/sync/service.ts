@@ -35,6 +35,14 @@ export interface SyncOutcome {
   skipped: boolean;
 }
 
+/** Syncing an account that is not active (also what a scenario rule's ACCOUNT_RECONNECT_REQUIRED answers on syncAccount). */
+export function reconnectToSync(account: { id: string; status: string }): ApiError {
+  return new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account ${account.id} is ${account.status}; reconnect it before syncing.`, {
+    param: 'id',
+    details: { accountId: account.id, status: account.status },
+  });
+}
+
 /**
  * POST /v1/accounts/{id}/sync. Reads the account's 20 most recent network posts
  * (or, with `url`/`platformPostId`, looks for that one post among them), adds the
@@ -44,12 +52,7 @@ export interface SyncOutcome {
  */
 export function syncAccount(workspace: Workspace, accountId: string, request: SyncRequest): SyncOutcome {
   const account = getAccount(workspace, accountId);
-  if (account.status !== 'active') {
-    throw new ApiError(400, 'ACCOUNT_RECONNECT_REQUIRED', `Account ${account.id} is ${account.status}; reconnect it before syncing.`, {
-      param: 'id',
-      details: { accountId: account.id, status: account.status },
-    });
-  }
+  if (account.status !== 'active') throw reconnectToSync(account);
   const now = workspace.now();
   const store = syncStore.get(workspace);
   const last = store.lastSyncedAtMs[account.id];
