@@ -1691,6 +1691,8 @@ export interface components {
                 exchanges: number;
                 /** @description Exchanges that broke the contract (at least one finding it does not tolerate). */
                 withViolations: number;
+                /** @description Exchanges whose every finding the contract allows (tolerated drift, such as an open enumeration's new value), counted apart from withViolations. */
+                toleratedOnly: number;
                 byOperation: {
                     /** @description Null for requests that matched no operation. */
                     operationId: string | null;
