@@ -2,7 +2,8 @@ import { maskUserInfo } from '../lib/uri.js';
 import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { CONFIG_FILE, ENV_PREFIX, flagHelp, InputError, resolveOptions, UsageError, type CliIo } from './options.js';
-import { didYouMean, shellWord, type PositionalHint } from './parse-flags.js';
+import { didYouMean } from '../lib/did-you-mean.js';
+import { shellWord, type PositionalHint } from './parse-flags.js';
 import { startServer, type RunningServer } from './serve.js';
 
 export { resolveOptions, type CliIo } from './options.js';

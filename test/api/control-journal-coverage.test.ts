@@ -147,6 +147,12 @@ describe('GET /__control/coverage', () => {
       expect((await mock.control('get', '/__control/coverage')).body.limitedTo).toBeUndefined();
     });
 
+    it('names the operation a mistyped operationId most likely meant', async () => {
+      const res = await mock.control('get', '/__control/coverage?operations=listConnections,createpots,noSuchThing');
+      expectApiError(res, 400, 'VALIDATION_ERROR', 'operations');
+      expect(res.body.error.message).toBe('Not operationIds of openapi.yaml: createpots; did you mean createPost?; noSuchThing.');
+    });
+
     it.each([
       ['an operation openapi.yaml lacks', 'listConnections,noSuchThing'],
       ['a list that is not operationIds', 'list connections'],
