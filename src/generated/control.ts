@@ -2388,7 +2388,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only entries whose `seq` is greater than this. */
                 after?: number;
-                /** @description Only entries for this operation. */
+                /** @description Only entries for this operation. One that is no operationId of openapi.yaml or control.yaml (a typo, which would match nothing) is refused with 400 VALIDATION_ERROR naming the nearest. */
                 operationId?: string;
                 /** @description Only entries with this HTTP method. */
                 method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";

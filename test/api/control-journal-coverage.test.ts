@@ -227,6 +227,14 @@ describe('GET /__control/journal', () => {
     expectApiError(await small.control('get', '/__control/journal?method=FETCH', key), 400, 'VALIDATION_ERROR', 'method');
   });
 
+  it('refuses an operationId filter that is no operation, naming the nearest, rather than match nothing', async () => {
+    const res = await small.control('get', '/__control/journal?operationId=listProfile');
+    expectApiError(res, 400, 'VALIDATION_ERROR', 'operationId');
+    expect(res.body.error.message).toBe("'listProfile' is not an operationId of openapi.yaml or control.yaml; did you mean listProfiles?");
+    // The control plane's triggers are journaled under their own operationIds, and filter as well.
+    expectStatus(await small.control('get', '/__control/journal?operationId=setPostOutcome'), 200);
+  });
+
   it('keeps what an error answer said: its message, the field it names and its details, secrets hidden', async () => {
     const key = (await small.control('post', '/__control/workspaces').send({ clock: { start: '2026-03-02T10:00:00Z', frozen: true } })).body.apiKey as string;
     const connections = (await small.call('get', '/v1/connections', key)).body.connections as Array<{ id: string; platform: string }>;
