@@ -414,7 +414,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   ];
   app.use(pipeline([...front, (req, res, next) => (isApiPath(req.path) ? apiHandler(req, res, next) : next())]));
 
-  app.get('/', indexPage(VERSION));
+  app.get('/', indexPage(VERSION, { registry, apiKey: options.apiKey ?? DEFAULT_API_KEY, dataFile: options.dataFile, open: options.controlToken === undefined }));
   // Browsers ask for it on every page the server shows, JSON and YAML ones too; a 404 would be an
   // error in each one's console. No content: the tab keeps its default icon.
   app.get('/favicon.ico', (_req, res) => {

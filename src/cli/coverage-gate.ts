@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { coverageMarkdown, type CoverageTracker } from '../coverage/coverage.js';
 import { HTTP_METHODS } from '../http/spec.js';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { UsageError, type CliIo, type CoverageScope, type ResolvedCli } from './options.js';
 
 function readText(path: string, what: string): string {
@@ -68,7 +69,7 @@ export function scopedOperations(scope: CoverageScope, tracker: CoverageTracker)
   const known = new Set(tracker.operations().map((operation) => operation.operationId));
   const unknown = ids.filter((id) => !known.has(id));
   const flag = scope.kind === 'list' ? '--coverage-ops' : `--coverage-ops ${scope.path}`;
-  if (unknown.length > 0) throw new UsageError(`${flag}: not operationIds of openapi.yaml: ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw new UsageError(`${flag}: not operationIds of openapi.yaml: ${unknown.map((id) => `${id}${didYouMean(id, [...known])}`).join('; ')}`);
   if (ids.length === 0) throw new UsageError(`${flag} names no operations`);
   return [...new Set(ids)];
 }

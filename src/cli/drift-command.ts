@@ -17,20 +17,24 @@ import { UsageError } from './options.js';
 
 export function driftHelp(): string {
   return [
-    'Usage: social-gateway-mock drift <DIR> [--json] [--contract <FILE>]',
+    'Usage: social-gateway-mock drift <DIR> [--json] [--strict] [--contract <FILE>]',
     '',
     'Compares every exchange of a recording (a folder written by proxy --record) with the contract and',
     'prints, per operation, what the recorded answers show that the contract does not declare (statuses,',
     'fields, enum values, formats, types, headers) and what it requires that did not come (required',
     'fields and headers), each with the number of exchanges that showed it and an example value.',
+    'Differences the contract allows (an open enumeration\'s new value, a field where the schema is open, a',
+    'header of the API\'s namespace) are listed and counted as tolerated: they fail the run only with --strict.',
     "Requests that break the contract are listed apart: they are the client's fault, not drift.",
     'Exchanges the upstream never answered are counted, and are not drift either.',
     '',
     '  --json               Print one JSON document (format social-gateway-mock/drift@1) instead.',
+    '  --strict             Exit 1 for tolerated differences too, not only for those that break the contract.',
     '  --contract <FILE>    Compare with this OpenAPI file instead of the openapi.yaml the mock ships.',
     '  --help               Show this help.',
     '',
-    'Exit status: 0 when there is no drift, 1 when there is, 2 for a usage error or an unreadable recording.',
+    'Exit status: 0 when no difference breaks the contract (with --strict: when there is none at all), 1 when one',
+    'does, 2 for a usage error or an unreadable recording.',
   ].join('\n');
 }
 
@@ -74,9 +78,22 @@ export interface DriftReport {
   recording: string;
   contract: string;
   exchanges: number;
-  /** True when any operation shows an undeclared or a missing entry: the exit status is then 1. */
+  /** True when any operation shows an undeclared or a missing entry the contract does not allow: the exit status is then 1. */
   drift: boolean;
-  totals: { operations: number; operationsWithDrift: number; undeclared: number; missing: number; requestProblems: number; noAnswer: number };
+  /** Whether --strict was given: tolerated entries then set the exit status to 1 too. */
+  strict: boolean;
+  totals: {
+    operations: number;
+    /** Operations with an entry that breaks the contract (tolerated ones left out). */
+    operationsWithDrift: number;
+    /** Undeclared and missing entries that break the contract. */
+    undeclared: number;
+    missing: number;
+    /** Entries the contract allows (`tolerated: true`), counted apart from the two above. */
+    tolerated: number;
+    requestProblems: number;
+    noAnswer: number;
+  };
   operations: OperationDrift[];
 }
 
@@ -89,7 +106,7 @@ const MAX_EXAMPLES = 3;
  * A request to a path the contract does not have is the client's problem when the service
  * refused it too; answered with a 2xx, it shows an operation the contract lacks, and that is drift.
  */
-export function driftReport(exchanges: readonly RecordedExchange[], comparer: ContractComparer, names: { recording: string; contract: string }): DriftReport {
+export function driftReport(exchanges: readonly RecordedExchange[], comparer: ContractComparer, names: { recording: string; contract: string }, strict = false): DriftReport {
   const groups = new Map<string, { operation: OperationDrift; entries: Map<string, DriftEntry> }>();
   for (const exchange of exchanges) {
     const { operationId, findings } = comparer.compare(exchange);
@@ -135,15 +152,22 @@ export function driftReport(exchanges: readonly RecordedExchange[], comparer: Co
     .map(({ operation }) => operation)
     .sort((a, b) => Number(a.operationId === null) - Number(b.operationId === null) || (a.operationId ?? a.request ?? '').localeCompare(b.operationId ?? b.request ?? ''));
   const sum = (pick: (operation: OperationDrift) => number) => operations.reduce((total, operation) => total + pick(operation), 0);
+  const breaking = (entries: DriftEntry[]) => entries.filter((entry) => !entry.tolerated).length;
   const totals = {
     operations: operations.length,
-    operationsWithDrift: operations.filter((operation) => operation.undeclared.length + operation.missing.length > 0).length,
-    undeclared: sum((operation) => operation.undeclared.length),
-    missing: sum((operation) => operation.missing.length),
+    operationsWithDrift: operations.filter((operation) => breaking(operation.undeclared) + breaking(operation.missing) > 0).length,
+    undeclared: sum((operation) => breaking(operation.undeclared)),
+    missing: sum((operation) => breaking(operation.missing)),
+    tolerated: sum((operation) => operation.undeclared.length + operation.missing.length - breaking(operation.undeclared) - breaking(operation.missing)),
     requestProblems: sum((operation) => operation.requestProblems.length),
     noAnswer: sum((operation) => operation.noAnswer.reduce((total, row) => total + row.exchanges, 0)),
   };
-  return { format: DRIFT_FORMAT, recording: names.recording, contract: names.contract, exchanges: exchanges.length, drift: totals.undeclared + totals.missing > 0, totals, operations };
+  return { format: DRIFT_FORMAT, recording: names.recording, contract: names.contract, exchanges: exchanges.length, drift: totals.undeclared + totals.missing > 0, strict, totals, operations };
+}
+
+/** The exit status a report asks for: 1 for drift that breaks the contract, and under --strict for tolerated drift too. */
+export function driftExitCode(report: DriftReport): number {
+  return report.drift || (report.strict && report.totals.tolerated > 0) ? 1 : 0;
 }
 
 function sectionOf(finding: Finding, exchange: RecordedExchange): 'undeclared' | 'missing' | 'requestProblems' {
@@ -203,11 +227,16 @@ export function formatDriftReport(report: DriftReport): string {
   const { totals } = report;
   lines.push('');
   const also = [totals.requestProblems > 0 && plural(totals.requestProblems, 'request problem'), totals.noAnswer > 0 && plural(totals.noAnswer, 'exchange') + ' without an answer'].filter(Boolean).join('; ');
-  lines.push(
-    report.drift
-      ? `Drift: ${plural(totals.undeclared + totals.missing, 'difference')} in ${totals.operationsWithDrift} of ${plural(totals.operations, 'operation')} (${totals.undeclared} not in the contract, ${totals.missing} required and missing)${also ? `; ${also}` : ''}.`
-      : `No drift: every recorded answer matches the contract${also ? ` (${also})` : ''}.`,
-  );
+  // Tolerated differences are named and counted, and fail the run only under --strict.
+  const tolerated = `${plural(totals.tolerated, 'difference')} the contract allows${report.strict ? ' (failing under --strict)' : ' (--strict fails on them)'}`;
+  if (report.drift) {
+    const more = [totals.tolerated > 0 && `${totals.tolerated} more the contract allows`, also].filter(Boolean).join('; ');
+    lines.push(`Drift: ${plural(totals.undeclared + totals.missing, 'difference')} that break${totals.undeclared + totals.missing === 1 ? 's' : ''} the contract in ${totals.operationsWithDrift} of ${plural(totals.operations, 'operation')} (${totals.undeclared} not in the contract, ${totals.missing} required and missing)${more ? `; ${more}` : ''}.`);
+  } else if (totals.tolerated > 0) {
+    lines.push(`No drift that breaks the contract: ${tolerated}${also ? `; ${also}` : ''}.`);
+  } else {
+    lines.push(`No drift: every recorded answer matches the contract${also ? ` (${also})` : ''}.`);
+  }
   return lines.join('\n');
 }
 
@@ -226,9 +255,9 @@ function loadContract(path: string | undefined, cwd: string): { document: OpenAp
   return { document: parsed as OpenApiDocument, name: path };
 }
 
-/** `social-gateway-mock drift DIR [--json] [--contract FILE]`; answers the exit status. */
+/** `social-gateway-mock drift DIR [--json] [--strict] [--contract FILE]`; answers the exit status. */
 export function driftCommand(argv: string[], io: CliIo): number {
-  const parsed = parseFlags(argv, { json: { type: 'boolean' }, contract: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const parsed = parseFlags(argv, { json: { type: 'boolean' }, strict: { type: 'boolean' }, contract: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (parsed.values.help) {
     io.out(driftHelp());
     return 0;
@@ -251,7 +280,7 @@ export function driftCommand(argv: string[], io: CliIo): number {
     io.err(`social-gateway-mock: ${error.message}`);
     return 2;
   }
-  const report = driftReport(exchanges, comparer, { recording: dir, contract: contract.name });
+  const report = driftReport(exchanges, comparer, { recording: dir, contract: contract.name }, parsed.values.strict === true);
   io.out(parsed.values.json ? JSON.stringify(report, null, 2) : formatDriftReport(report));
-  return report.drift ? 1 : 0;
+  return driftExitCode(report);
 }

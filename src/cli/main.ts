@@ -1,7 +1,8 @@
 import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { CONFIG_FILE, ENV_PREFIX, flagHelp, InputError, resolveOptions, UsageError, type CliIo } from './options.js';
-import { didYouMean, shellWord, type PositionalHint } from './parse-flags.js';
+import { didYouMean } from '../lib/did-you-mean.js';
+import { shellWord, type PositionalHint } from './parse-flags.js';
 import { maskPrintedLine } from './printed-line.js';
 import { startServer, type RunningServer } from './serve.js';
 

@@ -10,7 +10,8 @@ import { InputFileError, parseInputYaml, readInputText } from '../lib/input-file
 import { parseRedactList } from '../redaction/redactor.js';
 import { isPlanName, PLAN_NAMES } from '../store/plans.js';
 import { MAX_WORKSPACES_POLICIES, type MaxWorkspacesPolicy } from '../workspaces/registry.js';
-import { didYouMean, parseFlags, type PositionalHint } from './parse-flags.js';
+import { didYouMean } from '../lib/did-you-mean.js';
+import { parseFlags, type PositionalHint } from './parse-flags.js';
 import { InputError, UsageError } from './usage-error.js';
 
 export const CONFIG_FILE = 'social-gateway-mock.config.yaml';

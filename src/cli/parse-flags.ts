@@ -1,35 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import leven from 'leven';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { UsageError } from './usage-error.js';
-
-/**
- * The name a typo most likely meant: several names when the word is the start of each
- * (`--coverage` → the four `--coverage-…`), else the nearest by edit distance, when it is near
- * enough to be a slip (two edits, or a third of the name) rather than another word.
- */
-function nearestNames(given: string, names: readonly string[]): string[] {
-  const word = given.toLowerCase();
-  const started = names.filter((name) => word.length >= 3 && name.startsWith(word));
-  if (started.length > 0) return started;
-  let nearest: string | undefined;
-  let best = Number.POSITIVE_INFINITY;
-  for (const name of names) {
-    const distance = leven(word, name);
-    if (distance < best) [nearest, best] = [name, distance];
-  }
-  return nearest !== undefined && best <= Math.max(2, Math.ceil(nearest.length / 3)) ? [nearest] : [];
-}
-
-/** `a`, `a or b`, `a, b or c`. */
-function orList(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
-}
-
-/** `; did you mean --port?`, or nothing when no name is near. */
-export function didYouMean(given: string, names: readonly string[], prefix = ''): string {
-  const near = nearestNames(given, names);
-  return near.length === 0 ? '' : `; did you mean ${orList(near.map((name) => prefix + name))}?`;
-}
 
 /** What a command says of a word on its command line that is neither a flag nor a flag's value. */
 export type PositionalHint = (word: string, index: number) => string;

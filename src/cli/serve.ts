@@ -1,6 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { ScenarioError } from '../scenarios/parse.js';
 import { DataFileError } from '../store/database.js';
+import { bannerLines, indexDocument } from '../docs/index-page.js';
 import { lastRecordedSeq } from '../proxy/proxy-router.js';
 import { createMockServer, DEFAULT_API_KEY, type MockServer } from '../server.js';
 import { VERSION } from '../version.js';
@@ -16,18 +17,6 @@ export interface RunningServer {
   apiKey: string;
   /** Shuts down, writes --coverage-report and answers the exit code (1 when under --coverage-min). */
   stop(): Promise<number>;
-}
-
-/** What the banner says of the default workspace's world. */
-function worldLines(server: MockServer, resolved: ResolvedCli): string[] {
-  const workspace = server.registry.defaultWorkspace;
-  const scenario = workspace.data.origin?.scenario?.name;
-  return [
-    `  Scenario   ${scenario ?? 'none'}`,
-    `  World      seed ${workspace.data.seed}, plan ${workspace.data.plan}`,
-    `  Clock      ${workspace.nowIso()} (${workspace.clock.frozen ? 'frozen: only the control plane moves it' : 'running'})`,
-    resolved.server.dataFile ? `  Data       ${resolved.server.dataFile}` : '  Data       in memory',
-  ];
 }
 
 function recordingLine(dir: string): string {
@@ -143,13 +132,8 @@ export async function startServer(resolved: ResolvedCli, io: CliIo, { banner, co
     banner(
       [
         `social-gateway-mock ${VERSION} is listening`,
-        `  API        ${url}/v1`,
-        `  API key    ${apiKey}   (send as x-api-key, or Authorization: Bearer)`,
-        `  Control    ${url}/__control`,
-        `  Dashboard  ${url}/__dashboard`,
-        `  Docs       ${url}/docs`,
-        `  Contract   ${url}/openapi.yaml`,
-        ...worldLines(server, resolved),
+        // GET / answers the same map (without the key and the data file behind a control token): one source for both.
+        ...bannerLines(indexDocument(url, VERSION, { registry: server.registry, apiKey, dataFile: resolved.server.dataFile, open: true })),
       ].join('\n'),
     );
   }

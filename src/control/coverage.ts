@@ -1,6 +1,7 @@
 import { coverageMarkdown } from '../coverage/coverage.js';
 import { beyondWorkspace } from '../http/authenticate.js';
 import { ok, route } from '../http/route.js';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { validationError } from '../lib/errors.js';
 import type { ControlRouteFactory } from './dependencies.js';
 
@@ -12,7 +13,11 @@ export const coverageRoutes: ControlRouteFactory = ({ coverage }) => [
     if (query.scope !== 'workspace' && caller !== 'owner') throw beyondWorkspace('The server-wide coverage (scope=server, the default)', 'Ask for scope=workspace to see this workspace\'s.');
     const limitedTo = query.operations?.split(',');
     const unknown = limitedTo?.filter((operationId) => !coverage.operations().some((operation) => operation.operationId === operationId)) ?? [];
-    if (unknown.length > 0) throw validationError('operations', `Not operationIds of openapi.yaml: ${unknown.join(', ')}.`);
+    if (unknown.length > 0) {
+      const names = coverage.operations().map((operation) => operation.operationId);
+      const named = unknown.map((operationId) => `${operationId}${didYouMean(operationId, names)}`).join('; ');
+      throw validationError('operations', `Not operationIds of openapi.yaml: ${named}${named.endsWith('?') ? '' : '.'}`);
+    }
     const report = coverage.report(query.scope === 'workspace' ? workspace.id : undefined, limitedTo);
     if (query.format === 'markdown' || query.format === 'table') return { status: 200, body: coverageMarkdown(report), contentType: 'text/markdown; charset=utf-8' };
     return ok(report);

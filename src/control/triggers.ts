@@ -20,6 +20,7 @@ import { webhooksStore, type WebhookRecord } from '../api/webhooks/store.js';
 import { EMITTED_DATA_MAX_BYTES } from '../events/bus.js';
 import type { DomainEvent, EventName } from '../events/catalog.js';
 import type { components } from '../generated/control.js';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { ApiError, validationError } from '../lib/errors.js';
 import { created, ok, route, type HandlerInput, type Reply, type RouteDefinition } from '../http/route.js';
 import { loadSpec } from '../http/spec.js';
@@ -106,7 +107,8 @@ function setPostOutcome(workspace: Workspace, postId: string, body: PostOutcomeB
   if (body.result === 'failed') {
     if (body.errorCode === undefined) throw validationError('errorCode', 'A failed outcome needs errorCode: the code its destinations fail with, such as PLATFORM_ERROR.');
     if (!knownErrorCodes().has(body.errorCode)) {
-      throw validationError('errorCode', `errorCode must be one of the codes openapi.yaml's error envelope names (${[...knownErrorCodes()].join(', ')}); got '${body.errorCode}'.`);
+      const near = didYouMean(body.errorCode, [...knownErrorCodes()]);
+      throw validationError('errorCode', `errorCode must be one of the codes openapi.yaml's error envelope names (${[...knownErrorCodes()].join(', ')}); got '${body.errorCode}'${near === '' ? '.' : near}`);
     }
   } else {
     // A published destination has no error: a code or a message would be silently dropped.

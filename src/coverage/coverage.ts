@@ -69,6 +69,8 @@ export interface ContractFindingsSummary {
   exchanges: number;
   /** Of those, how many broke the contract (at least one finding it does not tolerate). */
   withViolations: number;
+  /** Of those, how many showed only what the contract allows: listed, never counted as a violation. */
+  toleratedOnly: number;
   byOperation: Array<{
     /** Null for requests that matched no operation of openapi.yaml. */
     operationId: string | null;
@@ -187,7 +189,7 @@ export class CoverageTracker implements ScenarioObserver {
   private endedWithTraffic = 0;
   private readonly rules = new Map<string, RuleTally>();
   /** Proxy mode's findings; undefined when the server does not proxy. */
-  private findings: { exchanges: number; withViolations: number; tallies: Map<string, FindingTally> } | undefined;
+  private findings: { exchanges: number; withViolations: number; toleratedOnly: number; tallies: Map<string, FindingTally> } | undefined;
 
   constructor(document: OpenApiDocument) {
     this.declared = declaredOperations(document);
@@ -246,7 +248,7 @@ export class CoverageTracker implements ScenarioObserver {
 
   /** Proxy mode: the report gets a summary of contract findings (empty until an exchange is compared). */
   trackContractFindings(): void {
-    this.findings ??= { exchanges: 0, withViolations: 0, tallies: new Map() };
+    this.findings ??= { exchanges: 0, withViolations: 0, toleratedOnly: 0, tallies: new Map() };
   }
 
   /** One proxied exchange compared with openapi.yaml, and what it broke. */
@@ -255,6 +257,7 @@ export class CoverageTracker implements ScenarioObserver {
     const summary = this.findings as NonNullable<typeof this.findings>;
     summary.exchanges++;
     if (findings.some((finding) => !finding.tolerated)) summary.withViolations++;
+    else if (findings.length > 0) summary.toleratedOnly++;
     // Counted once per exchange, as drift counts: a list of twenty items with one new value each is one exchange, not twenty.
     const counted = new Set<string>();
     for (const finding of findings) {
@@ -371,6 +374,7 @@ export class CoverageTracker implements ScenarioObserver {
     return {
       exchanges: summary.exchanges,
       withViolations: summary.withViolations,
+      toleratedOnly: summary.toleratedOnly,
       byOperation: [...summary.tallies.values()]
         .map(({ fields, ...tally }) => ({ ...tally, fields: [...fields] }))
         .sort((a, b) => (a.operationId ?? '').localeCompare(b.operationId ?? '') || a.side.localeCompare(b.side) || a.kind.localeCompare(b.kind) || Number(a.tolerated) - Number(b.tolerated)),
@@ -469,7 +473,8 @@ function serverLine(report: CoverageReport): string {
 
 /** Proxy mode's section: what the upstream broke of the contract, per operation and kind. */
 function findingsMarkdown(summary: ContractFindingsSummary): string[] {
-  const lines = ['', '## Contract violations (proxy)', '', `${summary.withViolations} of ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.`];
+  const tolerated = summary.toleratedOnly === 0 ? '' : ` ${summary.toleratedOnly} more showed only what the contract allows (the rows marked tolerated): drift to pick up, not a violation.`;
+  const lines = ['', '## Contract violations (proxy)', '', `${summary.withViolations} of ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.${tolerated}`];
   if (summary.byOperation.length === 0) return lines;
   lines.push('', '| Operation | Side | Kind | Exchanges | Fields (examples) |', '|---|---|---|---:|---|');
   for (const row of summary.byOperation) lines.push(`| ${row.operationId === null ? '(no operation)' : `\`${row.operationId}\``} | ${row.side} | ${row.kind}${row.tolerated ? ' (tolerated)' : ''} | ${row.count} | ${cell(row.fields.map((field) => `\`${field}\``).join(', '))} |`);

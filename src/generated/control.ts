@@ -1711,6 +1711,8 @@ export interface components {
                 exchanges: number;
                 /** @description Exchanges that broke the contract (at least one finding it does not tolerate). */
                 withViolations: number;
+                /** @description Exchanges whose every finding the contract allows (tolerated drift, such as an open enumeration's new value), counted apart from withViolations. */
+                toleratedOnly: number;
                 byOperation: {
                     /** @description Null for requests that matched no operation. */
                     operationId: string | null;
@@ -2436,7 +2438,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only entries whose `seq` is greater than this. */
                 after?: number;
-                /** @description Only entries for this operation. */
+                /** @description Only entries for this operation. One that is no operationId of openapi.yaml or control.yaml (a typo, which would match nothing) is refused with 400 VALIDATION_ERROR naming the nearest. */
                 operationId?: string;
                 /** @description Only entries with this HTTP method. */
                 method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";

@@ -19,6 +19,11 @@ export function authenticateApi(registry: WorkspaceRegistry): (req: Request) => 
   return (req) => {
     const key = apiKeyOf(req);
     if (key === undefined) {
+      // The commonest slip of a first request: the key sent as the whole Authorization header. Its value is not echoed.
+      const authorization = req.headers.authorization;
+      if (authorization !== undefined && authorization.trim() !== '') {
+        throw new ApiError(401, 'UNAUTHORIZED', 'The Authorization header has no Bearer scheme: send Authorization: Bearer <key> (the word Bearer, a space, then the key), or the key alone as x-api-key.');
+      }
       throw new ApiError(401, 'UNAUTHORIZED', 'Missing API key: send it as x-api-key or Authorization: Bearer <key>.');
     }
     const workspace = registry.byApiKey(key);

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { readServerSentEvents } from '../client/event-stream.js';
 import type { ControlOperationName } from '../generated/control-operations.js';
+import { didYouMean } from '../lib/did-you-mean.js';
 import type { ControlTool } from './contract-tools.js';
 import { answerResult, controlCredentials, jsonResult, ToolError, type McpSession } from './session.js';
 
@@ -34,7 +35,11 @@ export function optionalString(value: unknown, name: string): string | undefined
 export async function callControlTool(session: McpSession, tool: ControlTool, args: ControlToolArguments): Promise<CallToolResult> {
   const operationId = args.operation;
   const operation = typeof operationId === 'string' ? tool.operations.get(operationId) : undefined;
-  if (!operation) throw new ToolError('VALIDATION_ERROR', `operation must be one of ${[...tool.operations.keys()].join(', ')}`, { param: 'operation' });
+  if (!operation) {
+    const names = [...tool.operations.keys()];
+    const given = typeof operationId === 'string' ? `; got '${operationId}'${didYouMean(operationId, names)}` : '';
+    throw new ToolError('VALIDATION_ERROR', `operation must be one of ${names.join(', ')}${given}`, { param: 'operation' });
+  }
   const workspace = optionalString(args.workspace, 'workspace');
   const params = objectArgument(args.params, 'params') ?? {};
   const pathParams: Record<string, string> = {};

@@ -23,14 +23,21 @@ function schema(jsonSchema: Record<string, unknown>): StandardSchemaWithJSON<Rec
   };
 }
 
+/** Why a request to the mock failed: fetch says only "fetch failed", its cause says ECONNREFUSED. */
+function failureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  return cause?.code !== undefined ? `${error.message} (${cause.code})` : error.message;
+}
+
 /** Every failure of a tool comes back as a tool result with isError, never as a protocol error. */
-async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+async function guarded(session: McpSession, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ToolError) return toolErrorResult(error);
-    const reason = error instanceof Error ? error.message : String(error);
-    return toolErrorResult(new ToolError('MOCK_UNREACHABLE', `The mock did not answer: ${reason}`));
+    // Named by URL: an agent told only "the mock did not answer" cannot tell which mock, nor start it.
+    return toolErrorResult(new ToolError('MOCK_UNREACHABLE', `The mock at ${session.target.url} did not answer: ${failureReason(error)}. Is it running there?`, { url: session.target.url }));
   }
 }
 
@@ -51,7 +58,7 @@ export function createMcpServer(session: McpSession, parts: McpServerParts): Mcp
     { name: 'social-gateway-mock', version: VERSION },
     {
       capabilities: { tools: {}, resources: {} },
-      instructions: 'A stateful mock of the Social Publishing Gateway API. Create a workspace (workspaces tool, createWorkspace), call its API with call_api, move its virtual clock (clock tool), break things on purpose (break_one_thing), then ask why a request got its answer (explain_request). Read the contracts and docs as resources.',
+      instructions: 'A stateful mock of the Social Publishing Gateway API. Create a workspace (workspaces tool, createWorkspace), call its API with call_api, move its virtual clock (clock tool), break things on purpose (break_one_thing), then ask why a request got its answer (explain_request). Read the contracts and docs as resources.' + ` The mock serves its API at ${session.target.url}/v1: point the client under test there.`,
     },
   );
   let tools = toolsByDocument.get(parts.controlDocument);
@@ -60,10 +67,10 @@ export function createMcpServer(session: McpSession, parts: McpServerParts): Mcp
     toolsByDocument.set(parts.controlDocument, tools);
   }
   for (const tool of tools) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: schema(tool.inputSchema) }, (args) => guarded(() => callControlTool(session, tool, args as ControlToolArguments)));
+    server.registerTool(tool.name, { description: tool.description, inputSchema: schema(tool.inputSchema) }, (args) => guarded(session, () => callControlTool(session, tool, args as ControlToolArguments)));
   }
   for (const tool of AGENT_TOOLS) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: schema(tool.inputSchema), ...(tool.readOnly && { annotations: { readOnlyHint: true } }) }, (args) => guarded(() => tool.run(session, args)));
+    server.registerTool(tool.name, { description: tool.description, inputSchema: schema(tool.inputSchema), ...(tool.readOnly && { annotations: { readOnlyHint: true } }) }, (args) => guarded(session, () => tool.run(session, args)));
   }
   registerResources(server, session, parts.resources);
   return server;

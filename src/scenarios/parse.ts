@@ -6,6 +6,7 @@ import { LineCounter, isMap, isNode, isScalar, visit, type Document } from 'yaml
 import { declaredOperations, type DeclaredOperation } from '../http/declared-responses.js';
 import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { nestedDeeperThan, tooDeepReason, yamlEntries } from '../lib/nesting.js';
 import { parseYamlDocument } from '../lib/yaml-document.js';
 import { packagePath } from '../lib/package-root.js';
@@ -525,7 +526,7 @@ class Checker {
     for (const [i, operationId] of (match.operationIds ?? []).entries()) {
       if (!declared.has(operationId)) {
         const field = match.operationIds?.length === 1 && !Array.isArray(valueAt(this.raw, [...at, 'operationId'])) ? [...at, 'operationId'] : [...at, 'operationId', i];
-        this.map.fail(field, `"${operationId}" is not an operation of openapi.yaml`);
+        this.map.fail(field, `"${operationId}" is not an operation of openapi.yaml${didYouMean(operationId, [...declared.keys()])}`);
       }
     }
     const needsAccount = match.accounts !== undefined || match.platforms !== undefined;

@@ -147,6 +147,12 @@ describe('GET /__control/coverage', () => {
       expect((await mock.control('get', '/__control/coverage')).body.limitedTo).toBeUndefined();
     });
 
+    it('names the operation a mistyped operationId most likely meant', async () => {
+      const res = await mock.control('get', '/__control/coverage?operations=listConnections,createpots,noSuchThing');
+      expectApiError(res, 400, 'VALIDATION_ERROR', 'operations');
+      expect(res.body.error.message).toBe('Not operationIds of openapi.yaml: createpots; did you mean createPost?; noSuchThing.');
+    });
+
     it.each([
       ['an operation openapi.yaml lacks', 'listConnections,noSuchThing'],
       ['a list that is not operationIds', 'list connections'],
@@ -219,6 +225,14 @@ describe('GET /__control/journal', () => {
     expect(body.data[0]).toMatchObject({ method: 'GET', path: '/v1/profiles', operationId: 'listProfiles', errorCode: 'RATE_LIMITED', matchedRule: 'second', effect: 'error' });
     expectStatus(await small.control('get', '/__control/journal?status=0', key), 200);
     expectApiError(await small.control('get', '/__control/journal?method=FETCH', key), 400, 'VALIDATION_ERROR', 'method');
+  });
+
+  it('refuses an operationId filter that is no operation, naming the nearest, rather than match nothing', async () => {
+    const res = await small.control('get', '/__control/journal?operationId=listProfile');
+    expectApiError(res, 400, 'VALIDATION_ERROR', 'operationId');
+    expect(res.body.error.message).toBe("'listProfile' is not an operationId of openapi.yaml or control.yaml; did you mean listProfiles?");
+    // The control plane's triggers are journaled under their own operationIds, and filter as well.
+    expectStatus(await small.control('get', '/__control/journal?operationId=setPostOutcome'), 200);
   });
 
   it('keeps what an error answer said: its message, the field it names and its details, secrets hidden', async () => {

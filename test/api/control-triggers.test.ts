@@ -259,6 +259,14 @@ describe('POST /__control/posts/{id}/outcome', () => {
       await expectRefusal(world, () => world.control('post', `/__control/posts/${post.id}/outcome`).send({ result: 'published' }), 409, 'CONFLICT');
     });
 
+    it('names the code a mistyped errorCode most likely meant', async () => {
+      const world = await newWorld();
+      const post = await createPost(world, [world.active[0] as Connection]);
+      const res = await world.control('post', `/__control/posts/${post.id}/outcome`).send({ result: 'failed', errorCode: 'PLATFORM_EROR' });
+      expectApiError(res, 400, 'VALIDATION_ERROR', 'errorCode');
+      expect(res.body.error.message).toMatch(/; got 'PLATFORM_EROR'; did you mean PLATFORM_ERROR\?$/);
+    });
+
     it.each([
       [{ result: 'failed' }, 'errorCode'],
       [{ result: 'failed', errorCode: 'NOT_A_CODE' }, 'errorCode'],

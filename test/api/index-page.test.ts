@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { DEFAULT_API_KEY } from '../../src/server.js';
 import { VERSION } from '../../src/version.js';
-import { startMock, useMock } from '../helpers/mock.js';
+import { cliIo } from '../helpers/cli-io.js';
+import { startMock, TEST_CLOCK, useMock } from '../helpers/mock.js';
+
+const TEST_CLOCK_ISO = new Date(TEST_CLOCK).toISOString();
 
 // The index is built from the Host the request came to: one the server was told to answer.
 const mock = useMock({ allowedHosts: ['mock.example.test'] });
@@ -23,7 +28,66 @@ describe('GET /', () => {
         control: 'http://mock.example.test:4011/__control',
         controlContract: 'http://mock.example.test:4011/control.yaml',
         health: 'http://mock.example.test:4011/__control/health',
+        mcp: 'http://mock.example.test:4011/mcp',
+        apiKey: DEFAULT_API_KEY,
+        scenario: null,
+        world: { seed: 1, plan: 'payg' },
+        clock: { now: TEST_CLOCK_ISO, frozen: true },
+        data: 'memory',
       });
+    });
+  });
+
+  describe('when the server has a control token', () => {
+    it('leaves out the default key and the data file, which the token guards', async () => {
+      const guarded = await startMock({ controlToken: 'index-page-control-token-0123456789' });
+      try {
+        const res = await guarded.call('get', '/', null);
+        expect(res.status).toBe(200);
+        expect(res.body).not.toHaveProperty('apiKey');
+        expect(res.body).not.toHaveProperty('data');
+        expect(JSON.stringify(res.body)).not.toContain(DEFAULT_API_KEY);
+        expect(res.body).toMatchObject({ scenario: null, world: { seed: 1 }, clock: { frozen: true } });
+      } finally {
+        await guarded.close();
+      }
+    });
+  });
+
+  describe('as the start banner prints it', () => {
+    it('answers the same map: every line of the banner is a value of GET /', async () => {
+      const { streams, out } = cliIo();
+      const started = await main(['--port', '0', '--seed', '7', '--clock', '2026-03-02T09:00:00Z', '--clock-frozen', '--scenario', 'rate-limit-exhaustion'], streams);
+      if (started.exitCode !== undefined) throw new Error(`the server did not start: exit ${started.exitCode}`);
+      try {
+        const index = (await (await fetch(`${started.url}/`)).json()) as Record<string, unknown>;
+        const banner = Object.fromEntries(
+          out
+            .join('\n')
+            .split('\n')
+            .slice(1)
+            .map((line) => /^ {2}(\S+(?: key)?) +(.*)$/.exec(line))
+            .filter((match) => match !== null)
+            .map((match) => [match[1], match[2]]),
+        );
+        expect(Object.keys(banner)).toEqual(['API', 'API key', 'Control', 'Dashboard', 'Docs', 'Contract', 'MCP', 'Scenario', 'World', 'Clock', 'Data']);
+        expect(banner).toEqual({
+          API: index['api'],
+          'API key': `${String(index['apiKey'])}   (send as x-api-key, or Authorization: Bearer)`,
+          Control: index['control'],
+          Dashboard: index['dashboard'],
+          Docs: index['docs'],
+          Contract: index['openapi'],
+          MCP: index['mcp'],
+          Scenario: index['scenario'],
+          World: `seed ${(index['world'] as { seed: number }).seed}, plan ${(index['world'] as { plan: string }).plan}`,
+          Clock: `${(index['clock'] as { now: string }).now} (frozen: only the control plane moves it)`,
+          Data: 'in memory',
+        });
+        expect(index).toMatchObject({ scenario: 'rate-limit-exhaustion', world: { seed: 7 }, clock: { now: '2026-03-02T09:00:00.000Z', frozen: true }, data: 'memory' });
+      } finally {
+        await started.stop();
+      }
     });
   });
 

@@ -21,6 +21,16 @@ describe('authentication', () => {
     });
   });
 
+  describe('when the key is the whole Authorization header, without Bearer', () => {
+    it('answers 401 UNAUTHORIZED saying the Bearer scheme is missing, without echoing the key', async () => {
+      const res = await mock.call('get', '/v1/connections', null).set('Authorization', DEFAULT_API_KEY);
+      expectApiError(res, 401, 'UNAUTHORIZED');
+      expect(res.body.error.message).toBe('The Authorization header has no Bearer scheme: send Authorization: Bearer <key> (the word Bearer, a space, then the key), or the key alone as x-api-key.');
+      expect(JSON.stringify(res.body)).not.toContain(DEFAULT_API_KEY);
+      expect((await mock.call('get', '/v1/connections', null).set('Authorization', 'Basic dXNlcjpwYXNz')).body.error.message).toMatch(/^The Authorization header has no Bearer scheme/);
+    });
+  });
+
   describe('when the key is unknown', () => {
     it('answers 401 UNAUTHORIZED on both header forms', async () => {
       expectApiError(await mock.call('get', '/v1/connections', 'sgw_test_nobody'), 401, 'UNAUTHORIZED');

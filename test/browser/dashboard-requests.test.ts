@@ -53,7 +53,7 @@ describe('the Requests view in Chromium', () => {
     await page.getByRole('button', { name: 'Copy as curl' }).click();
     await page.getByText('Copied.').waitFor();
     const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText());
-    expect(copied.startsWith(`curl '${url}/v1/connections' -H "x-api-key: $SGW_API_KEY"`)).toBe(true);
+    expect(copied.startsWith(`curl '${url}/v1/connections' -H "x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY"`)).toBe(true);
 
     // Seen live, a request shows its headers and bodies, and a refused one its validation error.
     const refused = await fetch(`${url}/v1/posts`, { method: 'POST', headers: { 'x-api-key': 'sgw_test_default', 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hello' }) });
@@ -68,7 +68,7 @@ describe('the Requests view in Chromium', () => {
     await page.getByRole('button', { name: 'Copy as curl' }).click();
     await page.getByText('Copied.').waitFor();
     const post = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText());
-    expect(post).toContain(`curl -X POST '${url}/v1/posts' -H "x-api-key: $SGW_API_KEY"`);
+    expect(post).toContain(`curl -X POST '${url}/v1/posts' -H "x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY"`);
     expect(post).toContain(`-H 'content-type: application/json'`);
     expect(post).toMatch(/--data-raw '\{"text":"hello"/);
 
@@ -80,7 +80,7 @@ describe('the Requests view in Chromium', () => {
     await page.getByRole('button', { name: 'Copy as curl' }).click();
     await page.getByText('Copied.').waitFor();
     const listed = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText());
-    expect(listed.startsWith(`curl '${url}/v1/posts?limit=2' -H "x-api-key: $SGW_API_KEY"`)).toBe(true);
+    expect(listed.startsWith(`curl '${url}/v1/posts?limit=2' -H "x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY"`)).toBe(true);
     expect(await seriousAxeFindings(page)).toEqual([]);
   }, 20_000);
 

@@ -124,15 +124,17 @@ describe('social-gateway-mock drift', () => {
       expect(result.out).toMatch(/undeclared-enum-value +body\/data\/\*\/events\/\* +1 of 2 +e\.g\. "post\.exploded"/);
       expect(result.out).toContain("  requests that broke the contract (the client's, not drift):");
       expect(result.out).toContain('  no answer (not drift): UPSTREAM_TIMEOUT ×1: the upstream did not answer within 5000 ms');
-      expect(result.out.split('\n').at(-1)).toBe('Drift: 6 differences in 4 of 5 operations (5 not in the contract, 1 required and missing); 1 request problem; 1 exchange without an answer.');
+      expect(result.out).toMatch(/undeclared-header +header x-ratelimit-burst +1 of 2 +e\.g\. "10" \(the contract allows it\)\n/);
+      // The tolerated header is listed and counted, apart from what breaks the contract.
+      expect(result.out.split('\n').at(-1)).toBe('Drift: 5 differences that break the contract in 3 of 5 operations (4 not in the contract, 1 required and missing); 1 more the contract allows; 1 request problem; 1 exchange without an answer.');
     });
 
     it('prints the same as one JSON document with --json', async () => {
       const result = await drift([dir, '--json']);
       expect(result.exitCode).toBe(1);
       const report = JSON.parse(result.out) as DriftReport;
-      expect(report).toMatchObject({ format: DRIFT_FORMAT, recording: dir, contract: 'openapi.yaml', exchanges: 14, drift: true });
-      expect(report.totals).toEqual({ operations: 5, operationsWithDrift: 4, undeclared: 5, missing: 1, requestProblems: 1, noAnswer: 1 });
+      expect(report).toMatchObject({ format: DRIFT_FORMAT, recording: dir, contract: 'openapi.yaml', exchanges: 14, drift: true, strict: false });
+      expect(report.totals).toEqual({ operations: 5, operationsWithDrift: 3, undeclared: 4, missing: 1, tolerated: 1, requestProblems: 1, noAnswer: 1 });
       const getWebhook = report.operations.find((operation) => operation.operationId === 'getWebhook');
       expect(getWebhook).toMatchObject({ exchanges: 6, statuses: { '200': 3, '404': 1, '418': 1 }, missing: [], requestProblems: [], noAnswer: [{ code: 'UPSTREAM_TIMEOUT', exchanges: 1 }] });
       expect(getWebhook?.undeclared).toEqual([
@@ -140,6 +142,33 @@ describe('social-gateway-mock drift', () => {
         { kind: 'undeclared-status', field: 'status', exchanges: 1, examples: [418], message: 'status 418 is not declared for getWebhook', tolerated: false },
       ]);
       expect(report.operations.find((operation) => operation.operationId === 'listPosts')?.missing).toEqual([{ kind: 'missing-required-field', field: 'body/data/*/status', exchanges: 1, message: expect.any(String), tolerated: false }]);
+    });
+  });
+
+  describe('a recording whose only drift is what the contract allows', () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = recording([own[4] as RecordedExchange, { ...(own[4] as RecordedExchange), seq: 2, response: withHeader(own[4]?.response as RecordedResponse, 'x-ratelimit-burst', '10') }]);
+    });
+
+    it('lists and counts it, and exits 0', async () => {
+      const result = await drift([dir]);
+      expect(result.out).toMatch(/undeclared-header +header x-ratelimit-burst +1 of 2 +e\.g\. "10" \(the contract allows it\)/);
+      expect(result.out.split('\n').at(-1)).toBe('No drift that breaks the contract: 1 difference the contract allows (--strict fails on them).');
+      expect(result.exitCode).toBe(0);
+      const report = JSON.parse((await drift([dir, '--json'])).out) as DriftReport;
+      expect(report).toMatchObject({ drift: false, strict: false, totals: { operationsWithDrift: 0, undeclared: 0, missing: 0, tolerated: 1 } });
+    });
+
+    it('exits 1 with --strict', async () => {
+      const result = await drift([dir, '--strict']);
+      expect(result.out.split('\n').at(-1)).toBe('No drift that breaks the contract: 1 difference the contract allows (failing under --strict).');
+      expect(result.exitCode).toBe(1);
+      expect((await drift([dir, '--strict', '--json'])).exitCode).toBe(1);
+    });
+
+    it('--strict changes nothing where there is no drift at all', async () => {
+      expect((await drift([recording(own), '--strict'])).exitCode).toBe(0);
     });
   });
 
@@ -205,7 +234,7 @@ describe('social-gateway-mock drift', () => {
   it('prints its usage with --help', async () => {
     const result = await drift(['--help']);
     expect(result.exitCode).toBe(0);
-    expect(result.out).toMatch(/^Usage: social-gateway-mock drift <DIR> \[--json\] \[--contract <FILE>\]/);
-    expect(result.out).toContain('Exit status: 0 when there is no drift, 1 when there is, 2');
+    expect(result.out).toMatch(/^Usage: social-gateway-mock drift <DIR> \[--json\] \[--strict\] \[--contract <FILE>\]/);
+    expect(result.out).toContain('Exit status: 0 when no difference breaks the contract (with --strict: when there is none at all), 1 when one');
   });
 });

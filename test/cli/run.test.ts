@@ -372,7 +372,8 @@ describe('coverage limited to what the client uses', () => {
   });
 
   it.each([
-    [['--coverage-ops', 'listConnections,noSuchOperation'], /--coverage-ops: not operationIds of openapi.yaml: noSuchOperation/],
+    [['--coverage-ops', 'listConnections,noSuchOperation'], /--coverage-ops: not operationIds of openapi.yaml: noSuchOperation$/m],
+    [['--coverage-ops', 'listConections'], /--coverage-ops: not operationIds of openapi.yaml: listConections; did you mean listConnections\?$/m],
     [['--coverage-ops', 'listConnections', '--coverage-from', 'x.yaml'], /give one of them/],
     [['--coverage-from', 'missing.yaml'], /cannot read the OpenAPI file/],
   ])('exits 2 at start for %j', async (argv, message) => {

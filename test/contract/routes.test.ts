@@ -46,6 +46,29 @@ describe('docs/coverage.md', () => {
     const committed = readFileSync(packagePath('docs', 'coverage.md'), 'utf8');
     expect(committed, 'docs/coverage.md is stale: run npm run coverage:doc').toBe(renderCoverageDoc());
   });
+
+  const row = (start: string) => renderCoverageDoc().split('\n').find((line) => line.startsWith(start)) ?? '';
+
+  it("tells each write's answer as the mock gives it: createPost's envelope, createWebhook's bare webhook", async () => {
+    expect(row('| `createPost` |')).toContain('`{ post: Post }`: an envelope');
+    expect(row('| `createWebhook` |')).toContain('`Webhook` itself, bare');
+    const [connection] = (await mock.call('get', '/v1/connections')).body.connections as Array<{ id: string; platform: string }>;
+    const post = await mock.call('post', '/v1/posts').send({ text: 'Shapes', destinations: [{ connectionId: (connection as { id: string }).id }] });
+    expect(Object.keys(post.body)).toEqual(['post']);
+    const webhook = await mock.call('post', '/v1/webhooks').send({ name: 'Shapes', url: 'https://hooks.example-client.com/shapes', events: ['post.published'] });
+    expect(webhook.body).toMatchObject({ id: expect.any(String), name: 'Shapes' });
+  });
+
+  it('tells which networks take text-only, image and video posts, as the mock refuses them', async () => {
+    expect(row('| `tiktok` ')).toMatch(/^\| `tiktok` \(short-video\) \| no \| no \| no \| yes \|/);
+    expect(row('| `bluesky` ')).toMatch(/^\| `bluesky` \([^)]*\) \| yes \| yes \| yes \(4\) \| yes \|/);
+    const connections = (await mock.call('get', '/v1/connections')).body.connections as Array<{ id: string; platform: string; status: string }>;
+    const tiktok = connections.find((connection) => connection.platform === 'tiktok' && connection.status === 'active');
+    if (!tiktok) throw new Error('the fixture world has no active tiktok account');
+    const refused = await mock.call('post', '/v1/posts').send({ text: 'Text only', destinations: [{ connectionId: tiktok.id }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'mediaUrls' });
+  });
 });
 
 describe('served documents', () => {

@@ -64,6 +64,7 @@ describe.each(ERAS)('the MCP server over Streamable HTTP at /mcp, protocol %s', 
       expectToolError(await client.callTool({ name: 'webhooks', arguments: { operation: 'redeliverDelivery', params: { id: 'wh_1' } } }), 'VALIDATION_ERROR');
       expectToolError(await client.callTool({ name: 'clock', arguments: { operation: 'getClock', body: {} } }), 'VALIDATION_ERROR');
       expectToolError(await client.callTool({ name: 'break_one_thing', arguments: { what: 'velocity-cap' } }), 'VALIDATION_ERROR');
+      expect(expectToolError(await client.callTool({ name: 'clock', arguments: { operation: 'advanceclok' } }), 'VALIDATION_ERROR').headline).toMatch(/; got 'advanceclok'; did you mean advanceClock\?$/);
       expectToolError(await client.callTool({ name: 'clock', arguments: { operation: 'getClock', workspace: 'ws_nobody' } }), '401 UNAUTHORIZED');
     });
 

@@ -119,7 +119,7 @@ describe('proxy --record, then drift', () => {
       expect(result.out).toMatch(/undeclared-enum-value +body\/connections\/\*\/authHealth +1 of 10 +e\.g\. "degraded"/);
       expect(result.out).toMatch(/wrong-format +body\/connections\/\*\/createdAt +1 of 10 +e\.g\. "last tuesday"/);
       expect(result.out).toContain('  no answer (not drift): PLATFORM_ERROR ×2');
-      expect(result.out.split('\n').at(-1)).toBe('Drift: 6 differences in 1 of 1 operation (5 not in the contract, 1 required and missing); 2 exchanges without an answer.');
+      expect(result.out.split('\n').at(-1)).toBe('Drift: 5 differences that break the contract in 1 of 1 operation (4 not in the contract, 1 required and missing); 1 more the contract allows; 2 exchanges without an answer.');
     });
   });
 });

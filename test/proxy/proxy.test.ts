@@ -261,6 +261,16 @@ describe('proxy in front of an upstream that drifts', () => {
     coverage.recordContractFindings('listConnections', [extra(0)]);
     expect(coverage.report().contractFindings).toMatchObject({ exchanges: 2, withViolations: 2, byOperation: [{ operationId: 'listConnections', kind: 'undeclared-field', count: 2, fields: ['body/connections/*/loyaltyTier'] }] });
   });
+
+  it('counts an exchange whose findings the contract all allows apart: listed, never a violation', () => {
+    const coverage = new CoverageTracker(loadSpec('openapi.yaml').document);
+    const newPlatform = { side: 'response' as const, kind: 'undeclared-enum-value', field: 'body/connections/0/platform', tolerated: true };
+    coverage.recordContractFindings('listConnections', [newPlatform]);
+    coverage.recordContractFindings('listConnections', [newPlatform, { side: 'response', kind: 'undeclared-status', field: 'status' }]);
+    coverage.recordContractFindings('listConnections', []);
+    expect(coverage.report().contractFindings).toMatchObject({ exchanges: 3, withViolations: 1, toleratedOnly: 1 });
+    expect(coverageMarkdown(coverage.report())).toContain('1 of 3 exchanges with the upstream broke openapi.yaml. 1 more showed only what the contract allows (the rows marked tolerated): drift to pick up, not a violation.');
+  });
 });
 
 describe('proxy bodies', () => {

@@ -274,6 +274,6 @@ describe("the dashboard's Copy as curl", () => {
     expect(curl).not.toContain('••••');
     expect(curl).toContain("-H 'idempotency-key: idem-visible-123'");
     expect(curl).toContain(`-H 'x-forwarded-authorization: Bearer ${REDACTED}'`);
-    expect(curl).toContain('"x-api-key: $SGW_API_KEY"');
+    expect(curl).toContain('"x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY"');
   });
 });

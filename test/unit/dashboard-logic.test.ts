@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { curlCommand, requestTarget } from '../../src/dashboard/ui/curl.js';
+import { CURL_KEY_VARIABLE, curlCommand, requestTarget } from '../../src/dashboard/ui/curl.js';
+import { RUN_ENVIRONMENT } from '../../src/lib/run-environment.js';
 import { parseSseMessage } from '../../src/dashboard/ui/sse.js';
 import { viewOfHash } from '../../src/dashboard/ui/views.js';
 
@@ -31,14 +32,19 @@ describe('curlCommand', () => {
   const origin = 'http://127.0.0.1:4010';
 
   it('sends the query the journal kept, a redacted parameter left for the user to fill in', () => {
-    expect(curlCommand({ method: 'GET', path: '/v1/posts', query: 'limit=5&status=published' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts?limit=5&status=published' -H "x-api-key: $SGW_API_KEY"`);
+    expect(curlCommand({ method: 'GET', path: '/v1/posts', query: 'limit=5&status=published' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts?limit=5&status=published' -H "x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY"`);
     expect(requestTarget({ path: '/v1/connections/oauth/instagram/accounts', query: 'tempToken=[REDACTED]' })).toBe('/v1/connections/oauth/instagram/accounts?tempToken=[REDACTED]');
     expect(requestTarget({ path: '/v1/posts', query: '' })).toBe('/v1/posts');
   });
 
+  it('names the key by the variable run sets for its command, so a pasted command runs in a suite as it is', () => {
+    expect(CURL_KEY_VARIABLE).toBe(RUN_ENVIRONMENT.apiKey);
+    expect(curlCommand({ method: 'GET', path: '/v1/posts', query: '' }, origin)).toContain(`"x-api-key: $${RUN_ENVIRONMENT.apiKey}"`);
+  });
+
   it('gives the method and path alone when the page saw no detail, the key as a variable', () => {
-    expect(curlCommand({ method: 'GET', path: '/v1/posts', query: '' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SGW_API_KEY"`);
-    expect(curlCommand({ method: 'DELETE', path: '/v1/posts/p_1', query: '' }, origin)).toBe(`curl -X DELETE 'http://127.0.0.1:4010/v1/posts/p_1' -H "x-api-key: $SGW_API_KEY"`);
+    expect(curlCommand({ method: 'GET', path: '/v1/posts', query: '' }, origin)).toBe(`curl 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY"`);
+    expect(curlCommand({ method: 'DELETE', path: '/v1/posts/p_1', query: '' }, origin)).toBe(`curl -X DELETE 'http://127.0.0.1:4010/v1/posts/p_1' -H "x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY"`);
   });
 
   it('adds the headers a request chose and its body, quoted for a shell, and leaves out the key and the connection headers', () => {
@@ -51,7 +57,7 @@ describe('curlCommand', () => {
       responseBodyTruncated: false,
     };
     expect(curlCommand({ method: 'POST', path: '/v1/posts', query: '' }, origin, detail)).toBe(
-      `curl -X POST 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SGW_API_KEY" -H 'content-type: application/json' -H 'idempotency-key: it'\\''s-1' --data-raw '{"text":"it'\\''s"}'`,
+      `curl -X POST 'http://127.0.0.1:4010/v1/posts' -H "x-api-key: $SOCIAL_GATEWAY_MOCK_API_KEY" -H 'content-type: application/json' -H 'idempotency-key: it'\\''s-1' --data-raw '{"text":"it'\\''s"}'`,
     );
   });
 

@@ -33,7 +33,7 @@ describe('a malformed scenario', () => {
     ['a missing field', 'timeline:\n  - at: PT1H\n', 2, 5, 'timeline[0]', /missing required field "do"/],
     ['a wrong type', 'rules:\n  - id: a\n    then:\n      error: { status: "429", code: RATE_LIMITED }\n', 4, 24, 'rules[0].then.error.status', /must be integer; got "429"/],
     ['a list that is not one', 'rules: 5\n', 1, 8, 'rules', /must be array; got 5/],
-    ['an unknown operation', 'rules:\n  - id: a\n    match: { operationId: listConections }\n    then: { drop: true }\n', 3, 27, 'rules[0].match.operationId', /"listConections" is not an operation of openapi.yaml/],
+    ['an unknown operation', 'rules:\n  - id: a\n    match: { operationId: listConections }\n    then: { drop: true }\n', 3, 27, 'rules[0].match.operationId', /"listConections" is not an operation of openapi.yaml; did you mean listConnections\?$/],
     ['a status the operation does not declare', 'rules:\n  - id: a\n    match: { operationId: listConnections }\n    then:\n      error: { status: 502, code: PLATFORM_ERROR }\n', 5, 24, 'rules[0].then.error.status', /502 is not a status openapi.yaml declares for listConnections/],
     ['an error without status whose code implies none', 'rules:\n  - id: a\n    match: { operationId: listConnections }\n    then:\n      error: { code: TEAPOT }\n', 5, 14, 'rules[0].then.error.status', /missing required field "status": no operation the rule reaches declares TEAPOT under one status, so give it/],
     ['a matcher no operation satisfies', 'rules:\n  - id: a\n    match: { operationId: listConnections, platform: tiktok }\n    then: { drop: true }\n', 3, 12, 'rules[0].match', /matches no operation/],

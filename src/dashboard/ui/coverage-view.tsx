@@ -233,6 +233,7 @@ function ContractFindings({ summary }: { summary: NonNullable<CoverageReport['co
       <h3 id="findings-heading">Contract violations (proxy)</h3>
       <p>
         {summary.withViolations} of {summary.exchanges} exchange{summary.exchanges === 1 ? '' : 's'} with the upstream broke openapi.yaml.
+        {summary.toleratedOnly > 0 && ` ${summary.toleratedOnly} more showed only what the contract allows (the rows marked tolerated): drift to pick up, not a violation.`}
       </p>
       {summary.byOperation.length > 0 && (
         <table class="coverage-findings">

@@ -23,13 +23,17 @@ export function requestTarget(entry: Pick<JournalEntry, 'path' | 'query'>): stri
 /**
  * A curl command that sends the request again, as far as the page knows it: the method, path
  * and query from the journal, and the headers and body when the page saw it live. The key is
- * always `$SGW_API_KEY` (the page is shown only its last four characters); a secret query
+ * always `$SOCIAL_GATEWAY_MOCK_API_KEY` (the page is shown only its last four characters): the
+ * variable `run` sets for its command (RUN_ENVIRONMENT.apiKey, which this page cannot load; a test
+ * holds the two together), so a command pasted into a suite's script runs as it is. A secret query
  * parameter stays `[REDACTED]`, as the journal keeps it, for the user to fill in.
  */
+export const CURL_KEY_VARIABLE = 'SOCIAL_GATEWAY_MOCK_API_KEY';
+
 export function curlCommand(entry: Pick<JournalEntry, 'method' | 'path' | 'query'>, origin: string, detail?: LiveDetail): string {
   const parts = ['curl'];
   if (entry.method !== 'GET') parts.push('-X', entry.method);
-  parts.push(shellQuote(origin + requestTarget(entry)), '-H', '"x-api-key: $SGW_API_KEY"');
+  parts.push(shellQuote(origin + requestTarget(entry)), '-H', `"x-api-key: $${CURL_KEY_VARIABLE}"`);
   for (const [name, value] of Object.entries(detail?.requestHeaders ?? {})) {
     if (!LEFT_OUT.has(name.toLowerCase()) && !name.toLowerCase().startsWith('sec-') && !value.startsWith(MASKED)) parts.push('-H', shellQuote(`${name}: ${value}`));
   }
