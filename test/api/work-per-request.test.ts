@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { addComment, commentsStore } from '../../src/api/comments/store.js';
+import { addConversation, inboxStore, type ConversationRecord } from '../../src/api/inbox/store.js';
 import { addPost, postsStore } from '../../src/api/posts/store.js';
-import type { PostRecord } from '../../src/api/posts/records.js';
+import type { DestinationRecord, PostRecord } from '../../src/api/posts/records.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { expectStatus, useMock } from '../helpers/mock.js';
 
@@ -25,10 +27,14 @@ const DAY_MS = 86_400_000;
  * it is built anew (over every post) on the first list after this.
  */
 function countVisits(workspace: Workspace): { visits: number } {
-  const store = postsStore.get(workspace) as { posts: Record<string, PostRecord> };
-  const target = store.posts;
+  return countReads(postsStore.get(workspace) as { posts: Record<string, PostRecord> }, 'posts');
+}
+
+/** Counts reads of the records of one of a store's maps, as `countVisits` does for posts. */
+function countReads<K extends string>(store: Record<K, Record<string, unknown>>, field: K): { visits: number } {
+  const target = store[field];
   const counter = { visits: 0 };
-  store.posts = new Proxy(target, {
+  store[field] = new Proxy(target, {
     get(object, key, receiver) {
       if (typeof key === 'string' && Object.hasOwn(object, key)) counter.visits++;
       return Reflect.get(object, key, receiver) as unknown;
@@ -114,5 +120,46 @@ describe('the posts a request visits in a workspace of 3,000 posts', () => {
       expectStatus(await mock.call('delete', `/v1/posts/${ids[18]}`, key), 200);
       expect(counter.visits).toBeLessThanOrEqual(3 * FLAT);
     });
+  });
+});
+
+describe('the records a request visits among 3,000 comments and 3,000 conversations of other destinations and accounts', () => {
+  it('GET /v1/comments reads the destination\'s comments, and finds the destination without a walk of the posts', async () => {
+    const { key, workspace, ids } = await grownWorkspace(GROWN_TO);
+    const posts = postsStore.get(workspace).posts;
+    const named = Object.values(posts).find((post) => post.status === 'published' && post.destinations.length === 1 && post.destinations[0]?.platform === 'bluesky' && post.destinations[0].externalPostId !== null) as PostRecord;
+    const destination = named.destinations[0] as DestinationRecord;
+    const before = (await mock.call('get', `/v1/comments?destinationId=${destination.id}&limit=50`, key)).body.data as unknown[];
+    for (let i = 0; i < GROWN_TO; i++) {
+      const other = (posts[ids[i % ids.length] as string] as PostRecord).destinations[0] as DestinationRecord;
+      addComment(workspace, { id: workspace.newId(), postId: ids[i % ids.length] as string, destinationId: other.id, accountId: other.connectionId, platform: 'bluesky', platformCommentId: `c${i}`, parentId: null, text: 'Nice.', username: null, likeCount: 0, createdAt: other.publishedAt as string, fromAccount: false });
+    }
+    const comments = countReads(commentsStore.get(workspace) as { comments: Record<string, unknown> }, 'comments');
+    const postReads = countVisits(workspace);
+    expectStatus(await mock.call('get', `/v1/comments?destinationId=${destination.id}&limit=50`, key), 200);
+    comments.visits = 0;
+    postReads.visits = 0;
+    const res = await mock.call('get', `/v1/comments?destinationId=${destination.id}&limit=50`, key);
+    expectStatus(res, 200);
+    expect(res.body.data).toHaveLength(before.length);
+    expect(comments.visits).toBeLessThanOrEqual(before.length + FLAT);
+    expect(postReads.visits).toBeLessThanOrEqual(FLAT);
+  });
+
+  it('GET /v1/inbox/conversations reads the account\'s conversations only', async () => {
+    const { key, workspace } = await grownWorkspace(0);
+    const inbox = inboxStore.get(workspace);
+    const mine = Object.values(inbox.conversations)[0] as ConversationRecord;
+    const before = (await mock.call('get', `/v1/inbox/conversations?accountId=${mine.accountId}&limit=50`, key)).body.convos as unknown[];
+    for (let i = 0; i < GROWN_TO; i++) {
+      addConversation(workspace, { ...mine, id: workspace.newId(), accountId: `someone-else-${i % 50}`, lastMessageId: null, lastInboundAt: null });
+    }
+    const conversations = countReads(inbox as unknown as { conversations: Record<string, unknown> }, 'conversations');
+    expectStatus(await mock.call('get', `/v1/inbox/conversations?accountId=${mine.accountId}&limit=50`, key), 200);
+    conversations.visits = 0;
+    const res = await mock.call('get', `/v1/inbox/conversations?accountId=${mine.accountId}&limit=50`, key);
+    expectStatus(res, 200);
+    expect(res.body.convos).toHaveLength(before.length);
+    expect(conversations.visits).toBeLessThanOrEqual(before.length + FLAT);
   });
 });
