@@ -8,8 +8,8 @@
  * BENCH_GROWTH_SIZES (100,10000,100000), BENCH_GROWTH_SECONDS (6 per size and workload),
  * BENCH_GROWTH_ROUNDS (2), BENCH_GROWTH_CONNECTIONS (10) and BENCH_MOCK_ENTRY change it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.js';
@@ -27,9 +27,8 @@ const loadBefore = loadavg()[0] ?? 0;
 log(`social-gateway-mock bench:growth: Node ${process.version}, ${cpus().length} cores; ${pinning.note}; load average ${loadBefore.toFixed(1)}`);
 log(`sizes ${settings.sizes.join(', ')} posts; ${settings.seconds} s per size and workload in ${settings.rounds} rounds, ${settings.connections} connections; build ${mockEntry()}`);
 ensureBuilt(ROOT, log);
-const scratch = mkdtempSync(join(tmpdir(), 'sgw-growth-'));
-try {
-  const result = await measureGrowth(settings, ROOT, scratch, pinning, log);
+{
+  const result = await measureGrowth(settings, ROOT, pinning, log);
   log('\n## Growth (one workspace, in one run)\n');
   log(growthTable(result));
   log(`\n${growthNote(result)}`);
@@ -39,6 +38,4 @@ try {
   const machine = { node: process.version, cores: cpus().length, cpu: cpus()[0]?.model, pinning, loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0] };
   writeFileSync(file, `${JSON.stringify({ kind: 'growth', at: new Date().toISOString(), machine, settings, mockEntry: mockEntry(), result }, null, 2)}\n`);
   log(`\nload average ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after; wrote ${file} (${Math.round((performance.now() - began) / 1000)} s in all)`);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
 }

@@ -343,12 +343,7 @@ async function main(): Promise<void> {
   let growth: GrowthResult | undefined;
   if (process.env.BENCH_GROWTH !== '0') {
     log('\n## Growth: one workspace at each size (bench/lib/growth.ts)\n');
-    const growthScratch = mkdtempSync(join(tmpdir(), 'sgw-bench-growth-'));
-    try {
-      growth = await measureGrowth(growthSettings({ seconds: 2 }), ROOT, growthScratch, pinning, log);
-    } finally {
-      rmSync(growthScratch, { recursive: true, force: true });
-    }
+    growth = await measureGrowth(growthSettings({ seconds: 2 }), ROOT, pinning, log);
   }
 
   const ratioList = ratios(measurements);

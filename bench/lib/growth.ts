@@ -1,26 +1,20 @@
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { accountsStore } from '../../src/api/accounts/store.js';
-import { addComment } from '../../src/api/comments/store.js';
-import { addConversation, inboxStore, type ConversationRecord } from '../../src/api/inbox/store.js';
-import { addPost } from '../../src/api/posts/store.js';
-import { createMockServer } from '../../src/server.js';
+import { dirname, join } from 'node:path';
 import { call, callJson, destinationPairs, type ConnectionSummary } from './client.js';
 import { runLoad, type LoadResult } from './load.js';
 import { freePort, startProcess, waitForOk, type Pinning, type ServerProcess } from './processes.js';
 import { markdownTable } from './report.js';
-import { makePost, SCALE_CLOCK } from './scale-data.js';
-import { DEFAULT_API_KEY, serverSpec } from './servers.js';
+import { DEFAULT_API_KEY, mockEntry } from './servers.js';
 import { median } from './stats.js';
 import { createPostBody, type DestinationPair } from './workloads.js';
 
 /*
  * Growth (issue 37): one workspace at several sizes, the same operations measured on each in
- * one run, so that what a request costs can be compared across sizes. Each size is a `--data`
- * file whose default workspace holds the fixture world plus `posts` more posts and, in
- * proportion, a comment for every ten posts and a conversation for every hundred; one server
- * per size, all started at once on the server core, each workload taking them in turns (small,
- * middle, large, then back), as `npm run bench` takes its servers.
+ * one run, so that what a request costs can be compared across sizes. Each size is a server
+ * (bench/servers/grown-mock.ts, the build under test) whose default workspace holds the fixture
+ * world plus `posts` more posts and, in proportion, a comment for every ten posts and a
+ * conversation for every hundred (growth-data.ts); all are started at once on the server core,
+ * each workload taking them in turns (small, middle, large, then back), as `npm run bench`
+ * takes its servers.
  */
 
 const MINUTE_MS = 60_000;
@@ -61,43 +55,6 @@ export interface GrowthResult {
   bytesPerPost: number | undefined;
   /** Posts each workspace held when the run ended (the create workload adds some). */
   postsAtEnd: number[];
-}
-
-/** Writes a `--data` file of the fixture world plus `posts` posts, `posts / 10` comments and `posts / 100` conversations. */
-export async function writeGrowthData(file: string, posts: number): Promise<{ bytes: number }> {
-  const server = await createMockServer({ seed: 1, clock: SCALE_CLOCK, clockFrozen: true, dataFile: file });
-  const workspace = server.registry.defaultWorkspace;
-  const accounts = Object.values(accountsStore.get(workspace).accounts).sort((a, b) => (a.id < b.id ? -1 : 1));
-  const nowMs = workspace.now();
-  const template = Object.values(inboxStore.get(workspace).conversations)[0] as ConversationRecord;
-  for (let i = 0; i < posts; i++) {
-    const post = makePost(workspace, accounts, i, nowMs - (posts - i) * 5 * MINUTE_MS, nowMs);
-    addPost(workspace, post);
-    const destination = post.destinations[0];
-    if (i % 10 === 0 && destination?.publishedAt) {
-      addComment(workspace, {
-        id: workspace.newId(),
-        postId: post.id,
-        destinationId: destination.id,
-        accountId: destination.connectionId,
-        platform: destination.platform,
-        platformCommentId: `growth-${i}`,
-        parentId: null,
-        text: `Comment ${i}`,
-        username: null,
-        likeCount: 0,
-        createdAt: destination.publishedAt,
-        fromAccount: false,
-      });
-    }
-    if (i % 100 === 0) {
-      const account = accounts[(i / 100) % accounts.length];
-      if (account) addConversation(workspace, { ...structuredClone(template), id: workspace.newId(), accountId: account.id, platform: account.platform, lastMessageId: null, lastInboundAt: null, unreadCount: 0 });
-    }
-  }
-  workspace.changed();
-  await server.close();
-  return { bytes: statSync(file).size };
 }
 
 interface SizeServer {
@@ -145,9 +102,10 @@ const WORKLOADS: GrowthWorkload[] = [
   },
 ];
 
-async function startSize(size: number, file: string, root: string, pinning: Pinning): Promise<SizeServer> {
+async function startSize(size: number, root: string, pinning: Pinning): Promise<SizeServer> {
   const port = await freePort();
-  const server = startProcess(serverSpec('mock', root, port, {}, { extra: ['--data', file] }), pinning);
+  const serverModule = join(dirname(mockEntry()), 'server.js');
+  const server = startProcess({ command: process.execPath, args: ['--import', 'tsx', 'bench/servers/grown-mock.ts', '--server', serverModule, '--port', String(port), '--posts', String(size)], cwd: root }, pinning);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForOk(server, { url: `${baseUrl}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } }, 180_000);
   const rssMb = server.memory()?.rssMb;
@@ -180,15 +138,13 @@ function ratioOf(a: number | undefined, b: number | undefined): number | undefin
 }
 
 /** Writes the files, starts one server per size, runs every workload on each in turns, and stops them. */
-export async function measureGrowth(settings: GrowthSettings, root: string, scratch: string, pinning: Pinning, log: (line: string) => void): Promise<GrowthResult> {
+export async function measureGrowth(settings: GrowthSettings, root: string, pinning: Pinning, log: (line: string) => void): Promise<GrowthResult> {
   const servers: SizeServer[] = [];
   try {
     for (const size of settings.sizes) {
-      const file = join(scratch, `growth-${size}.json`);
       const began = performance.now();
-      const { bytes } = await writeGrowthData(file, size);
-      servers.push(await startSize(size, file, root, pinning));
-      log(`growth: ${size} posts, data file ${(bytes / 1e6).toFixed(1)} MB, written and loaded in ${((performance.now() - began) / 1000).toFixed(1)} s, RSS ${servers.at(-1)?.rssMb ?? '?'} MB`);
+      servers.push(await startSize(size, root, pinning));
+      log(`growth: ${size} posts grown and served in ${((performance.now() - began) / 1000).toFixed(1)} s, RSS ${servers.at(-1)?.rssMb ?? '?'} MB`);
     }
     const rows: GrowthRow[] = [];
     const seconds = Math.max(1, Math.round(settings.seconds / settings.rounds));
