@@ -146,6 +146,19 @@ export const DEFAULT_API_KEY = 'sgw_test_default';
 /** A scenario with one rule of each matcher that compiles something, parsed once at start. */
 const WARM_UP_SCENARIO = inlineScenario(['name: warm-up', 'rules:', '  - id: warm', '    match: { path: /v1/posts/*, headers: [{ name: x-warm, matches: "^w" }] }', '    then: { latencyMs: 0 }'].join('\n'));
 
+/**
+ * The scenario checker compiles its schema and reads the contract on first use, once per process
+ * (a third of a start's CPU when it ran before listening, issue 37): soon after the server
+ * listens, so the first answer does not wait for it, and not while the first tenant's rule holds
+ * every other one up. Once per process; a rule that comes first compiles it itself.
+ */
+let warmUp: NodeJS.Timeout | undefined;
+function warmUpScenarios(): void {
+  warmUp ??= setTimeout(() => parseScenario(WARM_UP_SCENARIO), WARM_UP_DELAY_MS).unref();
+}
+/** Long enough for a waiting client's first request to be answered first. */
+const WARM_UP_DELAY_MS = 25;
+
 /** Routes by operation id; throws when a route names an operation the contract lacks. */
 function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: string): Map<string, RouteDefinition> {
   const table = new Map<string, RouteDefinition>();
@@ -197,9 +210,6 @@ function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number)
     ...(options.pending !== undefined && { pending: options.pending }),
   };
   if (options.scenario !== undefined) return { explicit, scenario: scenarioChoice(scenarioFromArgument(options.scenario, options.cwd ?? process.cwd())) };
-  // The scenario checker compiles its schema and reads the contract on first use, once per
-  // process (about 200 ms): now, not while the first tenant's rule holds every other one up.
-  parseScenario(WARM_UP_SCENARIO);
   return { explicit };
 }
 
@@ -474,7 +484,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     database,
     violations,
     coverage,
-    listen: (port = 0, host = '127.0.0.1') => listener.listen(port, host),
+    listen: async (port = 0, host = '127.0.0.1') => {
+      const url = await listener.listen(port, host);
+      warmUpScenarios();
+      return url;
+    },
     async close() {
       registry.stopAll();
       eventStreams.closeAll();
