@@ -17,8 +17,6 @@ import { createPostBody, type DestinationPair } from './workloads.js';
  * takes its servers.
  */
 
-const MINUTE_MS = 60_000;
-
 export interface GrowthSettings {
   sizes: number[];
   /** Seconds per size and workload, split over `rounds`. */
