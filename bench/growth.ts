@@ -6,7 +6,8 @@
  * core, the workloads taking them in turns (bench/lib/growth.ts). Writes bench/results/growth-<timestamp>.json.
  *
  * BENCH_GROWTH_SIZES (100,10000,100000), BENCH_GROWTH_SECONDS (6 per size and workload),
- * BENCH_GROWTH_ROUNDS (2), BENCH_GROWTH_CONNECTIONS (10) and BENCH_MOCK_ENTRY change it.
+ * BENCH_GROWTH_ROUNDS (2), BENCH_GROWTH_CONNECTIONS (10), BENCH_GROWTH_WARMUP_SECONDS (2, of reads
+ * on each server first) and BENCH_MOCK_ENTRY change it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -23,6 +23,8 @@ export interface GrowthSettings {
   seconds: number;
   rounds: number;
   connections: number;
+  /** Seconds of reads on each server before the first workload. */
+  warmupSeconds: number;
 }
 
 export interface GrowthCell {
@@ -144,6 +146,10 @@ export async function measureGrowth(settings: GrowthSettings, root: string, pinn
       servers.push(await startSize(size, root, pinning));
       log(`growth: ${size} posts grown and served in ${((performance.now() - began) / 1000).toFixed(1)} s, RSS ${servers.at(-1)?.rssMb ?? '?'} MB`);
     }
+    // A warm-up of every read on each server, so that no size meets the first workload cold.
+    for (const s of servers) {
+      await runLoad({ url: s.baseUrl, connections: settings.connections, seconds: settings.warmupSeconds, requests: WORKLOADS.filter((w) => w.id !== 'posts-create').map((w) => w.request(s, { n: 0 })) });
+    }
     const rows: GrowthRow[] = [];
     const seconds = Math.max(1, Math.round(settings.seconds / settings.rounds));
     for (const workload of WORKLOADS) {
@@ -229,5 +235,6 @@ export function growthSettings(defaults: { seconds: number }): GrowthSettings {
     seconds: envNumber('BENCH_GROWTH_SECONDS', defaults.seconds),
     rounds: Math.round(envNumber('BENCH_GROWTH_ROUNDS', 2)),
     connections: Math.round(envNumber('BENCH_GROWTH_CONNECTIONS', 10)),
+    warmupSeconds: Math.round(envNumber('BENCH_GROWTH_WARMUP_SECONDS', 2)),
   };
 }

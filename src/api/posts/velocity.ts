@@ -169,6 +169,7 @@ export function velocityError(refusal: VelocityRefusal, param?: string): ApiErro
  * first. Once: a data file from before decision 0003's revision holds places taken at creation.
  */
 export function reserve(workspace: Workspace, accountId: string, destinationId: string): void {
+  // O(the account's destinations in flight): at most its hourly cap, since each one was admitted under it.
   const inFlight = (ledger(workspace).inFlight[accountId] ??= []);
   if (!inFlight.includes(destinationId)) inFlight.push(destinationId);
 }
@@ -182,7 +183,7 @@ export function settle(workspace: Workspace, accountId: string, destinationId: s
   if (published) record(store, accountId, workspace.now(), 1);
 }
 
-/** Adds publishes to an account's times, dropping those no window reads any more. */
+/** Adds publishes to an account's times, dropping those no window reads any more: O(log k + count), and a copy of the kept times when some are dropped. */
 function record(store: Ledger, accountId: string, nowMs: number, count: number): void {
   const times = prune(store.published[accountId] ?? [], nowMs);
   for (let i = 0; i < count; i++) times.push(nowMs);
