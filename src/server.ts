@@ -148,16 +148,23 @@ const WARM_UP_SCENARIO = inlineScenario(['name: warm-up', 'rules:', '  - id: war
 
 /**
  * The scenario checker compiles its schema and reads the contract on first use, once per process
- * (a third of a start's CPU when it ran before listening, issue 37): soon after the server
- * listens, so the first answer does not wait for it, and not while the first tenant's rule holds
- * every other one up. Once per process; a rule that comes first compiles it itself.
+ * (a third of a start's CPU when it ran before listening, issue 37): right after the first answer
+ * has gone out, or a second after the server listens if none has, so the first answer does not
+ * wait for it, and not while the first tenant's rule holds every other one up. A rule that comes
+ * before it compiles it itself.
  */
+let scenariosWarm = false;
 let warmUp: NodeJS.Timeout | undefined;
-function warmUpScenarios(): void {
-  warmUp ??= setTimeout(() => parseScenario(WARM_UP_SCENARIO), WARM_UP_DELAY_MS).unref();
+function warmUpScenarios(delayMs: number): void {
+  if (scenariosWarm || (warmUp !== undefined && delayMs > 0)) return;
+  clearTimeout(warmUp);
+  warmUp = setTimeout(() => {
+    scenariosWarm = true;
+    parseScenario(WARM_UP_SCENARIO);
+  }, delayMs).unref();
 }
-/** Long enough for a waiting client's first request to be answered first. */
-const WARM_UP_DELAY_MS = 25;
+/** How long after listening the warm-up waits for a first answer to follow. */
+const WARM_UP_FALLBACK_MS = 1000;
 
 /** Routes by operation id; throws when a route names an operation the contract lacks. */
 function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: string): Map<string, RouteDefinition> {
@@ -395,6 +402,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const violations: ContractViolation[] = [];
   const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
   const responder = createResponder(options, { api, control }, registry, database, httpLimits, violations);
+  responder.onSent(() => warmUpScenarios(0));
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const bodyLimit = options.bodyLimit ?? '1mb';
   // One list of secrets for every place a request is shown or kept (decision 0022).
@@ -486,7 +494,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     coverage,
     listen: async (port = 0, host = '127.0.0.1') => {
       const url = await listener.listen(port, host);
-      warmUpScenarios();
+      warmUpScenarios(WARM_UP_FALLBACK_MS);
       return url;
     },
     async close() {
