@@ -12,7 +12,10 @@
  * clock driver), BENCH_SERVERS and BENCH_WORKLOADS (comma-separated ids),
  * BENCH_BASELINE_TUNED=1 (the Express baseline gets the mock's validator
  * workarounds, isolating the mock's own pipeline) and BENCH_MOCK_ENTRY (another
- * build's bin.js) change it.
+ * build's bin.js) change it. After the comparison it runs the growth measure of
+ * `npm run bench:growth` with 2 s per size and workload (BENCH_GROWTH=0 leaves it
+ * out; BENCH_GROWTH_* as there), so the growth ratios and the Prism ratios are both
+ * in the log.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,7 +26,8 @@ import { call, callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, destinationPairs,
 import { fixturePostViews } from './lib/fixture-posts.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk, type Pinning, type ServerProcess } from './lib/processes.js';
-import { evaluateTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
+import { growthNote, growthSettings, growthTable, measureGrowth, type GrowthResult } from './lib/growth.js';
+import { evaluateTargets, growthTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
 import { baselineTuned, DEFAULT_API_KEY, mockEntry, SERVER_LABELS, serverSpec, type ServerFiles } from './lib/servers.js';
 import { median } from './lib/stats.js';
 import { createPostBody, probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
@@ -336,8 +340,14 @@ async function main(): Promise<void> {
     rmSync(scratch, { recursive: true, force: true });
   }
 
+  let growth: GrowthResult | undefined;
+  if (process.env.BENCH_GROWTH !== '0') {
+    log('\n## Growth: one workspace at each size (bench/lib/growth.ts)\n');
+    growth = await measureGrowth(growthSettings({ seconds: 2 }), ROOT, pinning, log);
+  }
+
   const ratioList = ratios(measurements);
-  const targets = evaluateTargets(ratioList, startup);
+  const targets = [...evaluateTargets(ratioList, startup), ...(growth ? growthTargets(growth.rows, growth.sizes) : [])];
   log('\n## Throughput, latency, memory\n');
   log(measurementTable(measurements));
   log('\n## Ratios (same run)\n');
@@ -345,6 +355,11 @@ async function main(): Promise<void> {
   if (startup.length > 0) {
     log('\n## Start to first 200 (spawn → first 200 on GET /v1/connections)\n');
     log(startupTable(startup));
+  }
+  if (growth) {
+    log('\n## Growth ratios (req/s at each size; largest over smallest)\n');
+    log(growthTable(growth));
+    log(`\n${growthNote(growth)}`);
   }
   log('\n## Targets\n');
   log(targetTable(targets));
@@ -365,6 +380,7 @@ async function main(): Promise<void> {
         measurements,
         ratios: ratioList,
         startup,
+        growth,
         targets,
         tookSeconds: Math.round((performance.now() - began) / 1000),
       },

@@ -147,6 +147,26 @@ export const DEFAULT_API_KEY = 'sgw_test_default';
 /** A scenario with one rule of each matcher that compiles something, parsed once at start. */
 const WARM_UP_SCENARIO = inlineScenario(['name: warm-up', 'rules:', '  - id: warm', '    match: { path: /v1/posts/*, headers: [{ name: x-warm, matches: "^w" }] }', '    then: { latencyMs: 0 }'].join('\n'));
 
+/**
+ * The scenario checker compiles its schema and reads the contract on first use, once per process
+ * (a third of a start's CPU when it ran before listening, issue 37): right after the first answer
+ * has gone out, or a second after the server listens if none has, so the first answer does not
+ * wait for it, and not while the first tenant's rule holds every other one up. A rule that comes
+ * before it compiles it itself.
+ */
+let scenariosWarm = false;
+let warmUp: NodeJS.Timeout | undefined;
+function warmUpScenarios(delayMs: number): void {
+  if (scenariosWarm || (warmUp !== undefined && delayMs > 0)) return;
+  clearTimeout(warmUp);
+  warmUp = setTimeout(() => {
+    scenariosWarm = true;
+    parseScenario(WARM_UP_SCENARIO);
+  }, delayMs).unref();
+}
+/** How long after listening the warm-up waits for a first answer to follow. */
+const WARM_UP_FALLBACK_MS = 1000;
+
 /** Routes by operation id; throws when a route names an operation the contract lacks. */
 function routeTable(index: OperationIndex, routes: RouteDefinition[], contract: string): Map<string, RouteDefinition> {
   const table = new Map<string, RouteDefinition>();
@@ -198,9 +218,6 @@ function defaultWorkspaceStart(options: MockServerOptions, clockStartMs: number)
     ...(options.pending !== undefined && { pending: options.pending }),
   };
   if (options.scenario !== undefined) return { explicit, scenario: scenarioChoice(scenarioFromArgument(options.scenario, options.cwd ?? process.cwd())) };
-  // The scenario checker compiles its schema and reads the contract on first use, once per
-  // process (about 200 ms): now, not while the first tenant's rule holds every other one up.
-  parseScenario(WARM_UP_SCENARIO);
   return { explicit };
 }
 
@@ -389,6 +406,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const controlIndex = new OperationIndex(control.document);
   const violations: ContractViolation[] = [];
   const responder = createResponder(options, { api, control }, registry, database, httpLimits, violations);
+  responder.onSent(() => warmUpScenarios(0));
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const bodyLimit = options.bodyLimit ?? '1mb';
   // One list of secrets for every place a request is shown or kept (decision 0022).
@@ -478,7 +496,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     database,
     violations,
     coverage,
-    listen: (port = 0, host = '127.0.0.1') => listener.listen(port, host),
+    listen: async (port = 0, host = '127.0.0.1') => {
+      const url = await listener.listen(port, host);
+      warmUpScenarios(WARM_UP_FALLBACK_MS);
+      return url;
+    },
     async close() {
       registry.stopAll();
       eventStreams.closeAll();

@@ -42,7 +42,7 @@ export async function writeScaleData(file: string, count: number): Promise<Scale
 
 const STATUS_CYCLE: PostStatus[] = ['published', 'published', 'published', 'published', 'published', 'published', 'published', 'published', 'failed', 'published', 'published', 'published', 'published', 'published', 'published', 'published', 'published', 'published', 'deleted', 'published'];
 
-function makePost(workspace: Workspace, accounts: readonly AccountRecord[], i: number, createdMs: number, nowMs: number): PostRecord {
+export function makePost(workspace: Workspace, accounts: readonly AccountRecord[], i: number, createdMs: number, nowMs: number): PostRecord {
   const status = STATUS_CYCLE[i % STATUS_CYCLE.length] as PostStatus;
   const targets = [accounts[i % accounts.length] as AccountRecord];
   // A third of the posts go to two networks.

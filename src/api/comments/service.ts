@@ -11,7 +11,7 @@ import { accountsStore } from '../accounts/store.js';
 import { findDestination, findTarget, publisherOf, requirePublished, requireSupported, resolveActingTarget, type Target, type TargetInput, type TargetRules } from '../engagement/target.js';
 import { postsStore } from '../posts/store.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
-import { commentsStore, type CommentRecord } from './store.js';
+import { addComment, commentsOfDestination, commentsStore, type CommentRecord } from './store.js';
 import { getOwn } from '../../lib/records.js';
 
 export type CommentView = components['schemas']['Comment'];
@@ -72,7 +72,7 @@ export function createdCommentView(comment: CommentRecord): CreatedCommentView {
 }
 
 function commentsOf(workspace: Workspace, destinationId: string): CommentRecord[] {
-  return Object.values(commentsStore.read(workspace).comments).filter((comment) => comment.destinationId === destinationId);
+  return [...commentsOfDestination(workspace, destinationId)];
 }
 
 function newestFirst(a: CommentRecord, b: CommentRecord): number {
@@ -148,7 +148,7 @@ function writeAccountComment(workspace: Workspace, target: { post: PostRecord; d
     authorId: account.platformUserId,
     authorName: account.displayName,
   };
-  commentsStore.get(workspace).comments[comment.id] = comment;
+  addComment(workspace, comment);
   if (parent) workspace.events.emit('comment.replied', { destinationId: destination.id, comment: commentView(comment) });
   return comment;
 }
@@ -298,7 +298,7 @@ export function receiveComment(workspace: Workspace, input: InboundCommentInput)
     authorId,
     authorName: input.displayName !== undefined ? input.displayName : person.displayName,
   };
-  commentsStore.get(workspace).comments[comment.id] = comment;
+  addComment(workspace, comment);
   workspace.events.emit('comment.received', { destinationId: destination.id, comment: commentView(comment) });
   return comment;
 }

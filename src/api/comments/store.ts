@@ -1,4 +1,5 @@
-import { defineStore } from '../../store/define-store.js';
+import { defineStore, type HasWorkspaceData } from '../../store/define-store.js';
+import { groupedIndex } from '../../store/grouped-index.js';
 
 /** A comment (or a reply to one) on a published destination. */
 export interface CommentRecord {
@@ -34,3 +35,18 @@ export interface CommentRecord {
 export const commentsStore = defineStore('comments', () => ({
   comments: {} as Record<string, CommentRecord>,
 }));
+
+/** The comments of each destination (src/store/grouped-index.ts): a destination's comments cost what it holds, not a walk of every comment. */
+const byDestination = groupedIndex<CommentRecord>((comment) => [comment.destinationId]);
+
+/** Stores a new comment (from the API, an inbound one, the fixtures): O(1). Comments are never removed. */
+export function addComment(workspace: HasWorkspaceData, comment: CommentRecord): void {
+  const { comments } = commentsStore.get(workspace);
+  comments[comment.id] = comment;
+  byDestination.added(comments, comment);
+}
+
+/** The comments of one destination, in the order they were added: O(1) once the index is built. */
+export function commentsOfDestination(workspace: HasWorkspaceData, destinationId: string): readonly CommentRecord[] {
+  return byDestination.of(commentsStore.read(workspace).comments, destinationId);
+}

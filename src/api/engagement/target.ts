@@ -2,6 +2,7 @@ import { ApiError, validationError } from '../../lib/errors.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
+import { postOfDestination, postOfNetworkId } from '../posts/destination-index.js';
 import { postsStore } from '../posts/store.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { getOwn } from '../../lib/records.js';
@@ -91,10 +92,9 @@ export function findTarget(workspace: Workspace, input: TargetInput): Target {
   if (!getOwn(accountsStore.read(workspace).accounts, input.accountId)) {
     throw new ApiError(404, 'NOT_FOUND', `Account '${input.accountId}' was not found in this workspace.`, { param: 'accountId' });
   }
-  for (const candidate of Object.values(posts)) {
-    const destination = candidate.destinations.find((d) => d.connectionId === input.accountId && d.externalPostId === input.post);
-    if (destination) return { post: candidate, destination, via: 'post' };
-  }
+  const candidate = postOfNetworkId(posts, input.accountId, input.post);
+  const destination = candidate?.destinations.find((d) => d.connectionId === input.accountId && d.externalPostId === input.post);
+  if (candidate && destination) return { post: candidate, destination, via: 'post' };
   throw new ApiError(404, 'NOT_FOUND', `No post with the network id '${input.post}' of account '${input.accountId}' is known to this workspace.`, { param: 'post' });
 }
 
@@ -149,11 +149,9 @@ export function resolveActingTarget(workspace: Workspace, input: TargetInput, ru
   return { ...target, account: publisherOf(workspace, target.destination) };
 }
 
-/** A destination by id: posts hold their destinations, so this walks the workspace's posts. */
-export function findDestination(posts: Record<string, PostRecord>, destinationId: string): { post: PostRecord; destination: DestinationRecord } | undefined {
-  for (const post of Object.values(posts)) {
-    const destination = post.destinations.find((d) => d.id === destinationId);
-    if (destination) return { post, destination };
-  }
-  return undefined;
+/** A destination by id, from the posts' destination index (O(1), destination-index.ts). */
+export function findDestination(posts: Readonly<Record<string, PostRecord>>, destinationId: string): { post: PostRecord; destination: DestinationRecord } | undefined {
+  const post = postOfDestination(posts, destinationId);
+  const destination = post?.destinations.find((d) => d.id === destinationId);
+  return post && destination ? { post, destination } : undefined;
 }

@@ -11,7 +11,7 @@ import { findTarget, requireActive } from '../engagement/target.js';
 import { postsStore } from '../posts/store.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { ATTACHMENT_EXTENSIONS, MESSAGING_WINDOW_MS, attachmentTypeOf, notPublicHttpsReason, windowOpen } from './message-rules.js';
-import { inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
+import { addConversation, conversationsOfAccount, inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
 import { getOwn } from '../../lib/records.js';
 
 export type ConversationView = components['schemas']['Conversation'];
@@ -71,7 +71,7 @@ function lastActivityAt(workspace: Workspace, conversation: ConversationRecord):
 }
 
 function conversationsOf(workspace: Workspace, accountId: string): ConversationRecord[] {
-  return Object.values(inboxStore.get(workspace).conversations).filter((conversation) => conversation.accountId === accountId);
+  return [...conversationsOfAccount(workspace, accountId)];
 }
 
 /** GET /v1/inbox/conversations: the account's conversations, newest activity first. */
@@ -111,7 +111,7 @@ function openConversation(workspace: Workspace, account: AccountRecord, person: 
     lastInboundAt: null,
     lastMessageId: null,
   };
-  inboxStore.get(workspace).conversations[conversation.id] = conversation;
+  addConversation(workspace, conversation);
   return conversation;
 }
 

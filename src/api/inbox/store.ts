@@ -1,4 +1,5 @@
-import { defineStore } from '../../store/define-store.js';
+import { defineStore, type HasWorkspaceData } from '../../store/define-store.js';
+import { groupedIndex } from '../../store/grouped-index.js';
 
 /**
  * The networks whose messages carry attachments, quick replies, buttons and cards
@@ -71,3 +72,18 @@ export const inboxStore = defineStore('inbox', () => ({
   /** Messages by network message id; `conversationId` links them to their conversation. */
   messages: {} as Record<string, MessageRecord>,
 }));
+
+/** The conversations of each account (src/store/grouped-index.ts): an account's inbox costs what it holds, not a walk of every conversation. */
+const byAccount = groupedIndex<ConversationRecord>((conversation) => [conversation.accountId]);
+
+/** Stores a new conversation (opened by the API, an inbound message, the fixtures): O(1). Conversations are never removed. */
+export function addConversation(workspace: HasWorkspaceData, conversation: ConversationRecord): void {
+  const { conversations } = inboxStore.get(workspace);
+  conversations[conversation.id] = conversation;
+  byAccount.added(conversations, conversation);
+}
+
+/** The conversations of one account, in the order they were opened: O(1) once the index is built. */
+export function conversationsOfAccount(workspace: HasWorkspaceData, accountId: string): readonly ConversationRecord[] {
+  return byAccount.of(inboxStore.read(workspace).conversations, accountId);
+}

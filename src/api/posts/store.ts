@@ -1,4 +1,5 @@
 import { defineStore, type HasWorkspaceData } from '../../store/define-store.js';
+import { destinationsAdded, destinationsChanged } from './destination-index.js';
 import { indexAdded, indexChanged } from './list-index.js';
 import type { PostRecord } from './records.js';
 
@@ -16,12 +17,15 @@ export function addPost(workspace: HasWorkspaceData, post: PostRecord): void {
   const store = postsStore.get(workspace);
   (store.posts as Record<string, PostRecord>)[post.id] = post;
   indexAdded(store.posts, post);
+  destinationsAdded(store.posts, post);
 }
 
 /**
- * Call after changing what the posts list sorts on: a destination's
- * `publishedAt`. Status and the other fields are read live by the list.
+ * Call after changing what the posts list sorts on or a destination is found by: a destination's
+ * `publishedAt` and `externalPostId`. Status and the other fields are read live by the list.
  */
 export function postChanged(workspace: HasWorkspaceData, post: PostRecord): void {
-  indexChanged(postsStore.get(workspace).posts, post);
+  const { posts } = postsStore.get(workspace);
+  indexChanged(posts, post);
+  destinationsChanged(posts, post);
 }

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { addComment, commentsStore } from '../../src/api/comments/store.js';
+import { addConversation, inboxStore, type ConversationRecord } from '../../src/api/inbox/store.js';
+import { addPost, postsStore } from '../../src/api/posts/store.js';
+import type { DestinationRecord, PostRecord } from '../../src/api/posts/records.js';
+import type { Workspace } from '../../src/workspaces/workspace.js';
+import { expectStatus, useMock } from '../helpers/mock.js';
+
+/*
+ * The work a request does, counted rather than timed (issue 37): how many posts of
+ * the workspace it visits. A count does not depend on the machine's speed, so these
+ * guard the hot paths where a benchmark cannot: a request that scans every post
+ * visits thousands here, one kept incrementally or served from an index visits a few.
+ */
+
+const mock = useMock();
+
+/** How many posts each workspace is grown to before counting. */
+const GROWN_TO = 3_000;
+/** What a request may visit: a handful, however many posts the workspace holds. */
+const FLAT = 5;
+const DAY_MS = 86_400_000;
+
+/**
+ * Counts reads of the workspace's posts: one per post read by id, every post when they are all
+ * listed. Set `visits` to 0 to start counting: the list's index is keyed by the posts object, so
+ * it is built anew (over every post) on the first list after this.
+ */
+function countVisits(workspace: Workspace): { visits: number } {
+  return countReads(postsStore.get(workspace) as { posts: Record<string, PostRecord> }, 'posts');
+}
+
+/** Counts reads of the records of one of a store's maps, as `countVisits` does for posts. */
+function countReads<K extends string>(store: Record<K, Record<string, unknown>>, field: K): { visits: number } {
+  const target = store[field];
+  const counter = { visits: 0 };
+  store[field] = new Proxy(target, {
+    get(object, key, receiver) {
+      if (typeof key === 'string' && Object.hasOwn(object, key)) counter.visits++;
+      return Reflect.get(object, key, receiver) as unknown;
+    },
+  });
+  return counter;
+}
+
+/** A fresh frozen workspace of the fixture world, grown by `count` published posts old enough to count toward no cap. */
+async function grownWorkspace(count: number): Promise<{ key: string; workspace: Workspace; connectionId: string; ids: string[] }> {
+  const created = await mock.control('post', '/__control/workspaces').send({ clock: { frozen: true } });
+  const key = created.body.apiKey as string;
+  const workspace = mock.server.registry.byApiKey(key) as Workspace;
+  const connections = (await mock.call('get', '/v1/connections', key)).body.connections as Array<{ id: string; platform: string; status: string }>;
+  const connectionId = connections.find((c) => c.platform === 'bluesky' && c.status === 'active')?.id as string;
+  const longAgo = new Date(workspace.now() - 30 * DAY_MS).toISOString();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const post: PostRecord = {
+      id: workspace.newId(),
+      text: `Grown ${i}`,
+      mediaUrls: [],
+      mediaKind: 'text',
+      status: 'published',
+      scheduledFor: null,
+      timezone: null,
+      scheduledAtMs: null,
+      source: 'api',
+      thread: null,
+      destinations: [{ id: workspace.newId(), connectionId, platform: 'bluesky', status: 'published', externalPostId: null, externalUrl: null, errorCode: null, errorMessage: null, publishedAt: longAgo, text: null, options: {}, metricsSeed: i + 1 }],
+      createdAt: longAgo,
+      updatedAt: longAgo,
+    };
+    addPost(workspace, post);
+    ids.push(post.id);
+  }
+  return { key, workspace, connectionId, ids };
+}
+
+function create(key: string, connectionId: string) {
+  return mock.call('post', '/v1/posts', key).send({ text: 'Fresh beans today.', destinations: [{ connectionId }] });
+}
+
+describe('the posts a request visits in a workspace of 3,000 posts', () => {
+  describe('POST /v1/posts on a frozen clock (the posts stay queued)', () => {
+    it('visits a handful, not every post, on every create after the first', async () => {
+      const { key, workspace, connectionId } = await grownWorkspace(GROWN_TO);
+      const counter = countVisits(workspace);
+      expectStatus(await create(key, connectionId), 201);
+      counter.visits = 0;
+      for (let i = 0; i < 10; i++) expectStatus(await create(key, connectionId), 201);
+      expect(counter.visits / 10).toBeLessThanOrEqual(FLAT);
+    });
+  });
+
+  describe('POST /v1/posts once posts went out', () => {
+    it('visits a handful per create, publishing included', async () => {
+      const { key, workspace, connectionId } = await grownWorkspace(GROWN_TO);
+      const counter = countVisits(workspace);
+      expectStatus(await create(key, connectionId), 201);
+      await mock.control('post', '/__control/clock/advance', key).send({ ms: 60_000 });
+      counter.visits = 0;
+      for (let i = 0; i < 10; i++) {
+        expectStatus(await create(key, connectionId), 201);
+        await mock.control('post', '/__control/clock/advance', key).send({ ms: 60_000 });
+      }
+      // Each create, its start and its publish read the post a few times; none reads the others.
+      expect(counter.visits / 10).toBeLessThanOrEqual(4 * FLAT);
+      const published = await mock.call('get', `/v1/posts?connectionId=${connectionId}&status=published&include=total&limit=1`, key);
+      expect(published.body.total).toBeGreaterThanOrEqual(GROWN_TO + 10);
+    });
+  });
+
+  describe('GET /v1/posts/{postId}, GET /v1/posts?limit=20 and DELETE /v1/posts/{postId}', () => {
+    it('visits a handful each', async () => {
+      const { key, workspace, ids } = await grownWorkspace(GROWN_TO);
+      const counter = countVisits(workspace);
+      // The first page builds the list's index once; from then on a page reads the index.
+      expectStatus(await mock.call('get', '/v1/posts?limit=20', key), 200);
+      counter.visits = 0;
+      expectStatus(await mock.call('get', '/v1/posts?limit=20', key), 200);
+      expectStatus(await mock.call('get', `/v1/posts/${ids[17]}`, key), 200);
+      expectStatus(await mock.call('delete', `/v1/posts/${ids[18]}`, key), 200);
+      expect(counter.visits).toBeLessThanOrEqual(3 * FLAT);
+    });
+  });
+});
+
+describe('the records a request visits among 3,000 comments and 3,000 conversations of other destinations and accounts', () => {
+  it('GET /v1/comments reads the destination\'s comments, and finds the destination without a walk of the posts', async () => {
+    const { key, workspace, ids } = await grownWorkspace(GROWN_TO);
+    const posts = postsStore.get(workspace).posts;
+    const named = Object.values(posts).find((post) => post.status === 'published' && post.destinations.length === 1 && post.destinations[0]?.platform === 'bluesky' && post.destinations[0].externalPostId !== null) as PostRecord;
+    const destination = named.destinations[0] as DestinationRecord;
+    const before = (await mock.call('get', `/v1/comments?destinationId=${destination.id}&limit=50`, key)).body.data as unknown[];
+    for (let i = 0; i < GROWN_TO; i++) {
+      const other = (posts[ids[i % ids.length] as string] as PostRecord).destinations[0] as DestinationRecord;
+      addComment(workspace, { id: workspace.newId(), postId: ids[i % ids.length] as string, destinationId: other.id, accountId: other.connectionId, platform: 'bluesky', platformCommentId: `c${i}`, parentId: null, text: 'Nice.', username: null, likeCount: 0, createdAt: other.publishedAt as string, fromAccount: false });
+    }
+    const comments = countReads(commentsStore.get(workspace) as { comments: Record<string, unknown> }, 'comments');
+    const postReads = countVisits(workspace);
+    expectStatus(await mock.call('get', `/v1/comments?destinationId=${destination.id}&limit=50`, key), 200);
+    comments.visits = 0;
+    postReads.visits = 0;
+    const res = await mock.call('get', `/v1/comments?destinationId=${destination.id}&limit=50`, key);
+    expectStatus(res, 200);
+    expect(res.body.data).toHaveLength(before.length);
+    expect(comments.visits).toBeLessThanOrEqual(before.length + FLAT);
+    expect(postReads.visits).toBeLessThanOrEqual(FLAT);
+  });
+
+  it('GET /v1/inbox/conversations reads the account\'s conversations only', async () => {
+    const { key, workspace } = await grownWorkspace(0);
+    const inbox = inboxStore.get(workspace);
+    const mine = Object.values(inbox.conversations)[0] as ConversationRecord;
+    const before = (await mock.call('get', `/v1/inbox/conversations?accountId=${mine.accountId}&limit=50`, key)).body.convos as unknown[];
+    for (let i = 0; i < GROWN_TO; i++) {
+      addConversation(workspace, { ...mine, id: workspace.newId(), accountId: `someone-else-${i % 50}`, lastMessageId: null, lastInboundAt: null });
+    }
+    const conversations = countReads(inbox as unknown as { conversations: Record<string, unknown> }, 'conversations');
+    expectStatus(await mock.call('get', `/v1/inbox/conversations?accountId=${mine.accountId}&limit=50`, key), 200);
+    conversations.visits = 0;
+    const res = await mock.call('get', `/v1/inbox/conversations?accountId=${mine.accountId}&limit=50`, key);
+    expectStatus(res, 200);
+    expect(res.body.convos).toHaveLength(before.length);
+    expect(conversations.visits).toBeLessThanOrEqual(before.length + FLAT);
+  });
+});
