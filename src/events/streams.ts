@@ -1,3 +1,4 @@
+import type { Containment } from '../lib/containment.js';
 import type { EventSubscriber } from './bus.js';
 import type { DomainEvent } from './catalog.js';
 
@@ -32,11 +33,21 @@ export class EventStreams {
   /** The streams among them that asked for `request.recorded` too (`requests=true`), by workspace id. */
   private readonly watchingRequests = new Map<string, Set<ResponseStream>>();
 
+  /**
+   * `containment`: where a stream's failed write stops (decision 0041). The write runs inside
+   * whoever emitted the event (another tenant's request, a job, a response's close handler):
+   * one stream's failure must end neither that work nor the other streams' messages.
+   */
+  constructor(private readonly containment: Containment) {}
+
+  private writeAll(streams: ReadonlySet<ResponseStream>, message: string): void {
+    for (const stream of streams) this.containment.call('event-stream', writeTo, stream, message);
+  }
+
   readonly subscriber: EventSubscriber<{ readonly id: string }> = (workspace, event) => {
     const streams = this.open.get(workspace.id);
     if (!streams) return;
-    const message = sseMessage(event);
-    for (const stream of streams) stream.write(message);
+    this.writeAll(streams, sseMessage(event));
   };
 
   /**
@@ -46,8 +57,7 @@ export class EventStreams {
   publishControl(workspaceId: string, event: ControlEventName, id: string, createdAt: string, data: Record<string, unknown>): void {
     const streams = this.watchingRequests.get(workspaceId);
     if (!streams) return;
-    const message = sseMessage({ id, event, createdAt, workspaceId, data });
-    for (const stream of streams) stream.write(message);
+    this.writeAll(streams, sseMessage({ id, event, createdAt, workspaceId, data }));
   }
 
   /** Whether a stream asked for `request.recorded`: of the workspace, or of any when none is named. */
@@ -87,6 +97,10 @@ export class EventStreams {
     this.open.clear();
     this.watchingRequests.clear();
   }
+}
+
+function writeTo(stream: ResponseStream, message: string): void {
+  stream.write(message);
 }
 
 /** Adds the stream to the workspace's set in `sets`, and takes it out (and an emptied set) when it closes. */
