@@ -8,7 +8,8 @@ export interface RawSegment {
 }
 
 export type PathValue = string | IdRef | RawSegment;
-export type Auth = 'x-api-key' | 'bearer' | 'none' | 'unknown-key' | 'wrong-key-first';
+/** `hostile`: the key is a hostile string (header.hostile), which no workspace has. */
+export type Auth = 'x-api-key' | 'bearer' | 'none' | 'unknown-key' | 'wrong-key-first' | 'hostile';
 export type Body =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; contentType: string }
@@ -443,10 +444,13 @@ export function applyMutation(request: FuzzRequest, spec: MutationSpec, op: Oper
       // Under a secret name (the key itself, now and then), and under a plain one.
       const name = pickFrom(SECRET_HEADERS, pick) as string;
       const value = headerForm(pickFrom(HOSTILE_STRINGS, pick2) as string);
-      return labelled({ ...request, headers: { ...request.headers, [name]: value, 'X-Hostile': value } });
+      // A hostile key is the request's key: the key it had is not sent, and the answer is 401 (or 431 past the header limit).
+      const auth: Auth = name === 'X-Api-Key' ? 'hostile' : request.auth;
+      return labelled({ ...request, auth, headers: { ...request.headers, [name]: value, 'X-Hostile': value } });
     }
     case 'auth':
-      return labelled({ ...request, auth: pickFrom(AUTHS, pick2) as Auth });
+      // A hostile key stays the request's key.
+      return request.auth === 'hostile' ? request : labelled({ ...request, auth: pickFrom(AUTHS, pick2) as Auth });
     case 'method': {
       const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((method) => !op.pathMethods.includes(method) && !(method === 'HEAD' && op.pathMethods.includes('GET')));
       const method = pickFrom(others, pick2);
