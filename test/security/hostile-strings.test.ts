@@ -1,6 +1,9 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/http/spec.js';
+import { operationModels } from '../fuzz/operations.js';
 import { HOSTILE_STRINGS } from '../fuzz/requests.js';
+import { SchemaArbitraries } from '../fuzz/schema-arbitraries.js';
 import { percentEncode } from '../fuzz/wire.js';
 import { spawnMock, type MockProcess } from '../helpers/process.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -51,6 +54,36 @@ describe('the requests that ended the process (issue 35)', () => {
     expect(((await health.json()) as { failures: { total: number } }).failures.total).toBe(0);
     expect(mock.child.exitCode).toBeNull();
   });
+
+  it('walks every operation of both contracts with hostile strings in its path, query and every body field, and is still up', async () => {
+    const answered: number[] = [];
+    for (const contract of ['api', 'control'] as const) {
+      const document = loadSpec(contract === 'api' ? 'openapi.yaml' : 'control.yaml').document;
+      const schemas = new SchemaArbitraries({ document });
+      for (const op of operationModels(document, contract)) {
+        // A lone surrogate, control characters, and 100 KB of right-to-left text ending in a lone surrogate.
+        for (const text of [HOSTILE_STRINGS[0], HOSTILE_STRINGS[3], HOSTILE_STRINGS[8]] as string[]) {
+          const path = op.path.replace(/\{\w+\}/g, () => percentEncode(text.slice(0, 200)));
+          const query = op.parameters.filter((p) => p.in === 'query').map((p) => `${p.name}=${percentEncode(text.slice(0, 300))}`);
+          const properties = op.body ? Object.keys(schemas.resolve(op.body.schema).properties ?? {}) : [];
+          const body = op.body ? JSON.stringify(Object.fromEntries([...properties, text.slice(0, 50)].map((name) => [name, text]))) : undefined;
+          const res = await fetch(`${mock.url}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, {
+            method: op.method,
+            headers: { 'x-api-key': KEY, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+            ...(body !== undefined && { body }),
+          });
+          answered.push(res.status);
+          if (!res.headers.get('content-type')?.startsWith('text/event-stream')) await res.text();
+          else await res.body?.cancel();
+          expect(res.status, `${op.operationId} with ${JSON.stringify(text.slice(0, 20))}`).toBeLessThan(500);
+        }
+      }
+    }
+    expect(answered.length).toBeGreaterThan(250);
+    const health = await fetch(`${mock.url}/__control/health`);
+    expect(((await health.json()) as { failures: { total: number } }).failures.total).toBe(0);
+    expect(mock.child.exitCode).toBeNull();
+  }, 120_000);
 });
 
 describe('hostile strings in every place a request carries text', () => {
