@@ -427,7 +427,7 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     const payload = Buffer.from(JSON.stringify(body));
     const wire: WireRequest = { method: 'POST', target: '/mcp', headers: { 'x-api-key': workspace.apiKey, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: payload, pathParams: {}, foreignPathParams: [] };
     const res = await sendRetryingReset(agent, target.baseUrl, wire).catch((error: unknown): WireResponse => ({ status: 0, headers: {}, text: error instanceof Error ? error.message : String(error) }));
-    report.requests++;
+    // Beside the planned requests (`requests` counts those): per operation as `mcp`, and in the statuses.
     count(report.perOperation, 'mcp');
     count(report.statuses, String(res.status));
     const problems = res.status === 0 ? [`no answer: ${res.text}`] : res.status >= 500 ? [`server error ${res.status}`] : [];
