@@ -23,7 +23,7 @@ import { createListener } from './http/listener.js';
 import { pipeline } from './http/pipeline.js';
 import { answerApiBeforeExpress, type ErrorAnswer } from './http/bare-api.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
-import { dataFileUnwritable, noRoute } from './lib/errors.js';
+import { ApiError, dataFileUnwritable, internalError, noRoute } from './lib/errors.js';
 import { OperationIndex } from './http/operations.js';
 import { Responder } from './http/respond.js';
 import { requestRecording } from './http/request-recording.js';
@@ -47,6 +47,10 @@ import { Database, type WorkspaceBase } from './store/database.js';
 import { WorkspaceRegistry, type MaxWorkspacesPolicy, type RegistryOptions } from './workspaces/registry.js';
 import { VERSION } from './version.js';
 import { HostFence } from './lib/host-fence.js';
+import { Containment, type Boundary } from './lib/containment.js';
+import type { JobHandler, JobHandlers } from './clock/scheduler.js';
+import type { Workspace } from './workspaces/workspace.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface MockServerOptions {
   /** Seed of every id and fake value (default 1). */
@@ -137,6 +141,11 @@ export interface MockServer {
   violations: ContractViolation[];
   /** Contract coverage of the traffic over the server's lifetime. */
   coverage: CoverageTracker;
+  /**
+   * Where failures outside a request's own steps stop (decision 0041): counted in
+   * `GET /__control/health`. Its `failNext(boundary)` is the tests' seam.
+   */
+  containment: Containment;
   /** Listens (port 0 picks a free port) and answers the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
@@ -231,10 +240,34 @@ interface RegistryParts {
   clockStartMs: number;
   webhookTimeoutMs: number;
   webhookFence: HostFence;
+  containment: Containment;
+}
+
+/** Where a job's failure is counted: a webhook attempt's apart from the rest of the scheduler's work. */
+function jobBoundary(kind: string): Boundary {
+  return kind.startsWith('webhook.') ? 'webhook' : 'scheduler';
+}
+
+/**
+ * The job handlers with the test seam at their door: `containment.failNext('webhook')` makes the
+ * next webhook attempt throw as a bug in it would. The scheduler catches a job's failure and
+ * hands it to `onJobError`, which counts it at the same boundary.
+ */
+function containedJobs(handlers: JobHandlers<Workspace>, containment: Containment): JobHandlers<Workspace> {
+  return new Map(
+    [...handlers].map(([kind, handler]) => {
+      const boundary = jobBoundary(kind);
+      const seamed: JobHandler<Workspace> = (workspace, job) => {
+        containment.trip(boundary);
+        return handler(workspace, job);
+      };
+      return [kind, seamed];
+    }),
+  );
 }
 
 /** The one owner of the workspaces, with the hooks by which each API area and the server's services follow them. */
-function createRegistry(options: MockServerOptions, { defaultStart, database, coverage, eventStreams, realTime, clockStartMs, webhookTimeoutMs, webhookFence }: RegistryParts): WorkspaceRegistry {
+function createRegistry(options: MockServerOptions, { defaultStart, database, coverage, eventStreams, realTime, clockStartMs, webhookTimeoutMs, webhookFence, containment }: RegistryParts): WorkspaceRegistry {
   return new WorkspaceRegistry({
     database,
     seed: options.seed ?? 1,
@@ -263,7 +296,7 @@ function createRegistry(options: MockServerOptions, { defaultStart, database, co
     runtime: {
       realTime,
       journalSize: options.journalSize ?? 1000,
-      jobHandlers: new Map([...jobHandlers, ...timelineJobHandlers()]),
+      jobHandlers: containedJobs(new Map([...jobHandlers, ...timelineJobHandlers()]), containment),
       eventSubscribers: [...eventSubscribers, eventStreams.subscriber],
       // A stopped scheduler is a workspace that ended (or was replaced) while the delivery was out.
       onWebhookDelivered: (workspace, event) => coverage.recordWebhookDelivery(workspace.id, event, workspace.scheduler.isStopped),
@@ -272,7 +305,9 @@ function createRegistry(options: MockServerOptions, { defaultStart, database, co
       webhookTimeoutMs,
       webhookFence,
       onChange: () => database.markDirty(),
-      onJobError: (workspace, kind, error) => console.error(`social-gateway-mock: job ${kind} failed in ${workspace.id}:`, error),
+      // A job's failure ends that job only: caught by the scheduler, logged once, counted (decision 0041).
+      onJobError: (_workspace, kind, error) => void containment.caught(jobBoundary(kind), error),
+      containment,
     },
   });
 }
@@ -282,8 +317,9 @@ function createRegistry(options: MockServerOptions, { defaultStart, database, co
  * workspace's clock, held until the data file has what it acknowledges, and on /v1 with the
  * rate-limit window behind it.
  */
-function createResponder(options: MockServerOptions, specs: { api: LoadedSpec; control: LoadedSpec }, registry: WorkspaceRegistry, database: Database, httpLimits: HttpLimits, violations: ContractViolation[]): Responder {
+function createResponder(options: MockServerOptions, specs: { api: LoadedSpec; control: LoadedSpec }, registry: WorkspaceRegistry, database: Database, httpLimits: HttpLimits, violations: ContractViolation[], containment: Containment): Responder {
   const responder = new Responder({
+    containment,
     maxStreamBufferBytes: httpLimits.maxStreamBufferBytes,
     checkers: { api: new ContractChecker(specs.api.document, 'openapi'), control: new ContractChecker(specs.control.document, 'control') },
     strictResponses: options.strictResponses ?? false,
@@ -314,6 +350,21 @@ function createResponder(options: MockServerOptions, specs: { api: LoadedSpec; c
   return responder;
 }
 
+/**
+ * The answer to a request whose listener threw before any step could answer it (no context, no
+ * workspace): 500 INTERNAL_ERROR in the envelope with the log line's id, or the connection cut
+ * when an answer had begun.
+ */
+function answerUnexpected(_req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(internalError(requestId).body());
+  res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 /** Proxy mode's upstream, with its URL read and the connections kept open to it. */
 type Upstream = ProxyOptions & { url: URL; agents: UpstreamAgents };
 
@@ -326,6 +377,7 @@ function upstreamOf(proxy: ProxyOptions): Upstream {
 
 /** What the API's handler is built from. */
 interface ApiParts {
+  containment: Containment;
   api: LoadedSpec;
   apiIndex: OperationIndex;
   registry: WorkspaceRegistry;
@@ -340,7 +392,7 @@ interface ApiParts {
 }
 
 /** The API's handler: the proxy's, or the mock's own contract pipeline. */
-function createApiHandler(options: MockServerOptions, { api, apiIndex, registry, coverage, responder, idempotency, redactor, realTime, bodyLimit, proxy }: ApiParts): RequestHandler {
+function createApiHandler(options: MockServerOptions, { containment, api, apiIndex, registry, coverage, responder, idempotency, redactor, realTime, bodyLimit, proxy }: ApiParts): RequestHandler {
   return proxy
     ? createProxyRouter({
         upstream: proxy.url,
@@ -356,6 +408,7 @@ function createApiHandler(options: MockServerOptions, { api, apiIndex, registry,
         realTime,
         onCompared: (operationId, findings) => coverage.recordContractFindings(operationId, findings),
         onRecordError: (error) => console.error(`social-gateway-mock: cannot record the exchange: ${error instanceof Error ? error.message : String(error)}`),
+        containment,
       })
     : createContractRouter({
         contract: 'api',
@@ -396,8 +449,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const coverage = new CoverageTracker(api.document);
   const database = await Database.open(options.dataFile);
   const httpLimits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.httpLimits };
-  const eventStreams = new EventStreams({ perWorkspace: httpLimits.maxEventStreamsPerWorkspace, perServer: httpLimits.maxEventStreams });
-  const registry = createRegistry(options, { defaultStart, database, coverage, eventStreams, realTime, clockStartMs, webhookTimeoutMs, webhookFence });
+  // One per server: what it catches is counted in this server's health, not another's in the same process.
+  const containment = new Containment();
+  database.writeInBackground((write) => containment.settle('file-write', write));
+  const eventStreams = new EventStreams(containment, { perWorkspace: httpLimits.maxEventStreamsPerWorkspace, perServer: httpLimits.maxEventStreams });
+  const registry = createRegistry(options, { defaultStart, database, coverage, eventStreams, realTime, clockStartMs, webhookTimeoutMs, webhookFence, containment });
   // A new data file is created now; one loaded unchanged is left as it is.
   await database.flushChanges();
 
@@ -405,7 +461,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const apiIndex = new OperationIndex(api.document);
   const controlIndex = new OperationIndex(control.document);
   const violations: ContractViolation[] = [];
-  const responder = createResponder(options, { api, control }, registry, database, httpLimits, violations);
+  const responder = createResponder(options, { api, control }, registry, database, httpLimits, violations, containment);
   responder.onSent(() => warmUpScenarios(0));
   const idempotency = new Idempotency(idempotentOperations(api.document), responder);
   const bodyLimit = options.bodyLimit ?? '1mb';
@@ -418,14 +474,14 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const apiHandler = createApiHandler(options, { api, apiIndex, registry, coverage, responder, idempotency, redactor, realTime, bodyLimit, proxy });
+  const apiHandler = createApiHandler(options, { containment, api, apiIndex, registry, coverage, responder, idempotency, redactor, realTime, bodyLimit, proxy });
 
   // The steps before every route (a page of another site must not reach any of them: DNS rebinding,
   // cross-site writes), then the API, in one router layer. Express answers the API only for
   // requests already given other prototypes (this app mounted in another); the rest is answered
   // before Express (src/http/bare-api.ts, below).
   const front: RequestHandler[] = [
-    requestRecording({ realTime, registry, redactor, coverage, eventStreams, logRequests: options.logRequests }),
+    requestRecording({ realTime, registry, redactor, coverage, eventStreams, logRequests: options.logRequests, containment }),
     boundary,
     ...(options.cors ? [cors(options.cors)] : []),
     urlLengthGuard(httpLimits),
@@ -457,7 +513,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
       contract: 'control',
       spec: control,
       index: controlIndex,
-      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage }), 'control.yaml'),
+      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage, containment }), 'control.yaml'),
       authenticate: authenticateControl(registry, options.controlToken),
       // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/body-limits.ts).
       bodyLimit,
@@ -476,26 +532,44 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         isWorkspaceKey: (key) => registry.byApiKey(key) !== undefined,
       }),
     );
-    mcp.then((handler) => handler(req, res, next)).catch(next);
+    // A refusal (401, 403) is answered as on /__control; any other failure of a session is the MCP
+    // boundary's: counted, and answered 500 with the log line's id while the request is open.
+    const settle = (error?: unknown): void => {
+      if (error === undefined || error instanceof ApiError) return next(error);
+      const requestId = containment.caught('mcp', error);
+      if (res.headersSent) res.destroy();
+      else answerError(internalError(requestId), req, res);
+    };
+    mcp
+      .then((handler) => {
+        containment.trip('mcp');
+        return handler(req, res, settle);
+      })
+      .catch(settle);
   });
   app.use((req: Request) => {
     throw noRoute(req.method, req.originalUrl);
   });
-  const answerError: ErrorAnswer = (error, req, res) => responder.sendError(req, res, toApiError(error, { body: req.body as unknown, query: req.query, headers: req.headers }));
+  const answerError: ErrorAnswer = (error, req, res) => responder.sendError(req, res, toApiError(error, { body: req.body as unknown, query: req.query, headers: req.headers }, (bug) => containment.caught('request', bug)));
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
-    answerError(error, req, res);
+    if (!res.headersSent) return answerError(error, req, res);
+    // An answer already under way cannot become an error answer: it is cut, and the failure counted.
+    containment.caught('request', error);
+    next(error);
   });
   // The API, the mock's own or the proxy's, skips Express's prototypes.
-  answerApiBeforeExpress(app, pipeline([...front, apiHandler]), answerError);
+  answerApiBeforeExpress(app, pipeline([...front, apiHandler]), answerError, containment);
 
-  const listener = createListener(app, httpLimits, (port) => webhookFence.listeningOn(port));
+  // The outermost boundary: whatever the app throws on its way in is answered 500, not the process's end.
+  const serve = containment.requests<IncomingMessage, ServerResponse>(app, answerUnexpected);
+  const listener = createListener(serve, httpLimits, (port) => webhookFence.listeningOn(port));
   return {
     app,
     registry,
     database,
     violations,
     coverage,
+    containment,
     listen: async (port = 0, host = '127.0.0.1') => {
       const url = await listener.listen(port, host);
       warmUpScenarios(WARM_UP_FALLBACK_MS);

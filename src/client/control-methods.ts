@@ -21,7 +21,7 @@ export abstract class ControlMethods {
   /**
    * `GET /__control/health`: Tell whether the server is up.
    *
-   * Answers while the server is up: its status, version and how many workspaces it holds. Needs no key and changes nothing.
+   * Answers while the server is up: its status, version, how many workspaces it holds and how many failures it contained (each a bug, logged with its stack). Needs no key and changes nothing.
    */
   getHealth(): Promise<ControlResult<'getHealth'>> {
     return this.json('getHealth');

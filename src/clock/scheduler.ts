@@ -52,6 +52,11 @@ export interface SchedulerOptions<C> {
   onJobError: (job: JobRecord, error: unknown) => void;
   /** Called after a run that ran jobs: they changed the workspace, maybe outside any request. */
   onRan?: () => void;
+  /**
+   * How the running clock's timer starts a run, with nobody above it to take a failure: the
+   * server's containment catches what it throws (decision 0041). By default the run's promise is left alone.
+   */
+  fire?: (run: () => Promise<unknown>) => void;
 }
 
 /**
@@ -68,6 +73,12 @@ export class Scheduler<C> {
   private stopped = false;
   /** Real I/O started for the workspace (webhook requests) that `advanceTo` waits for. */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The timer's callback, made once: a run of what is due, handed to `fire`. */
+  private readonly onTimer = (): void => {
+    const run = () => this.runDue();
+    if (this.options.fire) this.options.fire(run);
+    else void run();
+  };
 
   constructor(private readonly options: SchedulerOptions<C>) {
     for (const job of Object.values(options.jobs)) {
@@ -193,7 +204,7 @@ export class Scheduler<C> {
     const next = this.queue.peek();
     if (this.stopped || !next || this.options.clock.frozen) return;
     const delay = Math.min(Math.max(0, next.dueAt - this.options.clock.now()), MAX_TIMER_MS);
-    this.timer = setTimeout(() => void this.runDue(), delay);
+    this.timer = setTimeout(this.onTimer, delay);
     // A pending job must never keep the process alive on shutdown.
     this.timer.unref();
   }

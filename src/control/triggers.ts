@@ -1,3 +1,4 @@
+import { encodeComponent } from '../lib/uri.js';
 import { performance } from 'node:perf_hooks';
 import { accountView } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
@@ -56,7 +57,7 @@ function journaled<Params extends Record<string, string>, Body>(
     const startedAt = performance.now();
     const at = input.workspace.nowIso();
     const reply = await handle(input);
-    const path = input.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params[name] ?? ''));
+    const path = input.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeComponent(input.params[name] ?? ''));
     input.workspace.journal.record({
       at,
       method: input.operation.method.toUpperCase(),

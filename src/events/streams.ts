@@ -1,3 +1,4 @@
+import type { Containment } from '../lib/containment.js';
 import { ApiError } from '../lib/errors.js';
 import type { EventSubscriber } from './bus.js';
 import type { DomainEvent } from './catalog.js';
@@ -42,13 +43,25 @@ export class EventStreams {
   private readonly keys = new Map<ResponseStream, string>();
   private total = 0;
 
-  constructor(private readonly limits: StreamLimits = { perWorkspace: Number.POSITIVE_INFINITY, perServer: Number.POSITIVE_INFINITY }) {}
+  /**
+   * `containment`: where a stream's failed write stops (decision 0041). The write runs inside
+   * whoever emitted the event (another tenant's request, a job, a response's close handler):
+   * one stream's failure must end neither that work nor the other streams' messages.
+   * `limits`: how many streams may be open at once (decision 0045).
+   */
+  constructor(
+    private readonly containment: Containment,
+    private readonly limits: StreamLimits = { perWorkspace: Number.POSITIVE_INFINITY, perServer: Number.POSITIVE_INFINITY },
+  ) {}
+
+  private writeAll(streams: ReadonlySet<ResponseStream>, message: string): void {
+    for (const stream of streams) this.containment.call('event-stream', writeTo, stream, message);
+  }
 
   readonly subscriber: EventSubscriber<{ readonly id: string }> = (workspace, event) => {
     const streams = this.open.get(workspace.id);
     if (!streams) return;
-    const message = sseMessage(event);
-    for (const stream of streams) stream.write(message);
+    this.writeAll(streams, sseMessage(event));
   };
 
   /**
@@ -58,8 +71,7 @@ export class EventStreams {
   publishControl(workspaceId: string, event: ControlEventName, id: string, createdAt: string, data: Record<string, unknown>): void {
     const streams = this.watchingRequests.get(workspaceId);
     if (!streams) return;
-    const message = sseMessage({ id, event, createdAt, workspaceId, data });
-    for (const stream of streams) stream.write(message);
+    this.writeAll(streams, sseMessage({ id, event, createdAt, workspaceId, data }));
   }
 
   /** Whether a stream asked for `request.recorded`: of the workspace, or of any when none is named. */
@@ -147,6 +159,10 @@ export class EventStreams {
     this.watchingRequests.clear();
     this.keys.clear();
   }
+}
+
+function writeTo(stream: ResponseStream, message: string): void {
+  stream.write(message);
 }
 
 /** Adds the stream to the workspace's set in `sets`, and takes it out (and an emptied set) when it closes. */

@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Tell whether the server is up
-         * @description Answers while the server is up: its status, version and how many workspaces it holds. Needs no key and changes nothing.
+         * @description Answers while the server is up: its status, version, how many workspaces it holds and how many failures it contained (each a bug, logged with its stack). Needs no key and changes nothing.
          */
         get: operations["getHealth"];
         put?: never;
@@ -873,6 +873,30 @@ export interface components {
             version: string;
             /** @description How many workspaces the server holds. */
             workspaces: number;
+            failures: components["schemas"]["ContainedFailures"];
+        };
+        /**
+         * @description Failures the server caught where they happened since it started, each logged once with
+         *     its stack (decision 0041). None should ever happen: each is a bug of the mock. A request
+         *     still open was answered 500 INTERNAL_ERROR with the log line's id in `details.requestId`;
+         *     the rest (a response's close handler, a timer, a webhook attempt, an event stream) ended
+         *     only their own work, and the server went on serving every workspace.
+         */
+        ContainedFailures: {
+            /** @example 0 */
+            total: number;
+            /** @description Where each was caught: `request` (a request's own steps), `response` (after the answer: journal, coverage, log), `timer`, `scheduler` (a job), `webhook` (a delivery attempt), `event-stream`, `mcp`, `proxy` and `file-write` (--data written in the background). */
+            byBoundary: {
+                request: number;
+                response: number;
+                timer: number;
+                scheduler: number;
+                webhook: number;
+                "event-stream": number;
+                mcp: number;
+                proxy: number;
+                "file-write": number;
+            };
         };
         /** @enum {string} */
         PlanName: "free" | "payg";

@@ -672,6 +672,16 @@ export type ControlErrorResponse = ControlComponents['schemas']['ErrorResponse']
 export type ControlHealth = ControlComponents['schemas']['Health'];
 
 /**
+ * Failures the server caught where they happened since it started, each logged once with
+ * its stack (decision 0041). None should ever happen: each is a bug of the mock. A request
+ * still open was answered 500 INTERNAL_ERROR with the log line's id in `details.requestId`;
+ * the rest (a response's close handler, a timer, a webhook attempt, an event stream) ended
+ * only their own work, and the server went on serving every workspace.
+ * control.yaml: `#/components/schemas/ContainedFailures`.
+ */
+export type ControlContainedFailures = ControlComponents['schemas']['ContainedFailures'];
+
+/**
  * control.yaml: `#/components/schemas/PlanName`.
  */
 export type ControlPlanName = ControlComponents['schemas']['PlanName'];

@@ -2,6 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import parseUrl from 'parseurl';
+import type { Containment } from '../lib/containment.js';
 import { noRoute } from '../lib/errors.js';
 import { isApiPath } from './transport.js';
 
@@ -29,7 +30,7 @@ type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (error?: un
  * request or response classes. `mock.app` stays an Express app; this replaces its `handle`,
  * which is what the app function and `app.listen` call.
  */
-export function answerApiBeforeExpress(app: Express, api: RequestHandler, answerError: ErrorAnswer): void {
+export function answerApiBeforeExpress(app: Express, api: RequestHandler, answerError: ErrorAnswer, containment: Containment): void {
   const express = app as unknown as { handle: Handle };
   const expressHandle = express.handle.bind(app);
   express.handle = (req, res, callback) => {
@@ -47,10 +48,13 @@ export function answerApiBeforeExpress(app: Express, api: RequestHandler, answer
     api(request, response, (error?: unknown) => {
       try {
         // As Express's final handler: an answer already under way cannot become an error answer.
-        if (res.headersSent) return void req.socket.destroy();
+        if (res.headersSent) {
+          if (error !== undefined) containment.caught('request', error);
+          return void req.socket.destroy();
+        }
         answerError(error ?? noRoute(request.method, request.originalUrl), request, response);
       } catch (failure) {
-        console.error('social-gateway-mock: an API request could not be answered:', failure);
+        containment.caught('request', failure);
         res.destroy();
       }
     });

@@ -1,3 +1,4 @@
+import type { LiveDetail } from '../journal/live-detail.js';
 import type { KeyScope } from '../store/key-scopes.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { RateLimitHeaders } from '../limits/request-budget.js';
@@ -50,6 +51,8 @@ export interface RequestContext {
   idempotencyKey?: string;
   /** The answer was replayed from an earlier request with the same key. */
   replayed?: boolean;
+  /** While a dashboard watches requests: the request's headers and bodies, for its journal entry on the stream (src/journal/live-detail.ts). */
+  liveDetail?: () => LiveDetail;
   /** Proxy mode: what the exchange breaks of openapi.yaml (the journal carries them). */
   contractFindings?: Array<{ side: 'request' | 'response'; kind: string; field: string; message: string; tolerated?: boolean }>;
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../lib/errors.js';
+import { ApiError, internalError } from '../lib/errors.js';
 
 interface ValidatorErrorItem {
   path?: string;
@@ -78,9 +78,10 @@ function describe(item: ValidatorErrorItem, param: string, input: RequestInput |
 /**
  * Maps any error that reaches the error handler to an ApiError: our own pass
  * through; the body parser's and the OpenAPI validator's become the envelope's
- * codes (with the request's `input`, an enum error also names the value sent). Anything else is a bug, answered as 500 INTERNAL_ERROR without a trace.
+ * codes (with the request's `input`, an enum error also names the value sent). Anything else is a bug, answered as 500 INTERNAL_ERROR without a trace:
+ * `contain` logs and counts it, and answers the id the answer names.
  */
-export function toApiError(error: unknown, input?: RequestInput): ApiError {
+export function toApiError(error: unknown, input?: RequestInput, contain?: (error: unknown) => string): ApiError {
   if (error instanceof ApiError) return error;
   const e = (error ?? {}) as HttpLikeError;
   const status = e.status ?? e.statusCode;
@@ -106,6 +107,7 @@ export function toApiError(error: unknown, input?: RequestInput): ApiError {
   if (status === 400) {
     return new ApiError(400, 'VALIDATION_ERROR', e.message ?? 'The request is invalid.');
   }
-  console.error('social-gateway-mock: unexpected error', error);
-  return new ApiError(500, 'INTERNAL_ERROR', 'The mock hit an unexpected error; this is a bug in social-gateway-mock.');
+  // Logged once with its stack and counted (decision 0041); the answer carries the log line's id.
+  if (contain === undefined) console.error('social-gateway-mock: unexpected error', error);
+  return internalError(contain?.(error));
 }

@@ -3,6 +3,7 @@ import type { RealTime } from '../clock/real-time.js';
 import type { AnsweredError } from '../journal/journal.js';
 import { captureLiveDetail } from '../journal/live-detail.js';
 import { clip } from '../lib/clip.js';
+import type { Containment } from '../lib/containment.js';
 import { valueScrubber, type Redactor } from '../redaction/redactor.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
@@ -39,6 +40,8 @@ export interface RequestRecordingOptions {
   eventStreams: { watchesRequests(workspaceId?: string): boolean };
   /** Receives one line per answered request (--log-level debug). */
   logRequests?: ((line: string) => void) | undefined;
+  /** Where a failure of the recording stops: the answer is out, so it ends only the recording (decision 0041). */
+  containment: Containment;
 }
 
 /** Longest error message the journal keeps, and the most JSON of details: a journal holds a thousand entries. */
@@ -101,49 +104,57 @@ function retryAfterOf(res: Response): number | undefined {
  * writes its journal entry, from what the pipeline noted in the context on the way.
  */
 export function requestRecording(options: RequestRecordingOptions): RequestHandler {
-  const { realTime, registry, redactor, coverage, eventStreams } = options;
+  const { realTime, registry, redactor, coverage, eventStreams, containment } = options;
+
+  /** Logs, counts and journals a request once its response is over, finished or not. */
+  const record = (req: Request, res: Response): void => {
+    req.ctx.endUse?.();
+    // A dropped or reset connection answers nothing: status 0; an answer cut short still had its status seen.
+    const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
+    options.logRequests?.(`${req.method} ${redactor.url(req.originalUrl, req.ctx.params)} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
+    const { workspace, contract, operation, liveDetail } = req.ctx;
+    if (contract !== 'api') return;
+    const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
+    const injected = req.ctx.injected ?? false;
+    if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
+    if (!workspace) return;
+    const queryAt = req.originalUrl.indexOf('?');
+    const retryAfter = status === 0 ? undefined : retryAfterOf(res);
+    const caller = callerOf(req);
+    workspace.journal.record(
+      {
+        at: req.ctx.arrivedAt ?? workspace.nowIso(),
+        method: req.method,
+        path: redactor.path(queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt), req.ctx.params),
+        query: queryAt === -1 ? '' : redactor.query(req.originalUrl.slice(queryAt + 1)),
+        operationId: operation?.operationId ?? null,
+        status,
+        errorCode,
+        durationMs: realTime() - req.ctx.startedAt,
+        matchedRule: req.ctx.matchedRule ?? null,
+        effect: req.ctx.scenarioEffect ?? null,
+        ...(req.ctx.answeredError && { error: journalError(req, req.ctx.answeredError, redactor) }),
+        injected,
+        ...(retryAfter !== undefined && { retryAfter }),
+        ...(caller !== undefined && { caller }),
+        ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
+      },
+      liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined,
+    );
+  };
+  // One listener for every response ('close' follows each, finished or not), which finds its request
+  // on `res.req`: the recording runs at the response boundary, where nothing it throws reaches the event loop.
+  function onClose(this: Response): void {
+    containment.call('response', record, this.req, this);
+  }
+
   return (req: Request, res: Response, next: NextFunction): void => {
     req.ctx = { startedAt: realTime(), params: {} };
     // Virtual time from the start; the responder dates its answers again with the request's workspace's clock.
     stampDate(res, registry.defaultWorkspace);
     // While a dashboard watches, an API request's headers and bodies go with its entry on the stream (never kept).
-    const liveDetail = eventStreams.watchesRequests() && isApiPath(req.path) ? captureLiveDetail(req, res, redactor) : undefined;
-    // Once per request: 'close' follows every response, finished or not (a dropped or reset
-    // connection answers nothing: status 0; an answer cut short still had its status seen).
-    res.once('close', () => {
-      req.ctx.endUse?.();
-      const status = res.writableFinished || res.headersSent ? res.statusCode : 0;
-      options.logRequests?.(`${req.method} ${redactor.url(req.originalUrl, req.ctx.params)} ${status || 'no answer'} ${(realTime() - req.ctx.startedAt).toFixed(0)}ms`);
-      const { workspace, contract, operation } = req.ctx;
-      if (contract !== 'api') return;
-      const errorCode = status === 0 ? null : (req.ctx.errorCode ?? null);
-      const injected = req.ctx.injected ?? false;
-      if (operation) coverage.recordResponse({ workspaceId: workspace?.id ?? null, operationId: operation.operationId, status, errorCode, injected, ended: workspace?.scheduler.isStopped ?? false });
-      if (!workspace) return;
-      const queryAt = req.originalUrl.indexOf('?');
-      const retryAfter = status === 0 ? undefined : retryAfterOf(res);
-      const caller = callerOf(req);
-      workspace.journal.record(
-        {
-          at: req.ctx.arrivedAt ?? workspace.nowIso(),
-          method: req.method,
-          path: redactor.path(queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt), req.ctx.params),
-          query: queryAt === -1 ? '' : redactor.query(req.originalUrl.slice(queryAt + 1)),
-          operationId: operation?.operationId ?? null,
-          status,
-          errorCode,
-          durationMs: realTime() - req.ctx.startedAt,
-          matchedRule: req.ctx.matchedRule ?? null,
-          effect: req.ctx.scenarioEffect ?? null,
-          ...(req.ctx.answeredError && { error: journalError(req, req.ctx.answeredError, redactor) }),
-          injected,
-          ...(retryAfter !== undefined && { retryAfter }),
-          ...(caller !== undefined && { caller }),
-          ...(req.ctx.contractFindings && { violations: req.ctx.contractFindings }),
-        },
-        liveDetail && eventStreams.watchesRequests(workspace.id) ? liveDetail() : undefined,
-      );
-    });
+    if (eventStreams.watchesRequests() && isApiPath(req.path)) req.ctx.liveDetail = captureLiveDetail(req, res, redactor);
+    res.once('close', onClose);
     next();
   };
 }

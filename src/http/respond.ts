@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ContractChecker, ContractViolation } from './contract.js';
+import type { Containment } from '../lib/containment.js';
 import { ApiError } from '../lib/errors.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { stampDate } from './date-header.js';
@@ -30,6 +31,8 @@ export interface ResponderOptions {
   clockOf?: (req: Request) => Workspace;
   /** Bytes a stream may have waiting for its client before it is cut (default: DEFAULT_HTTP_LIMITS'). */
   maxStreamBufferBytes?: number;
+  /** Where a stream's close listener's failure stops (decision 0041); without one it reaches the caller. */
+  containment?: Containment;
 }
 
 /**
@@ -95,7 +98,7 @@ export class Responder {
     res.statusCode = reply.status;
     if (reply.status >= 400) noteAnsweredError(req, reply.body);
     if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
-    else if (reply.stream) openStream(res, reply.stream, this.options.maxStreamBufferBytes ?? DEFAULT_HTTP_LIMITS.maxStreamBufferBytes);
+    else if (reply.stream) openStream(res, reply.stream, this.options.maxStreamBufferBytes ?? DEFAULT_HTTP_LIMITS.maxStreamBufferBytes, this.options.containment);
     else if (reply.body === undefined) res.end();
     // A recorded type goes out as the service sent it; any other text is UTF-8 and says so, as Express's `res.type(…).send(text)` did.
     else if (reply.contentType !== undefined) sendText(res, reply.recorded ? reply.contentType : textType(reply.contentType), String(reply.body));
@@ -180,19 +183,27 @@ function replyBytes(res: Response, reply: Reply): Buffer {
   return Buffer.from(stringifyJson(reply.body));
 }
 
+function runListener(listener: () => void): void {
+  listener();
+}
+
 /**
  * Sends the headers now and hands the open response to the route. A client that stops
  * reading would make Node buffer every later write; past `maxBufferedBytes` the
  * connection is cut instead (an EventSource reconnects, and `replay=true` catches up).
  */
-function openStream(res: Response, write: NonNullable<Reply['stream']>, maxBufferedBytes: number): void {
+function openStream(res: Response, write: NonNullable<Reply['stream']>, maxBufferedBytes: number, containment: Containment | undefined): void {
   res.flushHeaders();
   const listeners: Array<() => void> = [];
   let closed = false;
+  // Runs on the response's 'close' too, with nobody above it: each listener at the event-stream boundary.
   const close = () => {
     if (closed) return;
     closed = true;
-    for (const listener of listeners) listener();
+    for (const listener of listeners) {
+      if (containment) containment.call('event-stream', runListener, listener, undefined);
+      else listener();
+    }
   };
   res.on('close', close);
   const stream: ResponseStream = {

@@ -37,6 +37,15 @@ export class RateLimitedError extends ApiError {
   }
 }
 
+/**
+ * 500 for a bug of the mock that was contained (decision 0041): the answer names the id of the
+ * log line that holds its stack, never the stack itself.
+ */
+export function internalError(requestId?: string): ApiError {
+  const where = requestId === undefined ? '' : ` (${requestId} in its log)`;
+  return new ApiError(500, 'INTERNAL_ERROR', `The mock hit an unexpected error; this is a bug in social-gateway-mock${where}.`, requestId === undefined ? {} : { details: { requestId } });
+}
+
 export function validationError(param: string, message: string): ApiError {
   return new ApiError(400, 'VALIDATION_ERROR', message, { param });
 }

@@ -1,3 +1,20 @@
+/** A UTF-16 surrogate without its other half: no character, and nothing UTF-8 or a URL can carry. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The text with each lone surrogate replaced by U+FFFD, as UTF-8 encoders (Buffer, TextEncoder)
+ * replace it. JSON can hold one, so any request may bring one; `encodeURIComponent` throws a
+ * URIError on it, which in a response's close handler ended the process (issue 35).
+ */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd');
+}
+
+/** `encodeURIComponent` that never throws: a lone surrogate is encoded as U+FFFD is (`%EF%BF%BD`), as Buffer and fetch send it. */
+export function encodeComponent(text: string): string {
+  return encodeURIComponent(wellFormed(text));
+}
+
 /** `decodeURIComponent`, except that a malformed %-escape is kept as written rather than thrown: whoever reads it next judges it. */
 export function decodeOrKeep(text: string): string {
   try {

@@ -1,3 +1,4 @@
+import { encodeComponent } from '../lib/uri.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ControlJournalEntry } from '../generated/named-types.js';
 import { loadSpec } from '../http/spec.js';
@@ -361,7 +362,7 @@ export const AGENT_TOOLS: AgentTool[] = [
       const webhooks = webhookId === undefined ? await apiData(session, key, '/v1/webhooks') : [{ id: webhookId }];
       const deliveries: unknown[] = [];
       for (const webhook of webhooks as Array<{ id: string }>) {
-        for (const delivery of (await apiData(session, key, `/v1/webhooks/${encodeURIComponent(webhook.id)}/deliveries`, event === undefined ? {} : { event })) as Array<{ lastAttemptAt?: string | null }>) {
+        for (const delivery of (await apiData(session, key, `/v1/webhooks/${encodeComponent(webhook.id)}/deliveries`, event === undefined ? {} : { event })) as Array<{ lastAttemptAt?: string | null }>) {
           // Instants of one clock, in one format: the text compares as the time does.
           if (all || (delivery.lastAttemptAt ?? '') >= before) deliveries.push(delivery);
         }

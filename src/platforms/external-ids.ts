@@ -1,3 +1,4 @@
+import { encodeComponent } from '../lib/uri.js';
 import type { AccountRecord } from '../api/accounts/store.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { platformFacts } from './catalog.js';
@@ -47,7 +48,7 @@ export function externalPostRef(
   };
   const externalUrl = facts.urlBase.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = values[name];
-    return value === undefined ? whole : encodeURIComponent(value);
+    return value === undefined ? whole : encodeComponent(value);
   });
   return { externalPostId, externalUrl };
 }

@@ -2,7 +2,9 @@ import { readdirSync } from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import type { OperationIndex } from '../http/operations.js';
 import { sendJson } from '../http/respond.js';
+import type { Containment } from '../lib/containment.js';
 import { decodeContentEncoding } from '../lib/content-encoding.js';
+import { internalError } from '../lib/errors.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { ContractComparer, Finding } from './compare.js';
 import { endToEndHeaders, forward, targetProblem, UpstreamError, type UpstreamAgents, type UpstreamAnswer } from './forward.js';
@@ -69,6 +71,8 @@ export interface ProxyRouterOptions {
   onCompared: (operationId: string | null, findings: readonly Finding[]) => void;
   /** Told when an exchange cannot be written (the disk is full): the answer still goes out. */
   onRecordError: (error: unknown) => void;
+  /** Where the proxy's own failure stops (decision 0041). */
+  containment: Containment;
 }
 
 /**
@@ -186,7 +190,8 @@ function sendEnvelope(req: Request, res: Response, status: number, code: string,
  */
 export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
   let seq = options.recordDir === undefined ? 0 : lastRecordedSeq(options.recordDir);
-  return async (req: Request, res: Response) => {
+  const handle = async (req: Request, res: Response): Promise<void> => {
+    options.containment.trip('proxy');
     const workspace = options.workspace();
     req.ctx.contract = 'api';
     req.ctx.workspace = workspace;
@@ -284,4 +289,13 @@ export function createProxyRouter(options: ProxyRouterOptions): RequestHandler {
     res.writeHead(answer.status, answer.statusMessage, raw);
     res.end(answer.body);
   };
+  // The proxy's own failure ends its request alone: answered 500 with the log line's id while the
+  // request is open, and counted at the proxy boundary (decision 0041).
+  return (req: Request, res: Response) =>
+    handle(req, res).catch((error: unknown) => {
+      const requestId = options.containment.caught('proxy', error);
+      if (res.headersSent || res.destroyed) return void res.destroy();
+      const answer = internalError(requestId);
+      sendEnvelope(req, res, answer.status, answer.code, answer.message, answer.extra.details ?? {});
+    });
 }

@@ -1,4 +1,4 @@
-import { decodeOrKeep, maskUserInfo } from '../lib/uri.js';
+import { decodeOrKeep, encodeComponent, maskUserInfo } from '../lib/uri.js';
 import { SecretNames, type NameKind } from './secret-names.js';
 
 /*
@@ -263,7 +263,7 @@ export function valueScrubber(secrets: Iterable<string>): (text: string) => stri
   const values = [...secrets].filter(searchable);
   if (values.length === 0) return (text) => text;
   // Also as URL-encoded, the way a value travels in a query or a path.
-  const forms = [...new Set(values.flatMap((value) => [value, encodeURIComponent(value)]))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(values.flatMap((value) => [value, encodeComponent(value)]))].sort((a, b) => b.length - a.length);
   return (text) => forms.reduce((out, form) => (out.includes(form) ? out.split(form).join(REDACTED) : out), text);
 }
 

@@ -118,6 +118,8 @@ export class Database {
   private running: Promise<void> | undefined;
   private waiting: Promise<void> | undefined;
   private readonly beforeWrite: Array<() => void> = [];
+  private readonly writeNow = (): Promise<void> => this.write();
+  private background: (write: () => Promise<void>) => void = (write) => void write().catch(() => undefined);
   /** Whether the last write failed: said once when writes start failing and once when they work again, not per write. */
   private failing = false;
   /** Set once start-up has written (flushChanges): from then on a failed write is the operator's to hear of. */
@@ -160,6 +162,14 @@ export class Database {
     return this.file !== undefined;
   }
 
+  /**
+   * How a write with no request waiting on it (a job's change) is started: the server's
+   * containment takes its failure (decision 0041). By default a failure is left to the next write.
+   */
+  writeInBackground(start: (write: () => Promise<void>) => void): void {
+    this.background = start;
+  }
+
   /** Registers work that brings runtime state (clocks) into the data before each write. */
   onBeforeWrite(hook: () => void): void {
     this.beforeWrite.push(hook);
@@ -176,7 +186,8 @@ export class Database {
     this.tickScheduled = true;
     setImmediate(() => {
       this.tickScheduled = false;
-      if (this.dirty) this.write().catch(() => undefined);
+      // No request waits on this write: a failure is counted, and the next write takes the changes along.
+      if (this.dirty) this.background(this.writeNow);
     });
   }
 

@@ -196,7 +196,9 @@ export class WorkspaceRegistry {
       for (const held of this.byId.values()) held.data.clock = held.clock.state();
     });
     if (options.workspaceTtlMs !== undefined) {
-      this.sweeper = setInterval(() => this.evictIdle(), sweepIntervalMs(options.workspaceTtlMs));
+      const sweep = () => this.evictIdle();
+      // A timer has nobody above it: its failure stops at the server's containment (decision 0041).
+      this.sweeper = setInterval(options.runtime.containment.guard('timer', sweep), sweepIntervalMs(options.workspaceTtlMs));
       // The sweep never keeps the process alive.
       this.sweeper.unref();
     }

@@ -1,3 +1,4 @@
+import type { Containment } from '../lib/containment.js';
 import type { Faker } from '@faker-js/faker';
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { Scheduler, type JobHandlers } from '../clock/scheduler.js';
@@ -41,6 +42,8 @@ export interface WorkspaceRuntime {
   webhookFence?: HostFence;
   /** A webhook receiver took a delivery of this event (contract coverage counts them). */
   onWebhookDelivered?: (workspace: Workspace, event: string) => void;
+  /** Where a failure of the workspace's background work (its timer, its webhook attempts) stops (decision 0041). */
+  containment: Containment;
   /** The workspace's journal recorded a request (by workspace id: a journal outlives a reset or a restore of its workspace). */
   onJournalRecord?: (workspaceId: string, entry: JournalEntry, detail?: LiveDetail) => void;
 }
@@ -88,6 +91,7 @@ export class Workspace implements HasWorkspaceData {
       context: () => this,
       newId: () => this.newId(),
       onJobError: (job, error) => runtime.onJobError(this, job.kind, error),
+      fire: (run) => runtime.containment.settle('timer', run),
       // A running clock fires jobs from a timer, with no request to persist their work.
       onRan: () => this.changed(),
     });
@@ -152,6 +156,11 @@ export class Workspace implements HasWorkspaceData {
   /** The server's fence of webhook targets (none for a workspace built without a server). */
   get webhookFence(): HostFence | undefined {
     return this.runtime.webhookFence;
+  }
+
+  /** Where a failure of the workspace's background work stops: the server's containment (decision 0041). */
+  get containment(): Containment {
+    return this.runtime.containment;
   }
 
   /** Notes that the workspace's data changed (persists it with --data). */

@@ -35,6 +35,8 @@ describe('the contracts, fuzzed', () => {
 
     expect(report.failures.map((failure) => `#${failure.index} ${failure.operation} [${failure.label}]: ${failure.problems.join('; ')}\n  ${failure.request}\n  → ${failure.response}`)).toEqual([]);
     expect(report.requests).toBe(REQUESTS);
+    // And /mcp took hostile strings beside them.
+    expect(report.mcpCalls).toBeGreaterThan(0);
     // Every operation was reached, and every kind of constraint the contracts declare was broken alone at least once.
     expect(report.perOperation.size).toBe(plan.operations.length);
     const declaredKinds = new Set([...plan.constraints.values()].flat().map((constraint) => constraint.kind));

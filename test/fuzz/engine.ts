@@ -7,7 +7,7 @@ import type { Workspace } from '../../src/workspaces/workspace.js';
 import { constraintCase, constraintsOf, type Constraint, type ConstraintCase } from './constraints.js';
 import { ContractOracle, type Verdict } from './oracle.js';
 import { knownErrorCodes, operationModels, type OperationModel } from './operations.js';
-import { fuzzRequest, type FuzzRequest } from './requests.js';
+import { fuzzRequest, HOSTILE_STRINGS, type FuzzRequest } from './requests.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
 import { idsIn, idsOf, snapshot, unchangedSince } from './state.js';
 import { send, toWire, type WireRequest, type WireResponse } from './wire.js';
@@ -116,6 +116,8 @@ export interface FuzzReport {
   /** `exercised`: `operationId kind param` of each constraint broken alone at least once; `missed`: the declared ones never. */
   constraints: { declared: number; exercised: Set<string>; aimMissed: number; missed: string[]; namedBy: Map<string, number> };
   stateChecks: number;
+  /** Calls to /mcp with hostile strings, beside the planned requests (every MCP_EVERY-th). */
+  mcpCalls: number;
   /** Requests sent again after the server reset a reused keep-alive socket. */
   resetsRetried: number;
   /** The five slowest answers. */
@@ -224,7 +226,8 @@ export class FuzzPlan {
     }
     // Strict where the contract is: a request it refuses is refused.
     if (verdict.kind === 'reject') {
-      if (verdict.statuses !== undefined && !verdict.statuses.includes(res.status)) problems.push(`expected ${verdict.statuses.join(' or ')} (${verdict.reason})`);
+      // Headers past the server's limit are refused (431) before anything else is looked at.
+      if (verdict.statuses !== undefined && !verdict.statuses.includes(res.status) && res.status !== 431) problems.push(`expected ${verdict.statuses.join(' or ')} (${verdict.reason})`);
       else if (res.status < 400 || res.status >= 500) problems.push(`accepted a request the contract refuses (${verdict.reason})`);
     }
     // An id of another workspace never finds anything here.
@@ -290,6 +293,19 @@ export class FuzzPlan {
   }
 }
 
+/** Every this many requests, the worker also calls /mcp with hostile strings (the MCP server takes text from agents). */
+const MCP_EVERY = 25;
+
+/** JSON-RPC requests to /mcp carrying `text` where an agent's text goes: its name, a tool's name and arguments. */
+function mcpRequests(text: string): unknown[] {
+  return [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: text, version: text } } },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'call_api', arguments: { method: 'POST', path: `/v1/webhooks?token=${text}`, body: { name: text, url: 'https://hooks.example/x', events: ['post.published'], secret: text } } } },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: text, arguments: { [text]: text } } },
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'find_requests', arguments: { path: text, operationId: text } } },
+  ];
+}
+
 /** One worker's workspace: its id and key, and the ids its requests aim at. */
 interface WorkerWorkspace {
   id: string;
@@ -345,6 +361,7 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     invalidByKind: new Map(),
     constraints: { declared: plan.declaredConstraints, exercised: new Set(), aimMissed: 0, missed: [], namedBy: new Map() },
     stateChecks: 0,
+    mcpCalls: 0,
     resetsRetried: 0,
     slowest: [],
     failures: [],
@@ -386,11 +403,40 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
         workspace.sent++;
         const failure = await exchange(index, workspace, agent);
         if (failure) report.failures.push(failure);
+        if (index % MCP_EVERY === 0) {
+          const mcpFailure = await mcpExchange(index, workspace, agent);
+          if (mcpFailure) report.failures.push(mcpFailure);
+        }
       }
     } finally {
       await controlCall(agent, target.baseUrl, 'DELETE', `/__control/workspaces/${workspace.id}`).catch(() => undefined);
       agent.destroy();
     }
+  };
+
+  const sendRetryingReset = (agent: Agent, base: string, wire: WireRequest): Promise<WireResponse> =>
+    send(agent, base, wire).catch((error: unknown) => {
+      // A keep-alive socket the server closed as it was reused (its event loop was held past
+      // the 5 s keep-alive, see `slowest`): sent again once on a new socket, as clients do.
+      if (!(error instanceof Error && /ECONNRESET|socket hang up/.test(error.message))) throw error;
+      report.resetsRetried++;
+      return send(agent, base, wire);
+    });
+
+  /** Hostile strings to /mcp (no operation of either contract): never a 5xx, and an error of the control plane in its envelope. */
+  const mcpExchange = async (index: number, workspace: WorkerWorkspace, agent: Agent): Promise<Failure | undefined> => {
+    const text = HOSTILE_STRINGS[Math.floor(index / MCP_EVERY) % HOSTILE_STRINGS.length] as string;
+    const body = mcpRequests(text)[Math.floor(index / MCP_EVERY / HOSTILE_STRINGS.length) % 4];
+    const payload = Buffer.from(JSON.stringify(body));
+    const wire: WireRequest = { method: 'POST', target: '/mcp', headers: { 'x-api-key': workspace.apiKey, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: payload, pathParams: {}, foreignPathParams: [] };
+    const res = await sendRetryingReset(agent, target.baseUrl, wire).catch((error: unknown): WireResponse => ({ status: 0, headers: {}, text: error instanceof Error ? error.message : String(error) }));
+    // Beside the planned requests (`requests` counts those), and in the statuses.
+    report.mcpCalls++;
+    count(report.statuses, String(res.status));
+    const problems = res.status === 0 ? [`no answer: ${res.text}`] : res.status >= 500 ? [`server error ${res.status}`] : [];
+    if (res.status >= 400 && res.status < 500 && !/^application\/json/.test(String(res.headers['content-type']))) problems.push('error not in JSON');
+    if (problems.length === 0) return undefined;
+    return { index, operation: 'mcp', label: 'mcp.hostile', problems, request: describeRequest(wire), response: `${res.status} ${res.text.slice(0, 400)}` };
   };
 
   const exchange = async (index: number, workspace: WorkerWorkspace, agent: Agent): Promise<Failure | undefined> => {
@@ -419,13 +465,7 @@ export async function runFuzz(plan: FuzzPlan, target: FuzzTarget, options: FuzzO
     const sentAt = performance.now();
     try {
       const base = wire.target.startsWith('/v1') ? (target.apiBaseUrl ?? target.baseUrl) : target.baseUrl;
-      res = await send(agent, base, wire).catch((error: unknown) => {
-        // A keep-alive socket the server closed as it was reused (its event loop was held past
-        // the 5 s keep-alive, see `slowest`): sent again once on a new socket, as clients do.
-        if (!(error instanceof Error && /ECONNRESET|socket hang up/.test(error.message))) throw error;
-        report.resetsRetried++;
-        return send(agent, base, wire);
-      });
+      res = await sendRetryingReset(agent, base, wire);
     } catch (error) {
       return { index, operation: op.operationId, label, problems: [`no answer: ${error instanceof Error ? error.message : String(error)}`], request: describeRequest(wire), response: '' };
     }
@@ -519,7 +559,7 @@ export function formatReport(report: FuzzReport, replay: (index: number) => stri
     ...(report.constraints.missed.length > 0 ? [`  constraints never broken alone (${report.constraints.missed.length}): ${report.constraints.missed.slice(0, 40).join(', ')}${report.constraints.missed.length > 40 ? ', …' : ''}`] : []),
     `  invalid requests by kind: ${line(report.invalidByKind)}`,
     `  per operation: ${line(report.perOperation)}`,
-    `  state checks: ${report.stateChecks}; resets retried: ${report.resetsRetried}`,
+    `  state checks: ${report.stateChecks}; resets retried: ${report.resetsRetried}; calls to /mcp with hostile strings besides: ${report.mcpCalls}`,
     `  slowest answers: ${report.slowest.map((slow) => `#${slow.index} ${slow.what} ${Math.round(slow.ms)} ms`).join(', ')}`,
   ];
   if (report.failures.length === 0) lines.push('  failures: none');

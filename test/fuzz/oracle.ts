@@ -64,7 +64,7 @@ export class ContractOracle {
     if (/[^\x21-\x7e]/.test(wire.target)) return { kind: 'reject', reason: 'a request target that is not ASCII', statuses: [400], transport: true };
     // Past the header limit (request line and headers together) the server itself answers 431.
     if (Buffer.byteLength(wire.target) > this.limits.maxUrlBytes) return { kind: 'reject', reason: 'URL over the limit', statuses: [414, 431] };
-    const authFails = request.auth === 'unknown-key' || request.auth === 'wrong-key-first' || (request.auth === 'none' && op.contract === 'api');
+    const authFails = request.auth === 'unknown-key' || request.auth === 'wrong-key-first' || request.auth === 'hostile' || (request.auth === 'none' && op.contract === 'api');
     if (authFails) return { kind: 'reject', reason: `auth ${request.auth}`, statuses: [401] };
     if (request.method !== op.method && !(request.method === 'HEAD' && op.method === 'GET')) return { kind: 'reject', reason: `method ${request.method}`, statuses: [405] };
 

@@ -8,7 +8,8 @@ export interface RawSegment {
 }
 
 export type PathValue = string | IdRef | RawSegment;
-export type Auth = 'x-api-key' | 'bearer' | 'none' | 'unknown-key' | 'wrong-key-first';
+/** `hostile`: the key is a hostile string (header.hostile), which no workspace has. */
+export type Auth = 'x-api-key' | 'bearer' | 'none' | 'unknown-key' | 'wrong-key-first' | 'hostile';
 export type Body =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; contentType: string }
@@ -59,6 +60,39 @@ export const NASTY_STRINGS = [
   '(.*a){25}',
   '(x+x+)+y',
 ];
+/**
+ * Hostile strings (issue 35): lone surrogates, NUL and other control characters, direction marks,
+ * stacked combining marks, 100 KB. Each is at least six characters, the length from which a value
+ * sent under a secret name is searched for in what the journal keeps: a one-character `\ud800`
+ * never reached the redactor's encoding, which `\ud800abcdefgh` as a webhook secret did, and
+ * ended the process.
+ */
+export const HOSTILE_STRINGS = [
+  '\ud800abcdefgh',
+  'abcdefgh\udfff',
+  'sec\udc00\ud800ret-value',
+  'a\u0000b\u0001c\u0008d\u001b[31me\u007f\u0085f',
+  'line\r\nX-Injected: yes\r\n\r\n',
+  '\u202eabc\u202d\u200f\u061c\u2066rtl\u2069',
+  `e${'\u0301'.repeat(64)}z\u0489\u0489\u0489`,
+  'h'.repeat(100_000),
+  `${'\u202e'.repeat(8)}${'\u0645\u0631'.repeat(50_000)}\ud800`,
+];
+/** Names a secret travels under: each hostile header and query value goes under one of them too. */
+const SECRET_HEADERS = ['Authorization', 'X-Api-Key', 'X-Control-Token', 'Cookie', 'Idempotency-Key', 'X-Webhook-Secret', 'Proxy-Authorization'];
+const SECRET_QUERY_NAMES = ['api_key', 'token', 'access_token', 'secret', 'password', 'signature'];
+
+/**
+ * A hostile string as an HTTP client can send it in a header: its UTF-8 bytes one per latin1
+ * character (a lone surrogate as U+FFFD's), without the control characters Node's client
+ * refuses to send (the server's parser refuses them too: test/security/hostile-strings.test.ts
+ * sends them raw).
+ */
+export function headerForm(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return Buffer.from(text, 'utf8').toString('latin1').replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
+}
+
 /** Nesting depths for body.deep: each far past the server's limit of 64 levels. */
 const DEEP_DEPTHS = [80, 200, 600];
 
@@ -153,6 +187,7 @@ export const MUTATIONS = [
   'body.huge',
   'body.deep',
   'body.unicode',
+  'body.hostile',
   'body.topLevel',
   'body.contentType',
   'body.malformed',
@@ -163,10 +198,12 @@ export const MUTATIONS = [
   'query.huge',
   'query.unicode',
   'query.raw',
+  'query.hostile',
   'path.foreign',
   'path.reserved',
   'path.weird',
   'header.idempotencyKey',
+  'header.hostile',
   'auth',
   'method',
 ] as const;
@@ -329,6 +366,18 @@ export function applyMutation(request: FuzzRequest, spec: MutationSpec, op: Oper
           return target ? setAt(value, target.path, pickFrom(NASTY_STRINGS, pick2)) : value;
         }),
       );
+    case 'body.hostile':
+      return labelled(
+        mutateJson(request, (value) => {
+          const hostile = pickFrom(HOSTILE_STRINGS, pick2) as string;
+          // Every string field at once, or one of them; and now and then a key.
+          const targets = stringPaths(value);
+          for (const target of pick % 2 === 0 ? targets : targets.slice(pick % Math.max(1, targets.length)).slice(0, 1)) value = setAt(value, target.path, hostile);
+          const object = pick % 3 === 0 ? pickFrom(locate(value).filter((entry) => isObject(entry.value)), pick2) : undefined;
+          if (object) defineOwn(object.value as Record<string, unknown>, hostile.slice(0, 300), 'x');
+          return value;
+        }),
+      );
     case 'body.topLevel':
       return labelled(mutateJson(request, (value) => (pick2 % (TOP_LEVEL_BODIES.length + 1) === TOP_LEVEL_BODIES.length ? [value] : pickFrom(TOP_LEVEL_BODIES, pick2))));
     case 'body.contentType': {
@@ -374,6 +423,13 @@ export function applyMutation(request: FuzzRequest, spec: MutationSpec, op: Oper
     }
     case 'query.raw':
       return labelled({ ...request, rawQuery: pickFrom(RAW_QUERIES, pick2) as string });
+    case 'query.hostile': {
+      // Every declared parameter, and one under a secret name; 100 KB ones make the URL too long (414).
+      const hostile = pickFrom(HOSTILE_STRINGS, pick2) as string;
+      const declared = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+      const secret = pickFrom(SECRET_QUERY_NAMES, pick) as string;
+      return labelled({ ...request, query: [...request.query.filter(([key]) => !declared.includes(key)), ...declared.map((name): [string, unknown] => [name, hostile]), [secret, hostile]] });
+    }
     case 'path.foreign':
     case 'path.reserved':
     case 'path.weird': {
@@ -384,8 +440,17 @@ export function applyMutation(request: FuzzRequest, spec: MutationSpec, op: Oper
     }
     case 'header.idempotencyKey':
       return labelled({ ...request, headers: { ...request.headers, 'Idempotency-Key': pickFrom(IDEMPOTENCY_KEYS, pick2) as string } });
+    case 'header.hostile': {
+      // Under a secret name (the key itself, now and then), and under a plain one.
+      const name = pickFrom(SECRET_HEADERS, pick) as string;
+      const value = headerForm(pickFrom(HOSTILE_STRINGS, pick2) as string);
+      // A hostile key is the request's key: the key it had is not sent, and the answer is 401 (or 431 past the header limit).
+      const auth: Auth = name === 'X-Api-Key' ? 'hostile' : request.auth;
+      return labelled({ ...request, auth, headers: { ...request.headers, [name]: value, 'X-Hostile': value } });
+    }
     case 'auth':
-      return labelled({ ...request, auth: pickFrom(AUTHS, pick2) as Auth });
+      // A hostile key stays the request's key.
+      return request.auth === 'hostile' ? request : labelled({ ...request, auth: pickFrom(AUTHS, pick2) as Auth });
     case 'method': {
       const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((method) => !op.pathMethods.includes(method) && !(method === 'HEAD' && op.pathMethods.includes('GET')));
       const method = pickFrom(others, pick2);

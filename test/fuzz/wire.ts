@@ -113,6 +113,7 @@ export function toWire(op: OperationModel, request: FuzzRequest, pools: IdPools,
       headers.Authorization = `Bearer ${apiKey}`;
       break;
     case 'none':
+    case 'hostile':
       break;
   }
 

@@ -1,3 +1,4 @@
+import { Containment } from '../../src/lib/containment.js';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +30,7 @@ async function registryWith(seed: number): Promise<WorkspaceRegistry> {
   const database = await Database.open();
   return new WorkspaceRegistry({
     database,
-    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], onChange() {}, onJobError() {} },
+    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], containment: new Containment(), onChange() {}, onJobError() {} },
     seed,
     defaultApiKey: 'sgw_test_default',
     defaults: { plan: 'payg', clockStartMs: CLOCK_START, clockFrozen: true, fixtures: true },

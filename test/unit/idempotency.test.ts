@@ -1,3 +1,4 @@
+import { Containment } from '../../src/lib/containment.js';
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { ContractChecker } from '../../src/http/contract.js';
@@ -23,7 +24,7 @@ async function newWorkspace(): Promise<Workspace> {
     defaultApiKey: 'sgw_test_default',
     defaults: { plan: 'payg', clockStartMs: 1_000_000, clockFrozen: true, fixtures: false },
     populate: () => undefined,
-    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], onChange: () => undefined, onJobError: () => undefined },
+    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], containment: new Containment(), onChange: () => undefined, onJobError: () => undefined },
   });
   return registry.defaultWorkspace;
 }

@@ -1,3 +1,4 @@
+import { Containment } from '../../src/lib/containment.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ async function open(file: string) {
     defaultApiKey: 'sgw_test_default',
     defaults: { plan: 'payg', clockStartMs: Date.parse('2026-03-02T09:00:00Z'), clockFrozen: true, fixtures: false },
     populate: () => undefined,
-    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], onChange: () => database.markDirty(), onJobError: () => undefined },
+    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], containment: new Containment(), onChange: () => database.markDirty(), onJobError: () => undefined },
   });
   return { database, registry };
 }

@@ -1,3 +1,4 @@
+import { Containment } from '../../src/lib/containment.js';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { activeOutage, addOutage, assertNetworkUp, clearOutages } from '../../src/platforms/outages.js';
@@ -10,7 +11,7 @@ async function workspace() {
     defaultApiKey: 'sgw_test_default',
     defaults: { plan: 'payg', clockStartMs: 1_000_000, clockFrozen: true, fixtures: false },
     populate: () => undefined,
-    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], onChange: () => undefined, onJobError: () => undefined },
+    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], containment: new Containment(), onChange: () => undefined, onJobError: () => undefined },
   });
   return registry.defaultWorkspace;
 }

@@ -1,3 +1,4 @@
+import { Containment } from '../../src/lib/containment.js';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { recordPublishes, reserve, settle, velocityRefusal, velocityUsage } from '../../src/api/posts/velocity.js';
@@ -10,7 +11,7 @@ async function workspace(startIso: string) {
     defaultApiKey: 'sgw_test_default',
     defaults: { plan: 'payg', clockStartMs: Date.parse(startIso), clockFrozen: true, fixtures: false },
     populate: () => undefined,
-    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], onChange: () => undefined, onJobError: () => undefined },
+    runtime: { realTime: () => 0, journalSize: 10, jobHandlers: new Map(), eventSubscribers: [], containment: new Containment(), onChange: () => undefined, onJobError: () => undefined },
   });
   return registry.defaultWorkspace;
 }

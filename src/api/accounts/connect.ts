@@ -1,3 +1,4 @@
+import { encodeComponent } from '../../lib/uri.js';
 import type { components } from '../../generated/openapi.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { randomHex, sameCredential } from '../../lib/credentials.js';
@@ -277,7 +278,7 @@ export function startSignIn(workspace: Workspace, request: SignInRequest, baseUr
   };
   store.sessions[session.id] = session;
   workspace.changed();
-  return { type: 'oauth', url: `${baseUrl}/__oauth/authorize?session=${encodeURIComponent(session.id)}`, expiresAt: session.expiresAt };
+  return { type: 'oauth', url: `${baseUrl}/__oauth/authorize?session=${encodeComponent(session.id)}`, expiresAt: session.expiresAt };
 }
 
 function pruneSessions(workspace: Workspace): void {

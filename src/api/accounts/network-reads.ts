@@ -1,3 +1,4 @@
+import { encodeComponent } from '../../lib/uri.js';
 import type { components } from '../../generated/openapi.js';
 import { ApiError } from '../../lib/errors.js';
 import { parseInclude, parseTimeRange } from '../../http/lists.js';
@@ -137,7 +138,7 @@ export function messengerProfileOf(account: AccountRecord) {
     greeting: `Hi {{user_first_name}}! Thanks for messaging ${account.displayName}. How can we help?`,
     iceBreakers: ['What are your opening hours?', 'Do you ship abroad?', 'Can I talk to a person?'],
     persistentMenu: [
-      { title: 'Visit our page', type: 'web_url', url: `https://${platformHost(account.platform)}/${encodeURIComponent(account.handle)}` },
+      { title: 'Visit our page', type: 'web_url', url: `https://${platformHost(account.platform)}/${encodeComponent(account.handle)}` },
       { title: 'Talk to a person', type: 'postback', payload: 'HUMAN_AGENT' },
     ],
   };
@@ -192,7 +193,7 @@ function permalinkOf(account: AccountRecord, recordKey: string): string | null {
   const facts = platformFacts(account.platform);
   if (!facts) return null;
   const values: Record<string, string> = { id: recordKey, handle: account.handle, pageId: account.platformUserId, subreddit: `u_${account.handle}` };
-  return facts.urlBase.replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined ? whole : encodeURIComponent(values[name])));
+  return facts.urlBase.replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined ? whole : encodeComponent(values[name])));
 }
 
 /**

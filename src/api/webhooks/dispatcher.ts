@@ -177,11 +177,13 @@ export function startAttempt(workspace: Workspace, webhookId: string, deliveryId
     lanes.set(workspace, byWebhook);
   }
   const previous = byWebhook.get(webhookId) ?? Promise.resolve();
+  // An attempt runs with nobody above it: its failure ends it alone, caught at the webhook boundary (decision 0041).
   const run = previous
-    .then(() => runAttempt(workspace, webhookId, deliveryId, mode))
-    .catch((error: unknown) => {
-      console.error(`social-gateway-mock: webhook attempt failed unexpectedly in ${workspace.id}:`, error);
-    });
+    .then(() => {
+      workspace.containment.trip('webhook');
+      return runAttempt(workspace, webhookId, deliveryId, mode);
+    })
+    .catch((error: unknown) => void workspace.containment.caught('webhook', error));
   byWebhook.set(webhookId, run);
   workspace.scheduler.track(run);
   return run;

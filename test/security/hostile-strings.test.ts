@@ -1,0 +1,136 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/http/spec.js';
+import { operationModels } from '../fuzz/operations.js';
+import { HOSTILE_STRINGS } from '../fuzz/requests.js';
+import { SchemaArbitraries } from '../fuzz/schema-arbitraries.js';
+import { percentEncode } from '../fuzz/wire.js';
+import { spawnMock, type MockProcess } from '../helpers/process.js';
+import { SseClient } from '../helpers/sse-client.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
+
+/**
+ * Hostile strings (issue 35): one request with a lone surrogate in a secret ended the process,
+ * and every workspace on it. These are the requests that did, sent to the real command line
+ * in its own process, then hostile strings in every place a request carries text.
+ */
+const KEY = 'sgw_test_default';
+const LONE_HIGH = '\ud800abcdefgh';
+
+async function post(url: string, path: string, body: unknown): Promise<{ status: number; body: { error?: { code: string } } }> {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { error?: { code: string } } };
+}
+
+describe('the requests that ended the process (issue 35)', () => {
+  let mock: MockProcess;
+  beforeAll(async () => {
+    mock = await spawnMock(['--clock-frozen']);
+  }, 60_000);
+  afterAll(async () => {
+    if (mock.child.exitCode === null) await mock.kill('SIGTERM');
+  });
+
+  it('answers each in the envelope, and the server is still up with nothing to contain', async () => {
+    const stream = await SseClient.open(`${mock.url}/__control/events?requests=true`, { 'x-api-key': KEY });
+    try {
+      const answers = [
+        await post(mock.url, '/v1/webhooks', { name: 'CRM', url: 'https://hooks.example/x', events: ['post.published'], secret: LONE_HIGH }),
+        await post(mock.url, '/v1/connections/bluesky/connect', { identifier: 'team.bsky.social', appPassword: LONE_HIGH }),
+        await post(mock.url, '/v1/connections/bluesky/connect', { identifier: 'team.bsky.social', password: LONE_HIGH }),
+        // A valid one, while a stream that watches requests is open: the live detail scrubs its secret too.
+        await post(mock.url, '/v1/webhooks', { name: 'CRM', url: 'https://hooks.example/x', events: ['post.published'], secret: `whsec_0123456789abcdef\udfff` }),
+      ];
+      for (const answer of answers) expect(answer.status).toBeLessThan(500);
+      expect(answers.slice(0, 3).map((answer) => answer.body.error?.code)).toEqual(['VALIDATION_ERROR', 'VALIDATION_ERROR', 'VALIDATION_ERROR']);
+      expect(answers[3]?.status).toBe(201);
+      await stream.waitFor(4);
+      expect(JSON.stringify(stream.events())).not.toContain('0123456789abcdef');
+    } finally {
+      stream.close();
+    }
+    const health = await fetch(`${mock.url}/__control/health`);
+    expect(health.status).toBe(200);
+    expect(((await health.json()) as { failures: { total: number } }).failures.total).toBe(0);
+    expect(mock.child.exitCode).toBeNull();
+  });
+
+  it('walks every operation of both contracts with hostile strings in its path, query and every body field, and is still up', async () => {
+    const answered: number[] = [];
+    for (const contract of ['api', 'control'] as const) {
+      const document = loadSpec(contract === 'api' ? 'openapi.yaml' : 'control.yaml').document;
+      const schemas = new SchemaArbitraries({ document });
+      for (const op of operationModels(document, contract)) {
+        // A lone surrogate, control characters, and 100 KB of right-to-left text ending in a lone surrogate.
+        for (const text of [HOSTILE_STRINGS[0], HOSTILE_STRINGS[3], HOSTILE_STRINGS[8]] as string[]) {
+          const path = op.path.replace(/\{\w+\}/g, () => percentEncode(text.slice(0, 200)));
+          const query = op.parameters.filter((p) => p.in === 'query').map((p) => `${p.name}=${percentEncode(text.slice(0, 300))}`);
+          const properties = op.body ? Object.keys(schemas.resolve(op.body.schema).properties ?? {}) : [];
+          const body = op.body ? JSON.stringify(Object.fromEntries([...properties, text.slice(0, 50)].map((name) => [name, text]))) : undefined;
+          const res = await fetch(`${mock.url}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, {
+            method: op.method,
+            headers: { 'x-api-key': KEY, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+            ...(body !== undefined && { body }),
+          });
+          answered.push(res.status);
+          if (!res.headers.get('content-type')?.startsWith('text/event-stream')) await res.text();
+          else await res.body?.cancel();
+          expect(res.status, `${op.operationId} with ${JSON.stringify(text.slice(0, 20))}`).toBeLessThan(500);
+        }
+      }
+    }
+    expect(answered.length).toBeGreaterThan(250);
+    const health = await fetch(`${mock.url}/__control/health`);
+    expect(((await health.json()) as { failures: { total: number } }).failures.total).toBe(0);
+    expect(mock.child.exitCode).toBeNull();
+  }, 120_000);
+});
+
+describe('hostile strings in every place a request carries text', () => {
+  const mock = useMock({ fixtures: false }, { listen: true });
+
+  it('journals the error answer to each as a webhook secret', async () => {
+    for (const secret of HOSTILE_STRINGS) {
+      const res = await mock.call('post', '/v1/webhooks').send({ name: 'CRM', url: 'https://hooks.example/x', events: ['post.published'], secret: secret.slice(0, 12) });
+      expect(res.status).toBeLessThan(500);
+    }
+    const journal = await mock.control('get', '/__control/journal?limit=100');
+    expectStatus(journal, 200);
+    const entries = (journal.body as { data: Array<{ operationId: string | null; status: number }> }).data.filter((entry) => entry.operationId === 'createWebhook');
+    // Each request has its entry: the recording that threw before it was written no longer does.
+    expect(entries).toHaveLength(HOSTILE_STRINGS.length);
+    const health = await mock.control('get', '/__control/health');
+    expect(health.body.failures.total).toBe(0);
+  });
+
+  it.each(HOSTILE_STRINGS.map((text, i) => [i, text] as const))('answers hostile string %i in a body field, a query parameter and a path segment in the envelope', async (_i, text) => {
+    for (const res of [
+      await mock.call('post', '/v1/posts').send({ text, destinations: [{ connectionId: text }] }),
+      await mock.call('get', `/v1/posts?status=${percentEncode(text).slice(0, 6000)}&token=${percentEncode(text).slice(0, 6000)}`),
+      await mock.call('get', `/v1/posts/${percentEncode(text).slice(0, 6000)}`),
+      await mock.control('post', '/__control/rules').send({ id: text.slice(0, 200), match: { path: text.slice(0, 200) }, then: { latencyMs: 0 } }),
+      await mock.control('post', '/__control/workspaces').send({ name: text, scenario: text }),
+    ]) {
+      expect(res.status, res.text.slice(0, 300)).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body.error.code).toEqual(expect.any(String));
+    }
+  });
+
+  it('refuses control characters in a secret-named header as the HTTP parser does, in the envelope, and goes on', async () => {
+    const port = Number(new URL(mock.url).port);
+    for (const value of ['sgw\u0000test', 'a\u0001b\u001bc', `${'x'.repeat(20_000)}`]) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(Buffer.from(`GET /v1/posts HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${value}\r\nConnection: close\r\n\r\n`, 'latin1')));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(answer).toContain('"error"');
+    }
+    expectApiError(await mock.call('get', '/v1/posts', 'sgw_test_\u00ff\u00fe'), 401, 'UNAUTHORIZED');
+    expectStatus(await mock.call('get', '/v1/posts'), 200);
+  });
+});
