@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
 import type { ShutdownSource } from './lifecycle.js';
 import { flagHelp, InputError, resolveOptions, UsageError, type CliIo, type FlagTable } from './options.js';
 import { startServer } from './serve.js';
+import { maskPrintedLine } from './printed-line.js';
 
 /** `mcp`'s own flag; the server's flags start the mock it runs in process. */
 export const MCP_FLAGS = {
@@ -50,7 +51,8 @@ type Target = { session: McpSession; stopMock?: () => Promise<number> } | { exit
  */
 async function mcpTarget(argv: string[], io: CliIo): Promise<Target> {
   const said: string[] = [];
-  const told: CliIo = { ...io, err: (line) => (said.push(line.replace(/^social-gateway-mock: /, '')), io.err(line)) };
+  // Kept as printed: masked (user info, secret-named query values), since the agent's client may log it.
+  const told: CliIo = { ...io, err: (line) => (said.push(maskPrintedLine(line).replace(/^social-gateway-mock: /, '')), io.err(line)) };
   const failed = (exitCode: number): Target => ({ exitCode, failure: said.join(' ') });
   try {
     const resolved = resolveOptions(argv, told, MCP_FLAGS);

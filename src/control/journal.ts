@@ -9,10 +9,13 @@ type JournalQuery = { limit?: number; after?: number; operationId?: string; meth
 /** The operations of control.yaml's tag Journal: what the workspace was asked and answered. Reads only. */
 export const journalRoutes: ControlRouteFactory = ({ coverage }) => {
   // What an entry can be recorded under: the API's operations and the control plane's triggers.
-  const recordable = [...coverage.operations().map((operation) => operation.operationId), ...Object.keys(CONTROL_OPERATIONS)];
-  const known = new Set(recordable);
+  // Read on the first filtered request: building the routes only closes over the dependencies.
+  let recordable: string[] | undefined;
+  let known: Set<string> | undefined;
   return [
     route<never, JournalQuery>('getJournal', ({ workspace, query }) => {
+      recordable ??= [...coverage.operations().map((operation) => operation.operationId), ...Object.keys(CONTROL_OPERATIONS)];
+      known ??= new Set(recordable);
       // A mistyped filter would match nothing and look like "no such request": say so instead.
       if (query.operationId !== undefined && !known.has(query.operationId)) {
         throw validationError('operationId', `'${query.operationId}' is not an operationId of openapi.yaml or control.yaml${didYouMean(query.operationId, recordable) || '.'}`);

@@ -6,6 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { maskPrintedLine } from '../../src/cli/printed-line.js';
 import { Database } from '../../src/store/database.js';
 import { cliIo } from '../helpers/cli-io.js';
+import { stdioClient } from '../helpers/mcp.js';
 
 /*
  * Issue 35, item 8: `--data` wrote through a temporary file of a fixed name, following a symlink
@@ -52,10 +53,15 @@ describe('every URL the command line prints is masked', () => {
     expect(maskPrintedLine('GET /__control/events query { replay?, requests? }')).toBe('GET /__control/events query { replay?, requests? }');
   });
 
-  it('masks a URL quoted back from --mcp --url and from a --webhook-deny entry', async () => {
-    const mcp = cliIo();
-    expect(await main(['mcp', '--url', 'ftp://bob:hunter2@mock.example/?token=hunter2'], mcp.streams)).toEqual({ exitCode: 2 });
-    expect(mcp.err.join('\n')).not.toContain('hunter2');
+  it('masks a URL quoted back from mcp --url, on stderr and in the MCP error the agent reads, and from a --webhook-deny entry', { timeout: 60_000 }, async () => {
+    // Over stdio, as an agent starts it: a start failure answers the first request with an MCP error (decision 0051).
+    const told = await stdioClient(['--url', 'ftp://bob:hunter2@mock.example/?token=hunter2']).then(
+      () => 'started',
+      (error: unknown) => String(error),
+    );
+    expect(told).toContain('could not start');
+    expect(told).toContain('mock.example');
+    expect(told).not.toContain('hunter2');
     const deny = cliIo();
     expect(await main(['--webhook-deny', 'http://bob:hunter2@hooks.example/?x=1'], deny.streams)).toEqual({ exitCode: 2 });
     expect(deny.err.join('\n')).not.toContain('hunter2');

@@ -149,17 +149,18 @@ describe('ratios', () => {
     expect(list[1]).toMatchObject({ workload: 'posts-create', throughput: { mockOverPrism: undefined } });
   });
 
-  it('judges each workload by its own target (3× on the four issue 21 names, 1.5× elsewhere), and says which wait', () => {
+  it('judges every workload against 5× Prism (issue 37), and says which wait', () => {
     const targets = evaluateTargets(list, [
       { server: 'mock', runs: [400], medianMs: 400 },
       { server: 'prism', runs: [1000], medianMs: 1000 },
     ]);
     expect(targets.map((t) => [t.target, t.scope, t.met])).toEqual([
-      ['throughput ≥ 1.5× Prism', 'accounts-list', true],
+      ['throughput ≥ 5× Prism', 'accounts-list', false],
       ['pipeline ≤ 25% over Express + validator', 'accounts-list', true],
-      ['throughput ≥ 3× Prism', 'posts-create', undefined],
-      ['throughput ≥ 3× Prism', 'posts-list', false],
+      ['throughput ≥ 5× Prism', 'posts-create', undefined],
+      ['throughput ≥ 5× Prism', 'posts-list', false],
       ['start to first 200 ≤ ½ of Prism', 'median of runs', true],
+      ['start to first 200 < 2000 ms', 'median of 1 whole processes', true],
     ]);
   });
 });
