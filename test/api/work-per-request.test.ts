@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addComment, commentsStore } from '../../src/api/comments/store.js';
-import { addConversation, inboxStore, type ConversationRecord } from '../../src/api/inbox/store.js';
+import { addConversation, addMessage, inboxStore, type ConversationRecord } from '../../src/api/inbox/store.js';
 import { addPost, postsStore } from '../../src/api/posts/store.js';
 import type { DestinationRecord, PostRecord } from '../../src/api/posts/records.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
@@ -161,5 +161,44 @@ describe('the records a request visits among 3,000 comments and 3,000 conversati
     expectStatus(res, 200);
     expect(res.body.convos).toHaveLength(before.length);
     expect(conversations.visits).toBeLessThanOrEqual(before.length + FLAT);
+  });
+
+  it('GET /v1/inbox/conversations pages an account of 3,000 conversations from its kept order, reading the page\'s messages only', async () => {
+    const { key, workspace } = await grownWorkspace(0);
+    const inbox = inboxStore.get(workspace);
+    const mine = Object.values(inbox.conversations)[0] as ConversationRecord;
+    const startMs = workspace.now() - 30 * DAY_MS;
+    for (let i = 0; i < GROWN_TO; i++) {
+      const conversation: ConversationRecord = { ...mine, id: workspace.newId(), lastMessageId: null, lastInboundAt: null, members: [{ id: `person-${i}`, username: null, displayName: null }, ...mine.members.slice(-1)] };
+      addConversation(workspace, conversation);
+      // Activity out of the order they were opened in, so the order is not the map's.
+      const sentAt = new Date(startMs + ((i * 7_919) % GROWN_TO) * 60_000).toISOString();
+      addMessage(workspace, conversation, { id: `m-${i}`, conversationId: conversation.id, text: `Hello ${i}`, senderId: `person-${i}`, sentAt, attachments: [], direction: 'inbound' });
+    }
+    const messages = countReads(inbox as unknown as { messages: Record<string, unknown> }, 'messages');
+    const page = (cursor?: string) => mock.call('get', `/v1/inbox/conversations?accountId=${mine.accountId}&limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+    expectStatus(await page(), 200);
+    messages.visits = 0;
+    const first = await page();
+    expectStatus(first, 200);
+    const second = await page(first.body.cursor as string);
+    expectStatus(second, 200);
+    // Each conversation shown reads its last message once; a sort of the account read all 3,000.
+    expect(messages.visits).toBeLessThanOrEqual(2 * (20 + FLAT));
+    // The pages are the account's newest activity first, as a sort of them all would have them.
+    const expected = Object.values(inbox.conversations)
+      .filter((conversation) => conversation.accountId === mine.accountId)
+      .map((conversation) => [inbox.messages[conversation.lastMessageId as string]?.sentAt ?? conversation.createdAt, conversation.id] as const)
+      .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? 1 : -1) : a[0] < b[0] ? 1 : -1))
+      .map(([, id]) => id);
+    const shown = [...(first.body.convos as Array<{ id: string }>), ...(second.body.convos as Array<{ id: string }>)].map((c) => c.id);
+    expect(shown).toEqual(expected.slice(0, 40));
+    // A message moves its conversation to the top, and the order stays kept.
+    const oldest = expected[expected.length - 1] as string;
+    expectStatus(await mock.control('post', '/__control/inbound/messages', key).send({ conversationId: oldest, text: 'Still there?' }), 201);
+    messages.visits = 0;
+    const after = await page();
+    expect((after.body.convos as Array<{ id: string }>).map((c) => c.id)).toEqual([oldest, ...expected.slice(0, 19)]);
+    expect(messages.visits).toBeLessThanOrEqual(20 + FLAT);
   });
 });

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import { ApiError, validationError } from '../../lib/errors.js';
-import { compareKeys, listPage } from '../../http/lists.js';
+import { compareKeys, indexedListPage } from '../../http/lists.js';
 import { fakePerson, fakeText } from '../world/fakes.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { networkMessageId } from '../../platforms/external-ids.js';
@@ -11,7 +11,7 @@ import { findTarget, requireActive } from '../engagement/target.js';
 import { postsStore } from '../posts/store.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { ATTACHMENT_EXTENSIONS, MESSAGING_WINDOW_MS, attachmentTypeOf, notPublicHttpsReason, windowOpen } from './message-rules.js';
-import { addConversation, conversationsOfAccount, inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
+import { addConversation, addMessage, conversationsByActivity, conversationWithMember, inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
 import { getOwn } from '../../lib/records.js';
 
 export type ConversationView = components['schemas']['Conversation'];
@@ -64,28 +64,25 @@ export function conversationView(workspace: Workspace, conversation: Conversatio
   };
 }
 
-/** When anything last happened in a conversation: its newest message, or its creation. */
-function lastActivityAt(workspace: Workspace, conversation: ConversationRecord): string {
-  const last = conversation.lastMessageId === null ? undefined : inboxStore.get(workspace).messages[conversation.lastMessageId];
-  return last?.sentAt ?? conversation.createdAt;
-}
-
-function conversationsOf(workspace: Workspace, accountId: string): ConversationRecord[] {
-  return [...conversationsOfAccount(workspace, accountId)];
-}
-
-/** GET /v1/inbox/conversations: the account's conversations, newest activity first. */
+/**
+ * GET /v1/inbox/conversations: the account's conversations, newest activity first, read from the
+ * order the store keeps (store.ts): O(log n + page) in the account's n conversations.
+ */
 export function listConversations(workspace: Workspace, query: { accountId: string; limit?: number; cursor?: string }): components['schemas']['ConversationList'] {
   const account = inboxAccount(workspace, query.accountId, 'accountId');
-  const keyed = conversationsOf(workspace, account.id).map((conversation) => ({ conversation, key: [lastActivityAt(workspace, conversation), conversation.id] as const }));
-  keyed.sort((a, b) => compareKeys(a.key, b.key, 'desc'));
-  const page = listPage(workspace, { list: 'conversations', query, sorted: keyed, keyOf: (item) => item.key, direction: 'desc', limit: query.limit ?? 50 });
+  const page = indexedListPage(workspace, {
+    list: 'conversations',
+    query,
+    following: (after, count) => conversationsByActivity(workspace, account.id, after, count),
+    keyOf: (item) => item.key,
+    limit: query.limit ?? 50,
+  });
   return { accountId: account.id, convos: page.data.map((item) => conversationView(workspace, item.conversation)), cursor: page.nextCursor };
 }
 
-/** The account's conversation with one person, if any. */
+/** The account's conversation with one person, if any: O(1) from the store's index of members. */
 export function conversationWith(workspace: Workspace, account: AccountRecord, personId: string): ConversationRecord | undefined {
-  return conversationsOf(workspace, account.id).find((conversation) => conversation.members.some((member) => member.id === personId));
+  return conversationWithMember(workspace, account.id, personId);
 }
 
 /** The account's conversation with a person, opened (empty) when there is none: where an automation's message goes. */
@@ -151,8 +148,7 @@ export function deliverOutbound(workspace: Workspace, account: AccountRecord, co
     ...(outgoing.cards && { cards: outgoing.cards }),
     ...(outgoing.automationId !== undefined && { automationId: outgoing.automationId }),
   };
-  inboxStore.get(workspace).messages[message.id] = message;
-  conversation.lastMessageId = message.id;
+  addMessage(workspace, conversation, message);
   // Answering reads everything before it (the store's meaning of unreadCount).
   conversation.unreadCount = 0;
   workspace.events.emit('message.sent', { accountId: account.id, platform: account.platform, message: messageView(message) });
@@ -351,8 +347,7 @@ function storeInbound(
     direction: 'inbound',
     ...(content.storyReply && { storyReply: content.storyReply }),
   };
-  inboxStore.get(workspace).messages[message.id] = message;
-  conversation.lastMessageId = message.id;
+  addMessage(workspace, conversation, message);
   conversation.lastInboundAt = message.sentAt;
   conversation.unreadCount++;
   if (!existing) conversation.openedByMessageId = message.id;
