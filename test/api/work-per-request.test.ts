@@ -44,7 +44,7 @@ function countReads<K extends string>(store: Record<K, Record<string, unknown>>,
 }
 
 /** A fresh frozen workspace of the fixture world, grown by `count` published posts old enough to count toward no cap. */
-async function grownWorkspace(count: number): Promise<{ key: string; workspace: Workspace; connectionId: string; ids: string[] }> {
+async function grownWorkspace(count: number, options: { networkIds?: boolean } = {}): Promise<{ key: string; workspace: Workspace; connectionId: string; ids: string[] }> {
   const created = await mock.control('post', '/__control/workspaces').send({ clock: { frozen: true } });
   const key = created.body.apiKey as string;
   const workspace = mock.server.registry.byApiKey(key) as Workspace;
@@ -64,7 +64,7 @@ async function grownWorkspace(count: number): Promise<{ key: string; workspace: 
       scheduledAtMs: null,
       source: 'api',
       thread: null,
-      destinations: [{ id: workspace.newId(), connectionId, platform: 'bluesky', status: 'published', externalPostId: null, externalUrl: null, errorCode: null, errorMessage: null, publishedAt: longAgo, text: null, options: {}, metricsSeed: i + 1 }],
+      destinations: [{ id: workspace.newId(), connectionId, platform: 'bluesky', status: 'published', externalPostId: options.networkIds ? `grown-${i}` : null, externalUrl: null, errorCode: null, errorMessage: null, publishedAt: longAgo, text: null, options: {}, metricsSeed: i + 1 }],
       createdAt: longAgo,
       updatedAt: longAgo,
     };
@@ -200,5 +200,53 @@ describe('the records a request visits among 3,000 comments and 3,000 conversati
     const after = await page();
     expect((after.body.convos as Array<{ id: string }>).map((c) => c.id)).toEqual([oldest, ...expected.slice(0, 19)]);
     expect(messages.visits).toBeLessThanOrEqual(20 + FLAT);
+  });
+});
+
+describe('the posts a request visits to find where something lands, in a workspace of 3,000 published posts', () => {
+  it('an inbound comment naming only an account, or nothing, reads no post of the walk (the newest published destination is kept in order)', async () => {
+    const { key, workspace, connectionId } = await grownWorkspace(GROWN_TO, { networkIds: true });
+    const counter = countVisits(workspace);
+    const comment = (body: Record<string, unknown>) => mock.control('post', '/__control/inbound/comments', key).send({ text: 'Lovely.', ...body });
+    expectStatus(await comment({ accountId: connectionId }), 201);
+    counter.visits = 0;
+    const onAccount = await comment({ accountId: connectionId });
+    const anywhere = await comment({});
+    expectStatus(onAccount, 201);
+    expectStatus(anywhere, 201);
+    expect(counter.visits).toBeLessThanOrEqual(2 * FLAT);
+    // Still the newest published destination, as a walk of every post finds it.
+    const newest = (accountId?: string) =>
+      Object.values(postsStore.get(workspace).posts)
+        .flatMap((post) => post.destinations)
+        .filter((d) => d.status === 'published' && d.publishedAt !== null && (accountId === undefined || d.connectionId === accountId))
+        .sort((a, b) => ((a.publishedAt as string) === b.publishedAt ? (a.id < b.id ? 1 : -1) : (a.publishedAt as string) < (b.publishedAt as string) ? 1 : -1))[0]?.id;
+    expect(onAccount.body.destinationId).toBe(newest(connectionId));
+    expect(anywhere.body.destinationId).toBe(newest());
+  });
+
+  it('a sync within 15 s of the last one answers from the account\'s newest posts without a walk of them all', async () => {
+    const { key, workspace, connectionId } = await grownWorkspace(GROWN_TO, { networkIds: true });
+    const counter = countVisits(workspace);
+    const sync = () => mock.call('post', `/v1/accounts/${connectionId}/sync`, key).send({});
+    const first = await sync();
+    expectStatus(first, 200);
+    counter.visits = 0;
+    const skipped = await sync();
+    expectStatus(skipped, 200);
+    expect(counter.visits).toBeLessThanOrEqual(FLAT);
+    // The same 20 posts, the newest the account published, as the sync that asked the network found them.
+    expect(skipped.body).toEqual({ ...first.body, skipped: true });
+  });
+
+  it('a story reply naming an account finds its live story without a walk of every post', async () => {
+    const { key, workspace } = await grownWorkspace(GROWN_TO, { networkIds: true });
+    const instagram = Object.values((await mock.call('get', '/v1/connections', key)).body.connections as Array<{ id: string; platform: string; status: string }>).find((c) => c.platform === 'instagram' && c.status === 'active')?.id as string;
+    const counter = countVisits(workspace);
+    const reply = () => mock.control('post', '/__control/inbound/story-replies', key).send({ accountId: instagram, text: 'Love this' });
+    expectStatus(await reply(), 201);
+    counter.visits = 0;
+    expectStatus(await reply(), 201);
+    expect(counter.visits).toBeLessThanOrEqual(FLAT);
   });
 });

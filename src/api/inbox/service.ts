@@ -9,6 +9,7 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { findTarget, requireActive } from '../engagement/target.js';
 import { postsStore } from '../posts/store.js';
+import { publishedNewestFirst } from '../posts/published-index.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { ATTACHMENT_EXTENSIONS, MESSAGING_WINDOW_MS, attachmentTypeOf, notPublicHttpsReason, windowOpen } from './message-rules.js';
 import { addConversation, addMessage, conversationsByActivity, conversationWithMember, inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
@@ -427,11 +428,14 @@ export function checkInboundStoryReply(workspace: Workspace, input: InboundStory
     throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${account.platform} has no stories; story replies come on instagram and facebook.`, { param: 'accountId', details: { platform: account.platform } });
   }
   if (story.destinationId === null) {
+    // The account's published destinations newest first (posts/published-index.ts), back to a
+    // story's lifetime ago: O(k) for the k published in the last day, not a walk of every post.
     let newest: { post: PostRecord; destination: DestinationRecord } | undefined;
-    for (const post of Object.values(postsStore.get(workspace).posts)) {
-      for (const destination of post.destinations) {
-        if (destination.connectionId !== account.id || !isLiveStory(workspace, post, destination)) continue;
-        if (!newest || (destination.publishedAt ?? '') > (newest.destination.publishedAt ?? '')) newest = { post, destination };
+    for (const entry of publishedNewestFirst(postsStore.get(workspace).posts, account.id)) {
+      if (workspace.now() - Date.parse(entry.destination.publishedAt ?? '') >= STORY_LIFETIME_MS) break;
+      if (isLiveStory(workspace, entry.post, entry.destination)) {
+        newest = entry;
+        break;
       }
     }
     if (newest) story = { postId: newest.post.id, destinationId: newest.destination.id };
