@@ -78,7 +78,7 @@ export function listConversations(workspace: Workspace, query: { accountId: stri
     keyOf: (item) => item.key,
     limit: query.limit ?? 50,
   });
-  return { accountId: account.id, convos: page.data.map((item) => conversationView(workspace, item.conversation)), cursor: page.nextCursor };
+  return { accountId: account.id, convos: page.data.map((entry) => conversationView(workspace, entry.item)), cursor: page.nextCursor };
 }
 
 /** The account's conversation with one person, if any: O(1) from the store's index of members. */

@@ -2,6 +2,7 @@ import { defineStore, type HasWorkspaceData } from '../../store/define-store.js'
 import { groupedIndex } from '../../store/grouped-index.js';
 import { compareKeys, type SortKey } from '../../http/lists.js';
 import { getOwn } from '../../lib/records.js';
+import { KeptOrder, type Kept } from '../../lib/kept-order.js';
 
 /**
  * The networks whose messages carry attachments, quick replies, buttons and cards
@@ -82,75 +83,60 @@ function memberKey(accountId: string, memberId: string): string {
   return `${accountId}\u0000${memberId}`;
 }
 
-/** One conversation as the inbox orders it: by `[lastActivityAt, id]`, as it was when last placed. */
-interface Placed {
-  readonly conversation: ConversationRecord;
-  key: readonly [string, string];
-}
-
 /**
  * The inbox list's order (GET /v1/inbox/conversations, newest activity first), kept per account
  * so that a page costs O(log n + page) in the account's n conversations instead of a sort of them
- * all: an ascending array of `[lastActivityAt, id]` per account, and each conversation's entry.
- * Never persisted: built in one pass, O(n log n), on the first page of a workspace's inbox, kept by
- * `addConversation` and `addMessage` from then on (O(log n) to find the place and a splice, which
- * moves nothing when the conversation becomes the newest, as a new message makes it), and dropped
- * with the map it came from (a reset or a restore makes a new one), as src/store/grouped-index.ts.
+ * all: `[lastActivityAt, id]` ascending per account (src/lib/kept-order.ts), and each
+ * conversation's entry. Never persisted: built in one pass, O(n log n), on the first page of a
+ * workspace's inbox, kept by `addConversation` and `addMessage` from then on (O(log n) and a
+ * splice, which moves nothing when the conversation becomes the newest, as a new message makes
+ * it), and dropped with the map it came from (a reset or a restore makes a new one).
  */
 interface ActivityOrder {
-  readonly byAccount: Map<string, Placed[]>;
-  readonly placed: Map<string, Placed>;
+  readonly byAccount: Map<string, KeptOrder<ConversationRecord>>;
+  readonly placed: Map<string, Kept<ConversationRecord>>;
 }
 
 const orders = new WeakMap<object, ActivityOrder>();
 
 /** When anything last happened in a conversation: its newest message, or its creation. */
-export function lastActivityAt(inbox: { messages: Readonly<Record<string, MessageRecord>> }, conversation: ConversationRecord): string {
+function lastActivityAt(inbox: { messages: Readonly<Record<string, MessageRecord>> }, conversation: ConversationRecord): string {
   const last = conversation.lastMessageId === null ? undefined : getOwn(inbox.messages, conversation.lastMessageId);
   return last?.sentAt ?? conversation.createdAt;
 }
 
-function ascending(a: SortKey, b: SortKey): number {
-  return compareKeys(a, b, 'asc');
+const ascending = (a: SortKey, b: SortKey) => compareKeys(a, b, 'asc');
+
+function place(order: ActivityOrder, entry: Kept<ConversationRecord>): void {
+  let kept = order.byAccount.get(entry.item.accountId);
+  if (kept === undefined) order.byAccount.set(entry.item.accountId, (kept = new KeptOrder(ascending)));
+  kept.insert(entry);
+  order.placed.set(entry.item.id, entry);
 }
 
-/** The first position of `entries` whose key is not below `key`: O(log n). */
-function lowerBound(entries: readonly Placed[], key: SortKey): number {
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (ascending((entries[mid] as Placed).key, key) < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
+type InboxData = ReturnType<typeof inboxStore.read>;
 
-function place(order: ActivityOrder, entry: Placed): void {
-  let entries = order.byAccount.get(entry.conversation.accountId);
-  if (entries === undefined) order.byAccount.set(entry.conversation.accountId, (entries = []));
-  entries.splice(lowerBound(entries, entry.key), 0, entry);
-  order.placed.set(entry.conversation.id, entry);
+function placed(inbox: InboxData, conversation: ConversationRecord): Kept<ConversationRecord> {
+  return { item: conversation, key: [lastActivityAt(inbox, conversation), conversation.id] };
 }
 
 function activityOrder(inbox: InboxData): ActivityOrder {
   let order = orders.get(inbox.conversations);
   if (order === undefined) {
-    order = { byAccount: new Map(), placed: new Map() };
-    const all = Object.values(inbox.conversations).map((conversation): Placed => ({ conversation, key: [lastActivityAt(inbox, conversation), conversation.id] }));
-    all.sort((a, b) => ascending(a.key, b.key));
-    for (const entry of all) {
-      const entries = order.byAccount.get(entry.conversation.accountId);
-      if (entries === undefined) order.byAccount.set(entry.conversation.accountId, [entry]);
-      else entries.push(entry);
-      order.placed.set(entry.conversation.id, entry);
+    const byAccount = new Map<string, Array<Kept<ConversationRecord>>>();
+    const all = new Map<string, Kept<ConversationRecord>>();
+    for (const conversation of Object.values(inbox.conversations)) {
+      const entry = placed(inbox, conversation);
+      all.set(conversation.id, entry);
+      const group = byAccount.get(conversation.accountId);
+      if (group === undefined) byAccount.set(conversation.accountId, [entry]);
+      else group.push(entry);
     }
+    order = { byAccount: new Map([...byAccount].map(([accountId, group]) => [accountId, new KeptOrder(ascending, group)])), placed: all };
     orders.set(inbox.conversations, order);
   }
   return order;
 }
-
-type InboxData = ReturnType<typeof inboxStore.read>;
 
 /** Stores a new conversation (opened by the API, an inbound message, the fixtures): O(1), and O(log n) into a built order. Conversations are never removed. */
 export function addConversation(workspace: HasWorkspaceData, conversation: ConversationRecord): void {
@@ -158,7 +144,7 @@ export function addConversation(workspace: HasWorkspaceData, conversation: Conve
   inbox.conversations[conversation.id] = conversation;
   byMember.added(inbox.conversations, conversation);
   const order = orders.get(inbox.conversations);
-  if (order !== undefined) place(order, { conversation, key: [lastActivityAt(inbox, conversation), conversation.id] });
+  if (order !== undefined) place(order, placed(inbox, conversation));
 }
 
 /** Stores a message of a conversation already stored, which becomes its newest: O(log n) in the account's conversations (the inbox order moves it). */
@@ -168,13 +154,7 @@ export function addMessage(workspace: HasWorkspaceData, conversation: Conversati
   conversation.lastMessageId = message.id;
   const order = orders.get(inbox.conversations);
   const entry = order?.placed.get(conversation.id);
-  if (order === undefined || entry === undefined) return;
-  const entries = order.byAccount.get(conversation.accountId) ?? [];
-  const at = lowerBound(entries, entry.key);
-  const index = entries[at] === entry ? at : entries.indexOf(entry);
-  if (index >= 0) entries.splice(index, 1);
-  entry.key = [lastActivityAt(inbox, conversation), conversation.id];
-  place(order, entry);
+  if (entry !== undefined) order?.byAccount.get(conversation.accountId)?.move(entry, placed(inbox, conversation).key);
 }
 
 /** The account's conversation with one person (a member id), if any: O(1) once the index is built. */
@@ -186,12 +166,11 @@ export function conversationWithMember(workspace: HasWorkspaceData, accountId: s
  * Up to `count` of the account's conversations after `after` in the inbox list's order (newest
  * activity first, then id descending), with their keys: O(log n + count) once the order is built.
  */
-export function conversationsByActivity(workspace: HasWorkspaceData, accountId: string, after: SortKey | undefined, count: number): Array<{ conversation: ConversationRecord; key: readonly [string, string] }> {
-  const entries = activityOrder(inboxStore.read(workspace)).byAccount.get(accountId) ?? [];
-  const page: Array<{ conversation: ConversationRecord; key: readonly [string, string] }> = [];
-  for (let i = (after === undefined ? entries.length : lowerBound(entries, after)) - 1; i >= 0 && page.length < count; i--) {
-    const entry = entries[i] as Placed;
-    page.push({ conversation: entry.conversation, key: entry.key });
+export function conversationsByActivity(workspace: HasWorkspaceData, accountId: string, after: SortKey | undefined, count: number): Array<Kept<ConversationRecord>> {
+  const page: Array<Kept<ConversationRecord>> = [];
+  for (const entry of activityOrder(inboxStore.read(workspace)).byAccount.get(accountId)?.descending(after) ?? []) {
+    if (page.length >= count) break;
+    page.push(entry);
   }
   return page;
 }

@@ -1,4 +1,5 @@
 import { compareKeys, type SortKey } from '../../http/lists.js';
+import { KeptOrder, type Kept } from '../../lib/kept-order.js';
 import type { DestinationRecord, PostRecord } from './records.js';
 
 /*
@@ -18,63 +19,42 @@ import type { DestinationRecord, PostRecord } from './records.js';
 export interface PublishedDestination {
   readonly post: PostRecord;
   readonly destination: DestinationRecord;
-  /** `[publishedAt, destination id]`, ascending. */
-  readonly key: SortKey;
 }
 
 interface PublishedOrder {
-  readonly all: PublishedDestination[];
-  readonly byAccount: Map<string, PublishedDestination[]>;
+  readonly all: KeptOrder<PublishedDestination>;
+  readonly byAccount: Map<string, KeptOrder<PublishedDestination>>;
   /** The destination ids placed, so a post changed twice is not placed twice. */
   readonly placed: Set<string>;
 }
 
 const orders = new WeakMap<object, PublishedOrder>();
 
-function lowerBound(entries: readonly PublishedDestination[], key: SortKey): number {
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (compareKeys((entries[mid] as PublishedDestination).key, key, 'asc') < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
+const ascending = (a: SortKey, b: SortKey) => compareKeys(a, b, 'asc');
 
-function insert(entries: PublishedDestination[], entry: PublishedDestination): void {
-  entries.splice(lowerBound(entries, entry.key), 0, entry);
-}
-
-function place(order: PublishedOrder, post: PostRecord): void {
+/** The destinations of the post that went out and are not placed yet, each with its key `[publishedAt, id]`. */
+function* unplaced(placed: Set<string>, post: PostRecord): Generator<Kept<PublishedDestination>> {
   for (const destination of post.destinations) {
-    if (destination.publishedAt === null || order.placed.has(destination.id)) continue;
-    const entry: PublishedDestination = { post, destination, key: [destination.publishedAt, destination.id] };
-    order.placed.add(destination.id);
-    insert(order.all, entry);
-    let mine = order.byAccount.get(destination.connectionId);
-    if (mine === undefined) order.byAccount.set(destination.connectionId, (mine = []));
-    insert(mine, entry);
+    if (destination.publishedAt === null || placed.has(destination.id)) continue;
+    placed.add(destination.id);
+    yield { item: { post, destination }, key: [destination.publishedAt, destination.id] };
   }
+}
+
+function accountOrder(order: PublishedOrder, accountId: string): KeptOrder<PublishedDestination> {
+  let mine = order.byAccount.get(accountId);
+  if (mine === undefined) order.byAccount.set(accountId, (mine = new KeptOrder(ascending)));
+  return mine;
 }
 
 function built(posts: Readonly<Record<string, PostRecord>>): PublishedOrder {
   let order = orders.get(posts);
   if (order === undefined) {
-    order = { all: [], byAccount: new Map(), placed: new Set() };
-    for (const post of Object.values(posts)) {
-      for (const destination of post.destinations) {
-        if (destination.publishedAt === null || order.placed.has(destination.id)) continue;
-        order.placed.add(destination.id);
-        order.all.push({ post, destination, key: [destination.publishedAt, destination.id] });
-      }
-    }
-    order.all.sort((a, b) => compareKeys(a.key, b.key, 'asc'));
-    for (const entry of order.all) {
-      const mine = order.byAccount.get(entry.destination.connectionId);
-      if (mine === undefined) order.byAccount.set(entry.destination.connectionId, [entry]);
-      else mine.push(entry);
-    }
+    const placed = new Set<string>();
+    const all = new KeptOrder(ascending, Object.values(posts).flatMap((post) => [...unplaced(placed, post)]));
+    order = { all, byAccount: new Map(), placed };
+    // In ascending order already, so each lands at the end of its account's.
+    for (const entry of [...all.descending()].reverse()) accountOrder(order, entry.item.destination.connectionId).insert(entry);
     orders.set(posts, order);
   }
   return order;
@@ -87,12 +67,16 @@ function built(posts: Readonly<Record<string, PostRecord>>): PublishedOrder {
  */
 export function* publishedNewestFirst(posts: Readonly<Record<string, PostRecord>>, accountId?: string): Generator<PublishedDestination> {
   const order = built(posts);
-  const entries = accountId === undefined ? order.all : (order.byAccount.get(accountId) ?? []);
-  for (let i = entries.length - 1; i >= 0; i--) yield entries[i] as PublishedDestination;
+  const kept = accountId === undefined ? order.all : order.byAccount.get(accountId);
+  for (const entry of kept?.descending() ?? []) yield entry.item;
 }
 
 /** A post was added, or one of its destinations went out. */
 export function publishedChanged(posts: Readonly<Record<string, PostRecord>>, post: PostRecord): void {
   const order = orders.get(posts);
-  if (order !== undefined) place(order, post);
+  if (order === undefined) return;
+  for (const entry of unplaced(order.placed, post)) {
+    order.all.insert(entry);
+    accountOrder(order, entry.item.destination.connectionId).insert(entry);
+  }
 }
