@@ -46,6 +46,11 @@ export class KeptOrder<T> {
     this.insert(entry);
   }
 
+  /** Takes out and answers the entries with keys below `key`, least first: O(log n + k) for the k taken and a splice. */
+  removeBelow(key: SortKey): Array<Kept<T>> {
+    return this.entries.splice(0, this.lowerBound(key));
+  }
+
   /** The entries with keys below `before` (all when undefined), greatest first: O(log n) to start, O(1) per entry read. */
   *descending(before?: SortKey): Generator<Kept<T>> {
     for (let i = (before === undefined ? this.entries.length : this.lowerBound(before)) - 1; i >= 0; i--) yield this.entries[i] as Kept<T>;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addComment, commentsStore } from '../../src/api/comments/store.js';
+import { presignMedia, storeUpload } from '../../src/api/media/service.js';
+import { mediaStore, type MediaRecord } from '../../src/api/media/store.js';
 import { addConversation, addMessage, inboxStore, type ConversationRecord } from '../../src/api/inbox/store.js';
 import { addPost, postsStore } from '../../src/api/posts/store.js';
 import type { DestinationRecord, PostRecord } from '../../src/api/posts/records.js';
@@ -248,5 +250,39 @@ describe('the posts a request visits to find where something lands, in a workspa
     counter.visits = 0;
     expectStatus(await reply(), 201);
     expect(counter.visits).toBeLessThanOrEqual(FLAT);
+  });
+});
+
+describe('the media records a request visits among 3,000 uploads', () => {
+  it('GET /v1/media pages and counts from the kept upload order, and a presign drops expired presigns without a walk of every record', async () => {
+    const { key, workspace } = await grownWorkspace(0);
+    for (let i = 0; i < GROWN_TO; i++) {
+      const { key: mediaKey } = presignMedia(workspace, 'http://127.0.0.1:4010', { filename: `f${i}.jpg`, contentType: 'image/jpeg' });
+      storeUpload(workspace, mediaStore.get(workspace).media[mediaKey] as MediaRecord, Buffer.from('x'));
+      // Six instants of upload, so a range and a cursor cross several.
+      if (i % 500 === 499) expectStatus(await mock.control('post', '/__control/clock/advance', key).send({ ms: 60_000 }), 200);
+    }
+    const records = countReads(mediaStore.get(workspace) as { media: Record<string, unknown> }, 'media');
+    const list = (query: string) => mock.call('get', `/v1/media?limit=20&include=total${query}`, key);
+    const presign = () => mock.call('post', '/v1/media/presign', key).send({ filename: 'late.jpg', contentType: 'image/jpeg' });
+    expectStatus(await list(''), 200);
+    expectStatus(await presign(), 200);
+    records.visits = 0;
+    const since = new Date(workspace.now() - 150_000).toISOString();
+    const until = new Date(workspace.now() - 30_000).toISOString();
+    const first = await list(`&since=${since}&until=${until}`);
+    expectStatus(first, 200);
+    const second = await list(`&since=${since}&until=${until}&cursor=${encodeURIComponent(first.body.nextCursor as string)}`);
+    expectStatus(second, 200);
+    expectStatus(await presign(), 200);
+    expect(records.visits).toBeLessThanOrEqual(2 * FLAT);
+    // The same pages a filter and sort of every upload gives.
+    const expected = Object.values(mediaStore.get(workspace).media)
+      .filter((record) => record.uploadedAt !== null && record.uploadedAt >= since && record.uploadedAt < until)
+      .sort((a, b) => ((a.uploadedAt as string) === b.uploadedAt ? (a.id < b.id ? 1 : -1) : (a.uploadedAt as string) < (b.uploadedAt as string) ? 1 : -1))
+      .map((record) => record.id);
+    expect(first.body.total).toBe(expected.length);
+    expect(expected.length).toBe(1_000);
+    expect([...first.body.data, ...second.body.data].map((asset: { id: string }) => asset.id)).toEqual(expected.slice(0, 40));
   });
 });
