@@ -89,8 +89,12 @@ const WORKLOADS: GrowthWorkload[] = [
   { id: 'posts-filtered', title: 'GET /v1/posts?limit=20&status=published&platform=bluesky', request: () => get('/v1/posts?limit=20&status=published&platform=bluesky') },
   { id: 'post-by-id', title: 'GET /v1/posts/{postId}', request: (s) => get(`/v1/posts/${s.postId}`) },
   { id: 'comments', title: 'GET /v1/comments?destinationId=…', request: (s) => get(`/v1/comments?destinationId=${s.destinationId}`) },
-  { id: 'conversations', title: 'GET /v1/inbox/conversations?accountId=…', request: (s) => get(`/v1/inbox/conversations?accountId=${s.conversationAccountId}`) },
-  { id: 'media-list', title: 'GET /v1/media?limit=20&include=total', request: () => get('/v1/media?limit=20&include=total') },
+  // One a page: the fixture's Instagram account holds two conversations at every size, so the pages
+  // compared are alike, one view and a next cursor (with the default 50, the largest size's page
+  // held 25 times the views; with two, only it had a next cursor to sign).
+  { id: 'conversations', title: 'GET /v1/inbox/conversations?accountId=…&limit=1', request: (s) => get(`/v1/inbox/conversations?accountId=${s.conversationAccountId}&limit=1`) },
+  // One a page, for the same reason: the smallest size holds two uploads.
+  { id: 'media-list', title: 'GET /v1/media?limit=1&include=total', request: () => get('/v1/media?limit=1&include=total') },
   { id: 'journal', title: 'GET /__control/journal?limit=20', request: () => get('/__control/journal?limit=20') },
   {
     id: 'posts-create',
@@ -130,7 +134,8 @@ async function startSize(size: number, root: string, pinning: Pinning): Promise<
   const server = startProcess({ command: process.execPath, args: ['--import', 'tsx', 'bench/servers/grown-mock.ts', '--server', serverModule, '--port', String(port), '--posts', String(size)], cwd: root }, pinning);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForOk(server, { url: `${baseUrl}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } }, 180_000);
-  await uploadMedia(baseUrl, Math.ceil(size / 100));
+  // One for every hundred posts, and one more, so that every size's first page has a next one.
+  await uploadMedia(baseUrl, Math.ceil(size / 100) + 1);
   const rssMb = server.memory()?.rssMb;
   const { connections } = await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey: DEFAULT_API_KEY });
   const newest = await callJson<{ data: Array<{ id: string; destinations: Array<{ id: string; status: string; platform: string }> }> }>(baseUrl, 'GET', '/v1/posts?limit=50&status=published', { apiKey: DEFAULT_API_KEY });
