@@ -1,6 +1,6 @@
 /**
- * `npm run bench:growth` (issue 37): one workspace at 100, 10,000 and 100,000 posts (comments and
- * conversations in proportion), each operation's throughput, p99 and server CPU per request at
+ * `npm run bench:growth` (issue 37): one workspace at 100, 10,000 and 100,000 posts (comments,
+ * conversations and uploaded media in proportion), each operation's throughput, p99 and server CPU per request at
  * each size in one run, and the ratio of the largest size to the smallest (the target: ≥ 0.8 for
  * every operation); memory per post at the largest size. One server per size, all on the server
  * core, the workloads taking them in turns (bench/lib/growth.ts). Writes bench/results/growth-<timestamp>.json.

@@ -77,7 +77,11 @@ interface GrowthWorkload {
 
 const get = (path: string) => ({ method: 'GET' as const, path, headers: { 'x-api-key': DEFAULT_API_KEY } });
 
-/** The operations measured at each size: the bench's six and a comments and an inbox page; posts created last, since they grow the workspaces. */
+/**
+ * The operations measured at each size: the bench's six, a comments, an inbox and a media page and
+ * the journal; posts created last, since they grow the workspaces. Webhook deliveries are left out:
+ * a webhook's log holds at most 1,000 (the reference's cap), whatever the workspace holds.
+ */
 const WORKLOADS: GrowthWorkload[] = [
   { id: 'connections', title: 'GET /v1/connections', request: () => get('/v1/connections') },
   { id: 'accounts-list', title: 'GET /v1/accounts?limit=20', request: () => get('/v1/accounts?limit=20') },
@@ -85,7 +89,13 @@ const WORKLOADS: GrowthWorkload[] = [
   { id: 'posts-filtered', title: 'GET /v1/posts?limit=20&status=published&platform=bluesky', request: () => get('/v1/posts?limit=20&status=published&platform=bluesky') },
   { id: 'post-by-id', title: 'GET /v1/posts/{postId}', request: (s) => get(`/v1/posts/${s.postId}`) },
   { id: 'comments', title: 'GET /v1/comments?destinationId=…', request: (s) => get(`/v1/comments?destinationId=${s.destinationId}`) },
-  { id: 'conversations', title: 'GET /v1/inbox/conversations?accountId=…', request: (s) => get(`/v1/inbox/conversations?accountId=${s.conversationAccountId}`) },
+  // One a page: the fixture's Instagram account holds two conversations at every size, so the pages
+  // compared are alike, one view and a next cursor (with the default 50, the largest size's page
+  // held 25 times the views; with two, only it had a next cursor to sign).
+  { id: 'conversations', title: 'GET /v1/inbox/conversations?accountId=…&limit=1', request: (s) => get(`/v1/inbox/conversations?accountId=${s.conversationAccountId}&limit=1`) },
+  // One a page, for the same reason: the smallest size holds two uploads.
+  { id: 'media-list', title: 'GET /v1/media?limit=1&include=total', request: () => get('/v1/media?limit=1&include=total') },
+  { id: 'journal', title: 'GET /__control/journal?limit=20', request: () => get('/__control/journal?limit=20') },
   {
     id: 'posts-create',
     title: 'POST /v1/posts (2 destinations)',
@@ -102,12 +112,30 @@ const WORKLOADS: GrowthWorkload[] = [
   },
 ];
 
+/**
+ * Uploads `count` files through the API (presign, then the PUT), ten at a time: uploaded bytes live
+ * only in the server's memory, so they cannot be written into its stores as the posts are.
+ */
+async function uploadMedia(baseUrl: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, count - i) }, async (_, j) => {
+        const { uploadUrl } = await callJson<{ uploadUrl: string }>(baseUrl, 'POST', '/v1/media/presign', { apiKey: DEFAULT_API_KEY, body: { filename: `growth-${i + j}.jpg`, contentType: 'image/jpeg' } });
+        const put = await fetch(uploadUrl.replace(/^https?:\/\/[^/]+/, baseUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: 'growth' });
+        if (put.status >= 300) throw new Error(`growth: an upload answered ${put.status}: ${(await put.text()).slice(0, 200)}`);
+      }),
+    );
+  }
+}
+
 async function startSize(size: number, root: string, pinning: Pinning): Promise<SizeServer> {
   const port = await freePort();
   const serverModule = join(dirname(mockEntry()), 'server.js');
   const server = startProcess({ command: process.execPath, args: ['--import', 'tsx', 'bench/servers/grown-mock.ts', '--server', serverModule, '--port', String(port), '--posts', String(size)], cwd: root }, pinning);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForOk(server, { url: `${baseUrl}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } }, 180_000);
+  // One for every hundred posts, and one more, so that every size's first page has a next one.
+  await uploadMedia(baseUrl, Math.ceil(size / 100) + 1);
   const rssMb = server.memory()?.rssMb;
   const { connections } = await callJson<{ connections: ConnectionSummary[] }>(baseUrl, 'GET', '/v1/connections', { apiKey: DEFAULT_API_KEY });
   const newest = await callJson<{ data: Array<{ id: string; destinations: Array<{ id: string; status: string; platform: string }> }> }>(baseUrl, 'GET', '/v1/posts?limit=50&status=published', { apiKey: DEFAULT_API_KEY });

@@ -39,12 +39,13 @@ describe('media with --data', () => {
     const pending = presignMedia(workspace, 'http://127.0.0.1:4010', { filename: 'b.jpg', contentType: 'image/jpeg' });
     const { record } = checkUpload(first.registry, { key: uploaded.key, token: new URL(uploaded.uploadUrl).searchParams.get('token'), contentType: 'image/jpeg', contentLength: '3' });
     storeUpload(workspace, record, Buffer.from('abc'));
-    expect(uploadedMedia(workspace).map((r) => r.key)).toEqual([uploaded.key]);
+    expect(uploadedMedia(workspace).following(undefined, 10).map((r) => r.key)).toEqual([uploaded.key]);
     await first.database.flush();
 
     const second = await open(file);
     const reloaded = second.registry.defaultWorkspace;
-    expect(uploadedMedia(reloaded)).toEqual([]);
+    expect(uploadedMedia(reloaded).following(undefined, 10)).toEqual([]);
+    expect(uploadedMedia(reloaded).total()).toBe(0);
     expect(() => readMedia(second.registry, uploaded.key)).toThrow(expect.objectContaining({ status: 404, code: 'NOT_FOUND' }));
     // The presign that was never used survives: its URL still takes the file until it expires.
     expect(Object.keys(mediaStore.get(reloaded).media)).toEqual([pending.key]);

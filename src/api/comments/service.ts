@@ -10,6 +10,7 @@ import type { AccountRecord } from '../accounts/store.js';
 import { accountsStore } from '../accounts/store.js';
 import { findDestination, findTarget, publisherOf, requirePublished, requireSupported, resolveActingTarget, type Target, type TargetInput, type TargetRules } from '../engagement/target.js';
 import { postsStore } from '../posts/store.js';
+import { publishedNewestFirst } from '../posts/published-index.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { addComment, commentsOfDestination, commentsStore, type CommentRecord } from './store.js';
 import { getOwn } from '../../lib/records.js';
@@ -231,13 +232,14 @@ function inboundTarget(workspace: Workspace, input: InboundCommentInput): Target
   if (input.accountId !== undefined && !getOwn(accountsStore.read(workspace).accounts, input.accountId)) {
     throw new ApiError(404, 'NOT_FOUND', `Account '${input.accountId}' was not found in this workspace.`, { param: 'accountId' });
   }
+  // The published destinations newest first (posts/published-index.ts): O(k) for the k walked
+  // past (deleted ones, networks without comments) rather than a walk of every post.
   let newest: { post: PostRecord; destination: DestinationRecord } | undefined;
-  for (const post of Object.values(postsStore.read(workspace).posts)) {
-    for (const destination of post.destinations) {
-      if (destination.status !== 'published' || destination.publishedAt === null) continue;
-      if (input.accountId !== undefined ? destination.connectionId !== input.accountId : commentLimit(destination.platform) === null) continue;
-      if (!newest || compareKeys([destination.publishedAt, destination.id], [newest.destination.publishedAt, newest.destination.id], 'desc') < 0) newest = { post, destination };
-    }
+  for (const entry of publishedNewestFirst(postsStore.read(workspace).posts, input.accountId)) {
+    if (entry.destination.status !== 'published') continue;
+    if (input.accountId === undefined && commentLimit(entry.destination.platform) === null) continue;
+    newest = entry;
+    break;
   }
   if (!newest) {
     const param = input.accountId !== undefined ? 'accountId' : 'destinationId';

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import { ApiError, validationError } from '../../lib/errors.js';
-import { compareKeys, listPage } from '../../http/lists.js';
+import { compareKeys, indexedListPage } from '../../http/lists.js';
 import { fakePerson, fakeText } from '../world/fakes.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { networkMessageId } from '../../platforms/external-ids.js';
@@ -9,9 +9,10 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { findTarget, requireActive } from '../engagement/target.js';
 import { postsStore } from '../posts/store.js';
+import { publishedNewestFirst } from '../posts/published-index.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { ATTACHMENT_EXTENSIONS, MESSAGING_WINDOW_MS, attachmentTypeOf, notPublicHttpsReason, windowOpen } from './message-rules.js';
-import { addConversation, conversationsOfAccount, inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
+import { addConversation, addMessage, conversationsByActivity, conversationWithMember, inboxStore, type ConversationMember, type ConversationRecord, type MessageAttachment, type MessageRecord, RICH_MESSAGE_PLATFORMS } from './store.js';
 import { getOwn } from '../../lib/records.js';
 
 export type ConversationView = components['schemas']['Conversation'];
@@ -64,28 +65,25 @@ export function conversationView(workspace: Workspace, conversation: Conversatio
   };
 }
 
-/** When anything last happened in a conversation: its newest message, or its creation. */
-function lastActivityAt(workspace: Workspace, conversation: ConversationRecord): string {
-  const last = conversation.lastMessageId === null ? undefined : inboxStore.get(workspace).messages[conversation.lastMessageId];
-  return last?.sentAt ?? conversation.createdAt;
-}
-
-function conversationsOf(workspace: Workspace, accountId: string): ConversationRecord[] {
-  return [...conversationsOfAccount(workspace, accountId)];
-}
-
-/** GET /v1/inbox/conversations: the account's conversations, newest activity first. */
+/**
+ * GET /v1/inbox/conversations: the account's conversations, newest activity first, read from the
+ * order the store keeps (store.ts): O(log n + page) in the account's n conversations.
+ */
 export function listConversations(workspace: Workspace, query: { accountId: string; limit?: number; cursor?: string }): components['schemas']['ConversationList'] {
   const account = inboxAccount(workspace, query.accountId, 'accountId');
-  const keyed = conversationsOf(workspace, account.id).map((conversation) => ({ conversation, key: [lastActivityAt(workspace, conversation), conversation.id] as const }));
-  keyed.sort((a, b) => compareKeys(a.key, b.key, 'desc'));
-  const page = listPage(workspace, { list: 'conversations', query, sorted: keyed, keyOf: (item) => item.key, direction: 'desc', limit: query.limit ?? 50 });
-  return { accountId: account.id, convos: page.data.map((item) => conversationView(workspace, item.conversation)), cursor: page.nextCursor };
+  const page = indexedListPage(workspace, {
+    list: 'conversations',
+    query,
+    following: (after, count) => conversationsByActivity(workspace, account.id, after, count),
+    keyOf: (item) => item.key,
+    limit: query.limit ?? 50,
+  });
+  return { accountId: account.id, convos: page.data.map((entry) => conversationView(workspace, entry.item)), cursor: page.nextCursor };
 }
 
-/** The account's conversation with one person, if any. */
+/** The account's conversation with one person, if any: O(1) from the store's index of members. */
 export function conversationWith(workspace: Workspace, account: AccountRecord, personId: string): ConversationRecord | undefined {
-  return conversationsOf(workspace, account.id).find((conversation) => conversation.members.some((member) => member.id === personId));
+  return conversationWithMember(workspace, account.id, personId);
 }
 
 /** The account's conversation with a person, opened (empty) when there is none: where an automation's message goes. */
@@ -151,8 +149,7 @@ export function deliverOutbound(workspace: Workspace, account: AccountRecord, co
     ...(outgoing.cards && { cards: outgoing.cards }),
     ...(outgoing.automationId !== undefined && { automationId: outgoing.automationId }),
   };
-  inboxStore.get(workspace).messages[message.id] = message;
-  conversation.lastMessageId = message.id;
+  addMessage(workspace, conversation, message);
   // Answering reads everything before it (the store's meaning of unreadCount).
   conversation.unreadCount = 0;
   workspace.events.emit('message.sent', { accountId: account.id, platform: account.platform, message: messageView(message) });
@@ -351,8 +348,7 @@ function storeInbound(
     direction: 'inbound',
     ...(content.storyReply && { storyReply: content.storyReply }),
   };
-  inboxStore.get(workspace).messages[message.id] = message;
-  conversation.lastMessageId = message.id;
+  addMessage(workspace, conversation, message);
   conversation.lastInboundAt = message.sentAt;
   conversation.unreadCount++;
   if (!existing) conversation.openedByMessageId = message.id;
@@ -432,11 +428,14 @@ export function checkInboundStoryReply(workspace: Workspace, input: InboundStory
     throw new ApiError(400, 'PLATFORM_NOT_SUPPORTED', `${account.platform} has no stories; story replies come on instagram and facebook.`, { param: 'accountId', details: { platform: account.platform } });
   }
   if (story.destinationId === null) {
+    // The account's published destinations newest first (posts/published-index.ts), back to a
+    // story's lifetime ago: O(k) for the k published in the last day, not a walk of every post.
     let newest: { post: PostRecord; destination: DestinationRecord } | undefined;
-    for (const post of Object.values(postsStore.get(workspace).posts)) {
-      for (const destination of post.destinations) {
-        if (destination.connectionId !== account.id || !isLiveStory(workspace, post, destination)) continue;
-        if (!newest || (destination.publishedAt ?? '') > (newest.destination.publishedAt ?? '')) newest = { post, destination };
+    for (const entry of publishedNewestFirst(postsStore.get(workspace).posts, account.id)) {
+      if (workspace.now() - Date.parse(entry.destination.publishedAt ?? '') >= STORY_LIFETIME_MS) break;
+      if (isLiveStory(workspace, entry.post, entry.destination)) {
+        newest = entry;
+        break;
       }
     }
     if (newest) story = { postId: newest.post.id, destinationId: newest.destination.id };

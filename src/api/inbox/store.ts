@@ -1,5 +1,8 @@
 import { defineStore, type HasWorkspaceData } from '../../store/define-store.js';
 import { groupedIndex } from '../../store/grouped-index.js';
+import { compareKeys, type SortKey } from '../../http/lists.js';
+import { getOwn } from '../../lib/records.js';
+import { KeptOrder, type Kept } from '../../lib/kept-order.js';
 
 /**
  * The networks whose messages carry attachments, quick replies, buttons and cards
@@ -73,17 +76,101 @@ export const inboxStore = defineStore('inbox', () => ({
   messages: {} as Record<string, MessageRecord>,
 }));
 
-/** The conversations of each account (src/store/grouped-index.ts): an account's inbox costs what it holds, not a walk of every conversation. */
-const byAccount = groupedIndex<ConversationRecord>((conversation) => [conversation.accountId]);
+/** The conversations of an account with each person (member id; src/store/grouped-index.ts): finding where a person's message goes reads that one, not the account's inbox. */
+const byMember = groupedIndex<ConversationRecord>((conversation) => conversation.members.map((member) => memberKey(conversation.accountId, member.id)));
 
-/** Stores a new conversation (opened by the API, an inbound message, the fixtures): O(1). Conversations are never removed. */
-export function addConversation(workspace: HasWorkspaceData, conversation: ConversationRecord): void {
-  const { conversations } = inboxStore.get(workspace);
-  conversations[conversation.id] = conversation;
-  byAccount.added(conversations, conversation);
+function memberKey(accountId: string, memberId: string): string {
+  return `${accountId}\u0000${memberId}`;
 }
 
-/** The conversations of one account, in the order they were opened: O(1) once the index is built. */
-export function conversationsOfAccount(workspace: HasWorkspaceData, accountId: string): readonly ConversationRecord[] {
-  return byAccount.of(inboxStore.read(workspace).conversations, accountId);
+/**
+ * The inbox list's order (GET /v1/inbox/conversations, newest activity first), kept per account
+ * so that a page costs O(log n + page) in the account's n conversations instead of a sort of them
+ * all: `[lastActivityAt, id]` ascending per account (src/lib/kept-order.ts), and each
+ * conversation's entry. Never persisted: built in one pass, O(n log n), on the first page of a
+ * workspace's inbox, kept by `addConversation` and `addMessage` from then on (O(log n) and a
+ * splice, which moves nothing when the conversation becomes the newest, as a new message makes
+ * it), and dropped with the map it came from (a reset or a restore makes a new one).
+ */
+interface ActivityOrder {
+  readonly byAccount: Map<string, KeptOrder<ConversationRecord>>;
+  readonly placed: Map<string, Kept<ConversationRecord>>;
+}
+
+const orders = new WeakMap<object, ActivityOrder>();
+
+/** When anything last happened in a conversation: its newest message, or its creation. */
+function lastActivityAt(inbox: { messages: Readonly<Record<string, MessageRecord>> }, conversation: ConversationRecord): string {
+  const last = conversation.lastMessageId === null ? undefined : getOwn(inbox.messages, conversation.lastMessageId);
+  return last?.sentAt ?? conversation.createdAt;
+}
+
+const ascending = (a: SortKey, b: SortKey) => compareKeys(a, b, 'asc');
+
+function place(order: ActivityOrder, entry: Kept<ConversationRecord>): void {
+  let kept = order.byAccount.get(entry.item.accountId);
+  if (kept === undefined) order.byAccount.set(entry.item.accountId, (kept = new KeptOrder(ascending)));
+  kept.insert(entry);
+  order.placed.set(entry.item.id, entry);
+}
+
+type InboxData = ReturnType<typeof inboxStore.read>;
+
+function placed(inbox: InboxData, conversation: ConversationRecord): Kept<ConversationRecord> {
+  return { item: conversation, key: [lastActivityAt(inbox, conversation), conversation.id] };
+}
+
+function activityOrder(inbox: InboxData): ActivityOrder {
+  let order = orders.get(inbox.conversations);
+  if (order === undefined) {
+    const byAccount = new Map<string, Array<Kept<ConversationRecord>>>();
+    const all = new Map<string, Kept<ConversationRecord>>();
+    for (const conversation of Object.values(inbox.conversations)) {
+      const entry = placed(inbox, conversation);
+      all.set(conversation.id, entry);
+      const group = byAccount.get(conversation.accountId);
+      if (group === undefined) byAccount.set(conversation.accountId, [entry]);
+      else group.push(entry);
+    }
+    order = { byAccount: new Map([...byAccount].map(([accountId, group]) => [accountId, new KeptOrder(ascending, group)])), placed: all };
+    orders.set(inbox.conversations, order);
+  }
+  return order;
+}
+
+/** Stores a new conversation (opened by the API, an inbound message, the fixtures): O(1), and O(log n) into a built order. Conversations are never removed. */
+export function addConversation(workspace: HasWorkspaceData, conversation: ConversationRecord): void {
+  const inbox = inboxStore.get(workspace);
+  inbox.conversations[conversation.id] = conversation;
+  byMember.added(inbox.conversations, conversation);
+  const order = orders.get(inbox.conversations);
+  if (order !== undefined) place(order, placed(inbox, conversation));
+}
+
+/** Stores a message of a conversation already stored, which becomes its newest: O(log n) in the account's conversations (the inbox order moves it). */
+export function addMessage(workspace: HasWorkspaceData, conversation: ConversationRecord, message: MessageRecord): void {
+  const inbox = inboxStore.get(workspace);
+  inbox.messages[message.id] = message;
+  conversation.lastMessageId = message.id;
+  const order = orders.get(inbox.conversations);
+  const entry = order?.placed.get(conversation.id);
+  if (entry !== undefined) order?.byAccount.get(conversation.accountId)?.move(entry, placed(inbox, conversation).key);
+}
+
+/** The account's conversation with one person (a member id), if any: O(1) once the index is built. */
+export function conversationWithMember(workspace: HasWorkspaceData, accountId: string, memberId: string): ConversationRecord | undefined {
+  return byMember.of(inboxStore.read(workspace).conversations, memberKey(accountId, memberId))[0];
+}
+
+/**
+ * Up to `count` of the account's conversations after `after` in the inbox list's order (newest
+ * activity first, then id descending), with their keys: O(log n + count) once the order is built.
+ */
+export function conversationsByActivity(workspace: HasWorkspaceData, accountId: string, after: SortKey | undefined, count: number): Array<Kept<ConversationRecord>> {
+  const page: Array<Kept<ConversationRecord>> = [];
+  for (const entry of activityOrder(inboxStore.read(workspace)).byAccount.get(accountId)?.descending(after) ?? []) {
+    if (page.length >= count) break;
+    page.push(entry);
+  }
+  return page;
 }

@@ -1,5 +1,5 @@
 import { apiRoute } from '../../http/api-route.js';
-import { listPage, parseInclude, parseTimeRange } from '../../http/lists.js';
+import { indexedListPage, parseInclude, parseTimeRange } from '../../http/lists.js';
 import { mediaAssetView, mediaSortKey, presignMedia, requestOrigin, uploadedMedia } from './service.js';
 
 export const mediaRoutes = [
@@ -16,18 +16,17 @@ export const mediaRoutes = [
     ({ workspace, headers, query }) => {
       const include = parseInclude(query.include, ['total'] as const);
       const uploaded = uploadedMedia(workspace, parseTimeRange(query));
-      const page = listPage(workspace, {
+      const page = indexedListPage(workspace, {
         list: 'media',
         query,
-        sorted: uploaded,
+        following: uploaded.following,
         keyOf: mediaSortKey,
-        direction: 'desc',
         limit: query.limit ?? 50,
       });
       const origin = requestOrigin(headers);
       return {
         status: 200,
-        body: { ...page, data: page.data.map((record) => mediaAssetView(origin, record)), ...(include.has('total') && { total: uploaded.length }) },
+        body: { ...page, data: page.data.map((record) => mediaAssetView(origin, record)), ...(include.has('total') && { total: uploaded.total() }) },
       };
     },
     'Only files whose upload arrived are listed (a presign alone is not an asset), newest upload first; `since`/`until` filter on the upload time and `total` counts what they let through. `url` is built from the request\'s Host.',

@@ -1,11 +1,16 @@
 import type { components } from '../../generated/openapi.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, validationError } from '../../lib/errors.js';
-import { compareKeys, type SortKey, type TimeRange } from '../../http/lists.js';
+import { compareKeys, type Following, type SortKey, type TimeRange } from '../../http/lists.js';
+import { KeptOrder, type Kept } from '../../lib/kept-order.js';
+import { getOwn } from '../../lib/records.js';
 import { sameCredential } from '../../lib/credentials.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { mediaBytes, mediaStore, type MediaRecord } from './store.js';
+
+/** Ascending order of two keys, for the kept orders below. */
+const ascending = (a: SortKey, b: SortKey) => compareKeys(a, b, 'asc');
 
 /** Seconds an upload URL stays valid, on the workspace's virtual clock. */
 export const UPLOAD_URL_LIFETIME_S = 900;
@@ -67,6 +72,7 @@ export function presignMedia(workspace: Workspace, origin: string, request: Pres
     sizeBytes: null,
   };
   media[key] = record;
+  presignOrder(media).insert({ item: record, key: presignKey(record) });
   workspace.changed();
   return {
     uploadUrl: `${origin}${UPLOAD_PATH}/${key}?token=${record.uploadToken}`,
@@ -76,11 +82,34 @@ export function presignMedia(workspace: Workspace, origin: string, request: Pres
   };
 }
 
+/**
+ * The presigns in order of expiry, `[expiresAtMs, key]` (src/lib/kept-order.ts), so that dropping
+ * the expired ones on a presign costs O(log n + k) for the k expired rather than a walk of every
+ * record. Built from the records waiting for a file on the first presign of a map, kept by
+ * `presignMedia`, dropped with the map; an entry whose upload arrived stays until its expiry and
+ * is then only taken out of the order.
+ */
+const presignOrders = new WeakMap<object, KeptOrder<MediaRecord>>();
+
+function presignKey(record: MediaRecord): SortKey {
+  return [record.expiresAtMs, record.key];
+}
+
+function presignOrder(media: Record<string, MediaRecord>): KeptOrder<MediaRecord> {
+  let order = presignOrders.get(media);
+  if (order === undefined) {
+    const waiting = Object.values(media).filter((record) => record.uploadedAt === null);
+    order = new KeptOrder(ascending, waiting.map((record) => ({ item: record, key: presignKey(record) })));
+    presignOrders.set(media, order);
+  }
+  return order;
+}
+
 /** Presigns nobody used and nobody can use any more: dropped so an idle workspace does not grow. */
 function pruneExpiredPresigns(workspace: Workspace, media: Record<string, MediaRecord>): void {
-  const now = workspace.now();
-  for (const [key, record] of Object.entries(media)) {
-    if (record.uploadedAt === null && record.expiresAtMs <= now) delete media[key];
+  // Every key of an instant sorts below [instant, '\uffff'], the media keys being hex.
+  for (const { item } of presignOrder(media).removeBelow([workspace.now(), '\uffff'])) {
+    if (item.uploadedAt === null && getOwn(media, item.key) === item) delete media[item.key];
   }
 }
 
@@ -148,6 +177,7 @@ export function storeUpload(workspace: Workspace, record: MediaRecord, bytes: Bu
   mediaBytes(workspace).set(record.key, bytes);
   record.uploadedAt = workspace.nowIso();
   record.sizeBytes = bytes.length;
+  uploadPlaced(workspace, record);
   workspace.changed();
 }
 
@@ -159,16 +189,78 @@ export function readMedia(registry: WorkspaceRegistry, key: string): { workspace
   return { workspace, record, bytes };
 }
 
+/**
+ * The uploaded media (MediaAssets) in order of upload, kept so that a page of GET /v1/media costs
+ * O(log n + page) in the workspace's n uploads rather than a filter and sort of every record:
+ * `[uploadedAt, id]` ascending (src/lib/kept-order.ts) and each upload's entry by key. Never
+ * persisted: built in O(n log n) on the first list of a workspace's media, kept by `storeUpload`
+ * (O(log n) and a splice, nothing moved for the newest upload) and dropped with the map it came
+ * from. A record leaves the map only while nothing was uploaded to it (an expired presign), so
+ * never while it is in the order.
+ */
+interface UploadOrder {
+  readonly kept: KeptOrder<MediaRecord>;
+  readonly placed: Map<string, Kept<MediaRecord>>;
+}
+
+const uploadOrders = new WeakMap<object, UploadOrder>();
+
+function uploadOrder(workspace: Workspace): UploadOrder {
+  // Settles the records a previous process left without bytes before the order is built from them.
+  mediaBytes(workspace);
+  const media = mediaStore.read(workspace).media;
+  let order = uploadOrders.get(media);
+  if (order === undefined) {
+    const placed = new Map<string, Kept<MediaRecord>>();
+    for (const record of Object.values(media)) if (record.uploadedAt !== null) placed.set(record.key, { item: record, key: mediaSortKey(record) });
+    order = { kept: new KeptOrder(ascending, placed.values()), placed };
+    uploadOrders.set(media, order);
+  }
+  return order;
+}
+
+/** The record's upload arrived (again): its place in a built order, O(log n). */
+function uploadPlaced(workspace: Workspace, record: MediaRecord): void {
+  const order = uploadOrders.get(mediaStore.get(workspace).media);
+  if (order === undefined) return;
+  const entry = order.placed.get(record.key);
+  if (entry !== undefined) order.kept.move(entry, mediaSortKey(record));
+  else {
+    const added = { item: record, key: mediaSortKey(record) };
+    order.placed.set(record.key, added);
+    order.kept.insert(added);
+  }
+}
+
+/** A time as the order's keys hold it, first among the keys of that instant. */
+function instantKey(ms: number): SortKey {
+  return [new Date(ms).toISOString(), ''];
+}
+
+export interface UploadedMedia {
+  /** Up to `count` uploads after the cursor's key, newest upload first: O(log n + count). */
+  following: Following<MediaRecord>;
+  /** How many uploads the range lets through: O(log n). */
+  total(): number;
+}
+
 /** Uploaded media (MediaAssets), newest upload first; with a range, only those uploaded in [since, until). */
-export function uploadedMedia(workspace: Workspace, { sinceMs, untilMs }: TimeRange = {}): MediaRecord[] {
-  const bytes = mediaBytes(workspace);
-  const inRange = (uploadedAt: string) => {
-    const ms = Date.parse(uploadedAt);
-    return (sinceMs === undefined || ms >= sinceMs) && (untilMs === undefined || ms < untilMs);
+export function uploadedMedia(workspace: Workspace, { sinceMs, untilMs }: TimeRange = {}): UploadedMedia {
+  const { kept } = uploadOrder(workspace);
+  const since = sinceMs === undefined ? undefined : instantKey(sinceMs);
+  const until = untilMs === undefined ? undefined : instantKey(untilMs);
+  return {
+    following(after, count) {
+      const before = after === undefined || (until !== undefined && ascending(until, after) < 0) ? until : after;
+      const page: MediaRecord[] = [];
+      for (const entry of kept.descending(before)) {
+        if (page.length >= count || (since !== undefined && ascending(entry.key, since) < 0)) break;
+        page.push(entry.item);
+      }
+      return page;
+    },
+    total: () => (until === undefined ? kept.size : kept.lowerBound(until)) - (since === undefined ? 0 : kept.lowerBound(since)),
   };
-  return Object.values(mediaStore.read(workspace).media)
-    .filter((record) => record.uploadedAt !== null && bytes.has(record.key) && inRange(record.uploadedAt))
-    .sort((a, b) => compareKeys(mediaSortKey(a), mediaSortKey(b), 'desc'));
 }
 
 /** Newest upload first; the id breaks ties. Also the list's cursor key. */

@@ -1,6 +1,7 @@
 import { defineStore, type HasWorkspaceData } from '../../store/define-store.js';
 import { destinationsAdded, destinationsChanged } from './destination-index.js';
 import { indexAdded, indexChanged } from './list-index.js';
+import { publishedChanged } from './published-index.js';
 import type { PostRecord } from './records.js';
 
 /**
@@ -18,6 +19,7 @@ export function addPost(workspace: HasWorkspaceData, post: PostRecord): void {
   (store.posts as Record<string, PostRecord>)[post.id] = post;
   indexAdded(store.posts, post);
   destinationsAdded(store.posts, post);
+  publishedChanged(store.posts, post);
 }
 
 /**
@@ -28,4 +30,5 @@ export function postChanged(workspace: HasWorkspaceData, post: PostRecord): void
   const { posts } = postsStore.get(workspace);
   indexChanged(posts, post);
   destinationsChanged(posts, post);
+  publishedChanged(posts, post);
 }

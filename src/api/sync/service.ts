@@ -6,6 +6,7 @@ import { getAccount } from '../accounts/service.js';
 import type { AccountRecord } from '../accounts/store.js';
 import { metricsAt } from '../posts/metrics.js';
 import { addPost, postsStore } from '../posts/store.js';
+import { publishedNewestFirst } from '../posts/published-index.js';
 import { type DestinationRecord, type PostRecord } from '../posts/records.js';
 import { postView } from '../posts/views.js';
 import { textLimitFor } from '../posts/network-rules.js';
@@ -60,8 +61,8 @@ export function syncAccount(workspace: Workspace, accountId: string, request: Sy
 
   if (last !== undefined && now - last < SYNC_SKIP_MS) {
     // The service answers from what it holds, without asking the network.
-    const known = knownPosts(workspace, account).filter(({ destination }) => destination.status === 'published');
-    return { posts: known.slice(0, SYNC_DEPTH).filter(({ destination }) => matches(destination.externalPostId, destination.externalUrl)), skipped: true };
+    const known = newestKnownPublished(workspace, account, SYNC_DEPTH);
+    return { posts: known.filter(({ destination }) => matches(destination.externalPostId, destination.externalUrl)), skipped: true };
   }
 
   assertNetworkUp(workspace, account.platform);
@@ -133,16 +134,38 @@ export function postOnNetwork(workspace: Workspace, accountId: string, input: Ne
   return added;
 }
 
-/** Every destination of this account that reached the network (published, or since deleted), newest first. */
+/** Newest first, as the network orders its timeline: by publish time, then network id. */
+function newestKnownFirst(a: KnownPost, b: KnownPost): number {
+  return (b.destination.publishedAt ?? '').localeCompare(a.destination.publishedAt ?? '') || (b.destination.externalPostId ?? '').localeCompare(a.destination.externalPostId ?? '');
+}
+
+/**
+ * Every destination of this account that reached the network (published, or since deleted), newest
+ * first: O(p log p) in the account's p published destinations (a sync that reaches the network,
+ * at most once per account in 15 virtual seconds).
+ */
 function knownPosts(workspace: Workspace, account: AccountRecord): KnownPost[] {
   const found: KnownPost[] = [];
-  for (const post of Object.values(postsStore.get(workspace).posts)) {
-    for (const destination of post.destinations) {
-      if (destination.connectionId !== account.id || destination.externalPostId === null || destination.publishedAt === null) continue;
-      if (destination.status === 'published' || destination.status === 'deleted') found.push({ post, destination });
-    }
+  for (const entry of publishedNewestFirst(postsStore.get(workspace).posts, account.id)) {
+    if (entry.destination.externalPostId === null) continue;
+    if (entry.destination.status === 'published' || entry.destination.status === 'deleted') found.push(entry);
   }
-  return found.sort((a, b) => (b.destination.publishedAt ?? '').localeCompare(a.destination.publishedAt ?? '') || (b.destination.externalPostId ?? '').localeCompare(a.destination.externalPostId ?? ''));
+  return found.sort(newestKnownFirst);
+}
+
+/**
+ * The account's `count` newest destinations still published on the network, as `knownPosts`
+ * orders them: O(count + k) for the k deleted ones walked past (posts/published-index.ts), not a
+ * walk of every post. The walk goes on past the last one kept while publish times tie, since the
+ * network id breaks those ties.
+ */
+function newestKnownPublished(workspace: Workspace, account: AccountRecord, count: number): KnownPost[] {
+  const found: KnownPost[] = [];
+  for (const entry of publishedNewestFirst(postsStore.get(workspace).posts, account.id)) {
+    if (found.length >= count && entry.destination.publishedAt !== found[found.length - 1]?.destination.publishedAt) break;
+    if (entry.destination.externalPostId !== null && entry.destination.status === 'published') found.push(entry);
+  }
+  return found.sort(newestKnownFirst).slice(0, count);
 }
 
 /** Adds a network post as a published `source: external` post with one destination, and says so. */
