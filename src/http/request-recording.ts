@@ -84,7 +84,7 @@ const USER_AGENT_LIMIT = 40;
  * card's) and the first product of its User-Agent, so the journal can tell which client spent a
  * budget (MCP's explain_request).
  */
-export function callerOf(req: Request): string | undefined {
+function callerOf(req: Request): string | undefined {
   const key = apiKeyOf(req);
   const product = req.headers['user-agent']?.trim().split(/\s+/, 1)[0];
   const parts = [...(key !== undefined ? [`key …${key.slice(-4)}`] : []), ...(product ? [clip(product, USER_AGENT_LIMIT)] : [])];

@@ -6,7 +6,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * replace it. JSON can hold one, so any request may bring one; `encodeURIComponent` throws a
  * URIError on it, which in a response's close handler ended the process (issue 35).
  */
-export function wellFormed(text: string): string {
+function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\ufffd');
 }
 

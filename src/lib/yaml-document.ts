@@ -16,7 +16,7 @@ import { MAX_JSON_DEPTH, tokensNestedDeeperThan, yamlBracketsDeeperThan } from '
  * are compared as the package compares them: scalars by value (`1` and `"1"` differ, as they
  * do there), any other key (a collection, an alias) by identity, so never equal.
  */
-export function firstRepeatedKey(document: Document): Node | undefined {
+function firstRepeatedKey(document: Document): Node | undefined {
   let first: Node | undefined;
   visit(document, {
     Map(_key, map) {
