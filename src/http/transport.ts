@@ -88,12 +88,31 @@ function answerFor(error: NodeJS.ErrnoException, limits: HttpLimits): ClientErro
 }
 
 /**
+ * After answering a request it could not parse, how long and how much more of it the server
+ * reads off before it cuts the connection. Closing with the rest of a large request unread
+ * makes the kernel reset the connection, and a client still writing it (Node's http client
+ * sending a 900 KB request line) then sees EPIPE or ECONNRESET instead of the answer waiting
+ * in its buffer: the "lingering close" of RFC 9112 §9.6.
+ */
+const LINGER = { ms: 2_000, bytes: 4 * 1024 * 1024 };
+
+/**
  * Node answers a request it cannot parse (headers too large, too slow, malformed)
  * itself, with an empty body, before Express sees it. This answers in the API's
- * envelope instead, then closes the connection, as Node's own answer does.
+ * envelope instead, then closes the connection, as Node's own answer does, but
+ * only once the client has stopped sending (within LINGER).
  */
 export function clientErrorHandler(limits: HttpLimits): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  /** The sockets answered, with the bytes read off them when they were. */
+  const answered = new WeakMap<Duplex, number>();
   return (error, socket) => {
+    const readWhenAnswered = answered.get(socket);
+    if (readWhenAnswered !== undefined) {
+      // The parser fails again on each chunk the client still sends after the answer: it is read
+      // off and dropped, up to the bound.
+      if (bytesRead(socket) - readWhenAnswered > LINGER.bytes) socket.destroy();
+      return;
+    }
     // A client that reset the connection cannot be answered; nor can one mid-response.
     if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
       socket.destroy();
@@ -108,7 +127,15 @@ export function clientErrorHandler(limits: HttpLimits): (error: NodeJS.ErrnoExce
         'Connection: close\r\n\r\n' +
         body,
     );
+    answered.set(socket, bytesRead(socket));
+    const cut = setTimeout(() => socket.destroy(), LINGER.ms);
+    cut.unref();
+    socket.once('close', () => clearTimeout(cut));
   };
+}
+
+function bytesRead(socket: Duplex): number {
+  return (socket as Duplex & { bytesRead?: number }).bytesRead ?? 0;
 }
 
 /** A request for the API: `/v1` and below, in any case (as the Express mount it replaces matched it). */

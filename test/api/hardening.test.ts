@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -208,6 +209,57 @@ describe('URL and header limits', () => {
       const res = await rawExchange(portOf(mock.url), { chunks: [`GET /v1/accounts?cursor=${'c'.repeat(20 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], giveUpMs: 5000 });
       expect(res.status).toBe(431);
       expect(JSON.parse(res.body).error.code).toBe('HEADERS_TOO_LARGE');
+    });
+
+    it('reads off what the client still sends after the answer, so a client writing a 1 MB request line gets the 431, not a reset', async () => {
+      // The fuzz's 100 KB hostile query strings, percent-encoded: Node's http client was still
+      // writing them when the server closed, and saw EPIPE instead of the answer in its buffer.
+      const outcome = await new Promise<{ answer: string; error?: string }>((resolve) => {
+        const socket = connect({ port: portOf(mock.url), host: '127.0.0.1', allowHalfOpen: true });
+        let answer = '';
+        let rest = false;
+        socket.on('data', (chunk: Buffer) => {
+          answer += chunk.toString('utf8');
+          if (rest || !answer.includes('HEADERS_TOO_LARGE')) return;
+          rest = true;
+          // The answer is here; the client has 1 MB of its request line still to send, a chunk a turn.
+          const more = Buffer.alloc(64 * 1024, 'a');
+          let left = 16;
+          const next = (): void => {
+            if (socket.destroyed) return;
+            if (left-- === 0) return void socket.end();
+            socket.write(more, () => setImmediate(next));
+          };
+          next();
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve({ answer, error: error.code }));
+        socket.on('close', () => resolve({ answer }));
+        socket.write(`GET /v1/accounts?cursor=${'%E2%80%AE'.repeat(4 * 1024)}`);
+      });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.answer).toMatch(/^HTTP\/1\.1 431 /);
+    });
+
+    it('cuts a client that goes on sending past 4 MiB after the answer', async () => {
+      const outcome = await new Promise<{ sent: number; error?: string }>((resolve) => {
+        const socket = connect({ port: portOf(mock.url), host: '127.0.0.1', allowHalfOpen: true });
+        let sent = 0;
+        const more = Buffer.alloc(64 * 1024, 'a');
+        const pump = (): void => {
+          while (sent < 64 * 1024 * 1024 && !socket.destroyed) {
+            sent += more.length;
+            if (!socket.write(more)) return void socket.once('drain', pump);
+          }
+          socket.end();
+        };
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve({ sent, error: error.code }));
+        socket.on('close', () => resolve({ sent }));
+        socket.on('data', () => {});
+        socket.write('GET /v1/accounts?cursor=');
+        pump();
+      });
+      expect(outcome.error).toMatch(/^(EPIPE|ECONNRESET)$/);
+      expect(outcome.sent).toBeLessThan(64 * 1024 * 1024);
     });
   });
 
