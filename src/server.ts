@@ -504,7 +504,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     { workspaceBytes: options.mediaQuotaBytes ?? DEFAULT_MEDIA_QUOTA.workspaceBytes, serverBytes: options.mediaQuotaServerBytes ?? DEFAULT_MEDIA_QUOTA.serverBytes },
     () => registry.used(),
   );
-  app.use(mediaRouter(registry, mediaQuota));
+  app.use(mediaRouter(registry, mediaQuota, containment));
   app.use('/__oauth', oauthPages(registry));
 
   app.use(
@@ -562,7 +562,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
 
   // The outermost boundary: whatever the app throws on its way in is answered 500, not the process's end.
   const serve = containment.requests<IncomingMessage, ServerResponse>(app, answerUnexpected);
-  const listener = createListener(serve, httpLimits, (port) => webhookFence.listeningOn(port));
+  const listener = createListener(serve, httpLimits, (port) => webhookFence.listeningOn(port), (error) => void containment.caught('server', error));
   return {
     app,
     registry,

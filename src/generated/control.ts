@@ -885,7 +885,7 @@ export interface components {
         ContainedFailures: {
             /** @example 0 */
             total: number;
-            /** @description Where each was caught: `request` (a request's own steps), `response` (after the answer: journal, coverage, log), `timer`, `scheduler` (a job), `webhook` (a delivery attempt), `event-stream`, `mcp`, `proxy` and `file-write` (--data written in the background). */
+            /** @description Where each was caught: `request` (a request's own steps), `response` (after the answer: journal, coverage, log), `timer`, `scheduler` (a job), `webhook` (a delivery attempt), `event-stream`, `mcp`, `proxy`, `file-write` (--data written in the background) and `server` (the HTTP server's own errors once it listens, such as a connection it could not accept). */
             byBoundary: {
                 request: number;
                 response: number;
@@ -896,6 +896,7 @@ export interface components {
                 mcp: number;
                 proxy: number;
                 "file-write": number;
+                server: number;
             };
         };
         /** @enum {string} */

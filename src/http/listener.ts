@@ -12,9 +12,11 @@ export interface Listener {
 
 /**
  * Serves `app` with the limits' timeouts and sizes; `onListening` learns the port taken
- * (the webhook fence keeps the server from calling itself).
+ * (the webhook fence keeps the server from calling itself). `onError` takes what the server
+ * emits once it listens (a connection it could not accept, EMFILE): an 'error' event with no
+ * listener would end the process.
  */
-export function createListener(app: RequestListener, limits: HttpLimits, onListening: (port: number) => void): Listener {
+export function createListener(app: RequestListener, limits: HttpLimits, onListening: (port: number) => void, onError: (error: Error) => void): Listener {
   let server: Server | undefined;
   return {
     listen(port, host) {
@@ -25,6 +27,8 @@ export function createListener(app: RequestListener, limits: HttpLimits, onListe
         listening.on('clientError', clientErrorHandler(limits));
         listening.once('error', reject);
         listening.listen(port, host, () => {
+          listening.off('error', reject);
+          listening.on('error', onError);
           server = listening;
           const address = listening.address() as AddressInfo;
           onListening(address.port);

@@ -97,7 +97,7 @@ export class Responder {
     if (this.options.clockOf) stampDate(res, this.options.clockOf(req));
     res.statusCode = reply.status;
     if (reply.status >= 400) noteAnsweredError(req, reply.body);
-    if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault);
+    if (req.ctx.wireFault && !reply.stream) writeWithFault(req, res, replyBytes(res, reply), req.ctx.wireFault, this.options.containment);
     else if (reply.stream) openStream(res, reply.stream, this.options.maxStreamBufferBytes ?? DEFAULT_HTTP_LIMITS.maxStreamBufferBytes, this.options.containment);
     else if (reply.body === undefined) res.end();
     // A recorded type goes out as the service sent it; any other text is UTF-8 and says so, as Express's `res.type(…).send(text)` did.

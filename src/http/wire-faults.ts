@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Containment } from '../lib/containment.js';
 
 /*
  * What a network does to an answer on its way: sends it slowly, cuts it short, or
@@ -38,7 +39,7 @@ export function wirePieces(body: Buffer, fault: WireFault): { pieces: Buffer[]; 
  * the pieces, `intervalMs` apart when dripped (at most MAX_DRIP_MS in all); then the
  * end of the answer, or, for a cut, a close (FIN) or a reset (RST) of the connection.
  */
-export function writeWithFault(req: Request, res: Response, body: Buffer, fault: WireFault): void {
+export function writeWithFault(req: Request, res: Response, body: Buffer, fault: WireFault, containment: Containment | undefined): void {
   const { pieces, cutAt } = wirePieces(body, fault);
   res.setHeader('Content-Length', String(body.length));
   res.flushHeaders();
@@ -48,6 +49,19 @@ export function writeWithFault(req: Request, res: Response, body: Buffer, fault:
   });
   const interval = fault.drip?.intervalMs ?? 0;
   const startedAt = performance.now();
+
+  // Past the first piece each step runs from a write's callback or a timer, with nobody above
+  // it: a failure there is contained at the timer boundary, and the answer it left half-sent is cut.
+  const contained = (fn: (i: number) => void, i: number): void => {
+    try {
+      containment?.trip('timer');
+      fn(i);
+    } catch (error) {
+      if (!containment) throw error;
+      containment.caught('timer', error);
+      res.destroy();
+    }
+  };
 
   const finish = () => {
     if (!left) return;
@@ -59,21 +73,21 @@ export function writeWithFault(req: Request, res: Response, body: Buffer, fault:
     // waits a moment, so the bytes before it reach the client first: a RST that overtakes
     // unread data can reach a client as a plain end of stream instead of ECONNRESET.
     const socket = req.socket;
-    if (fault.cut?.how === 'reset') setTimeout(() => socket.resetAndDestroy(), RESET_DELAY_MS).unref();
+    if (fault.cut?.how === 'reset') setTimeout(contained, RESET_DELAY_MS, () => socket.resetAndDestroy(), 0).unref();
     else socket.destroySoon();
   };
 
   // Each piece is written once the one before it was handed to the socket (and, dripping,
   // `interval` later); after the last, the answer ends or the connection is cut.
-  const send = (i: number) => {
+  const write = (i: number): void => {
+    if (left) res.write(pieces[i] as Buffer, () => contained(step, i + 1));
+  };
+  const step = (i: number): void => {
     if (!left) return;
     if (i >= pieces.length) return finish();
     const dripping = interval > 0 && i > 0 && performance.now() - startedAt < MAX_DRIP_MS;
-    const write = () => {
-      if (left) res.write(pieces[i] as Buffer, () => send(i + 1));
-    };
-    if (dripping) setTimeout(write, interval).unref();
-    else write();
+    if (dripping) setTimeout(contained, interval, write, i).unref();
+    else write(i);
   };
-  send(0);
+  step(0);
 }

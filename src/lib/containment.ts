@@ -3,16 +3,16 @@ import { randomBytes } from 'node:crypto';
 /*
  * One place where a failure that escaped its own code stops (decision 0041). A request's steps
  * hand their errors to the error handler, which answers them; but a response's `close` handler,
- * a timer, the scheduler, a webhook attempt, an event stream's write, an MCP session, the proxy
- * and a background file write run with nobody above them: a throw there reached the event loop
- * and ended the process, and every workspace on the server with it (issue 35: one webhook secret
- * with a lone surrogate did). Each of those boundaries runs its work through a Containment,
- * which catches the failure where it happens, logs it once with its stack, and counts it for
- * `GET /__control/health`.
+ * a timer, the scheduler, a webhook attempt, an event stream's write, an MCP session, the proxy,
+ * a background file write and the HTTP server's own `error` events run with nobody above them:
+ * a throw there reached the event loop and ended the process, and every workspace on the server
+ * with it (issue 35: one webhook secret with a lone surrogate did). Each of those boundaries runs
+ * its work through a Containment, which catches the failure where it happens, logs it once with
+ * its stack, and counts it for `GET /__control/health`.
  */
 
 /** Where a failure was caught (control.yaml's ContainedFailures says what each is). */
-export const BOUNDARIES = ['request', 'response', 'timer', 'scheduler', 'webhook', 'event-stream', 'mcp', 'proxy', 'file-write'] as const;
+export const BOUNDARIES = ['request', 'response', 'timer', 'scheduler', 'webhook', 'event-stream', 'mcp', 'proxy', 'file-write', 'server'] as const;
 export type Boundary = (typeof BOUNDARIES)[number];
 
 /** What `GET /__control/health` says of the failures contained since the start. */

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { JOB_RELEASE_HELD } from '../../src/api/webhooks/dispatcher.js';
-import type { Boundary } from '../../src/lib/containment.js';
+import { MediaQuota } from '../../src/api/media/quota.js';
+import { InjectedFailure, type Boundary } from '../../src/lib/containment.js';
 import { createMockServer, type MockServer } from '../../src/server.js';
 import { httpClient } from '../helpers/mcp.js';
 import { expectStatus, startMock, useMock, type StartedMock } from '../helpers/mock.js';
@@ -21,6 +23,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
  */
 
 const KEY = 'sgw_test_default';
+/** The smallest PNG: its signature and an IHDR chunk's start are what an upload is checked for. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f6b1f80000000049454e44ae426082', 'hex');
 let errors: MockInstance<typeof console.error>;
 beforeEach(() => {
   errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -149,6 +153,44 @@ describe('a failure contained at its boundary', () => {
     }
   });
 
+  it("timer: a dripped answer's next piece that throws cuts that answer alone", async () => {
+    const rule = await request(mock.server.app).post('/__control/rules').set('x-api-key', KEY).send({ match: { operationId: 'listProfiles' }, then: { drip: { chunkBytes: 8, intervalMs: 1 } } });
+    expectStatus(rule, 201);
+    try {
+      const before = await health(mock.url);
+      mock.server.containment.failNext('timer');
+      const dripped = await fetch(`${mock.url}/v1/profiles`, { headers: { 'x-api-key': KEY } });
+      expect(dripped.status).toBe(200);
+      // The first piece went out; the step after it threw, and the answer was cut rather than left open.
+      await expect(dripped.text()).rejects.toThrow();
+      await stillServing('timer', before);
+      expectLoggedOnce('timer');
+    } finally {
+      expectStatus(await request(mock.server.app).delete(`/__control/rules/${rule.body.id}`).set('x-api-key', KEY), 200);
+    }
+  });
+
+  it("response: an upload's release of its quota that throws after the answer is caught there", async () => {
+    const reserve = MediaQuota.prototype.reserve;
+    // The real release may run twice (the body read, then the close) and does its work once; this one
+    // throws when the close calls it, as a bug there would.
+    vi.spyOn(MediaQuota.prototype, 'reserve').mockImplementationOnce(function (this: MediaQuota, ...args: Parameters<MediaQuota['reserve']>) {
+      const release = reserve.apply(this, args);
+      let calls = 0;
+      return () => {
+        if (++calls > 1) throw new InjectedFailure('response');
+        release();
+      };
+    });
+    const presigned = await request(mock.server.app).post('/v1/media/presign').set('x-api-key', KEY).send({ filename: 'a.png', contentType: 'image/png' });
+    expectStatus(presigned, 200);
+    const before = await health(mock.url);
+    const upload = await fetch(`${mock.url}${new URL(presigned.body.uploadUrl as string).pathname}${new URL(presigned.body.uploadUrl as string).search}`, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: PNG });
+    expect(upload.status).toBe(200);
+    await stillServing('response', before);
+    expectLoggedOnce('response');
+  });
+
   it('mcp: the session answers 500 INTERNAL_ERROR in the envelope, and the next session works', async () => {
     const before = await health(mock.url);
     mock.server.containment.failNext('mcp');
@@ -218,5 +260,28 @@ describe('a failure contained in a background write of --data', () => {
     expectLoggedOnce('file-write');
     expectStatus(await request(mock.server.app).post('/v1/profiles').set('x-api-key', KEY).send({ name: 'After' }), 201);
     expect(readFileSync(join(dir, 'data.json'), 'utf8')).toContain('After');
+  });
+});
+
+describe("a failure contained in the HTTP server's own events", () => {
+  it("server: an error the listening server emits (a connection it could not accept) is counted, every time, and the server goes on", async () => {
+    // The server is the one whose listen the mock called.
+    const spy = vi.spyOn(Server.prototype, 'listen');
+    const mock = await startMock();
+    try {
+      const url = await mock.server.listen(0);
+      const server = spy.mock.contexts.at(-1) as Server;
+      spy.mockRestore();
+      // Node emits these from its accept loop (EMFILE past the open-file limit); unheard, the second ended the process.
+      for (let i = 0; i < 2; i++) expect(() => server.emit('error', Object.assign(new Error('accept EMFILE'), { code: 'EMFILE', syscall: 'accept' }))).not.toThrow();
+      expect((await health(url)).byBoundary.server).toBe(2);
+      expect((await get(url, '/v1/posts', KEY)).status).toBe(200);
+      const lines = errors.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('at the server boundary'));
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toContain('accept EMFILE');
+    } finally {
+      spy.mockRestore();
+      await mock.close();
+    }
   });
 });

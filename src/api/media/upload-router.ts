@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import type { Containment } from '../../lib/containment.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import { stampDate } from '../../http/date-header.js';
 import { quotaExceeded, type MediaQuota } from './quota.js';
@@ -10,7 +11,7 @@ import { MEDIA_MAX_BYTES, PUBLIC_PATH, UPLOAD_PATH, checkUpload, payloadTooLarge
  * the file, `GET /__media/:key` serves it with its type. No API key: the URL is the
  * credential, as with a presigned storage URL. Errors use the API's envelope.
  */
-export function mediaRouter(registry: WorkspaceRegistry, quota: MediaQuota): Router {
+export function mediaRouter(registry: WorkspaceRegistry, quota: MediaQuota, containment: Containment): Router {
   const router = express.Router();
 
   router.put(`${UPLOAD_PATH}/:key`, (req, res, next) => {
@@ -30,7 +31,8 @@ export function mediaRouter(registry: WorkspaceRegistry, quota: MediaQuota): Rou
     // The body is read only as far as the quota goes: a chunked upload without a length is counted as it streams.
     const limit = Math.min(MEDIA_MAX_BYTES, room.bytes);
     const release = quota.reserve(workspace, announced ?? limit);
-    res.once('close', release);
+    // Runs after the answer, with nobody above it: at the response boundary.
+    res.once('close', containment.guard('response', release));
     express.raw({ type: () => true, limit })(req, res, (error?: unknown) => {
       release();
       if (error) {
