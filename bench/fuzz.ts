@@ -121,6 +121,7 @@ const plan = new FuzzPlan({ bodyLimitBytes: BODY_LIMIT_BYTES });
 const { target, stop, crashed, process: child } = await startTarget();
 console.log(`fuzz: ${only ? `replaying ${only.join(', ')} of` : `${requests} requests,`} seed ${seed}, concurrency ${concurrency}, server ${mode}, ${plan.operations.length} operations, ${plan.declaredConstraints} constraints declared`);
 let lastPrinted = 0;
+let failuresPrinted = 0;
 // Beside the fuzz: a hostile tenant and an innocent one whose waits are what the hostile one inflicts (bench/lib/hostile-tenant.ts).
 const tenantsStop = new AbortController();
 const tenants = values.tenants === 'on' && !only ? runTenants(target.baseUrl, tenantsStop.signal) : undefined;
@@ -131,6 +132,11 @@ const report = await runFuzz(plan, target, {
   stateEvery,
   ...(only && { only, onExchange: (index: number, request: string, response: string) => console.log(`#${index}\n  request:  ${request}\n  response: ${response}`) }),
   onProgress: (partial) => {
+    // A failure as soon as it is found: a million requests take most of an hour, and one found early can be replayed and fixed while the run goes on.
+    for (const failure of partial.failures.slice(failuresPrinted)) {
+      console.log(`fuzz: FAILURE #${failure.index} ${failure.operation} [${failure.label}]: ${failure.problems.join('; ')}\n    request:  ${failure.request}\n    replay:   npm run fuzz -- --seed ${seed} --replay ${failure.index} --server ${mode}`);
+    }
+    failuresPrinted = partial.failures.length;
     // A line every 10 s: enough to follow a long run without flooding its log.
     if (partial.ms - lastPrinted < 10_000) return;
     lastPrinted = partial.ms;
