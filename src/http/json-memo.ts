@@ -26,15 +26,18 @@ export class ViewMemo {
   /**
    * The view answered last time for `record` when `view` equals it (then `view` is
    * dropped); otherwise `view`, remembered. The view must be built afresh for the call,
-   * sharing no object with the record: it is frozen, all the way down.
+   * sharing no object with the record, since it is frozen all the way down; or `detach`
+   * makes a copy of it that shares none, called only when the view is new (a view that
+   * hands out the record's own `metadata` object copies it then, not on every read).
    */
-  of<T extends object>(record: object, view: T): T {
+  of<T extends object>(record: object, view: T, detach?: (view: T) => T): T {
     const last = this.last.get(record);
     if (last !== undefined && sameJson(last, view)) return last as T;
-    freezeTree(view);
-    remembered.add(view);
-    this.last.set(record, view);
-    return view;
+    const kept = detach ? detach(view) : view;
+    freezeTree(kept);
+    remembered.add(kept);
+    this.last.set(record, kept);
+    return kept;
   }
 }
 
@@ -81,8 +84,20 @@ function textOf(value: unknown): string | undefined {
   return text;
 }
 
+/**
+ * The keys of a remembered plain object, listed when it was frozen, on the object itself: not
+ * enumerable, so neither JSON nor for...in sees them, and read without a lookup in a side table
+ * (a WeakMap's was a quarter of the comparison's time on a posts page). Frozen, an object can
+ * change neither its keys nor its prototype, so the list stays true, and its being there says
+ * the object is plain.
+ */
+const KEYS = Symbol('keys');
+
+type Listed = Record<string, unknown> & { [KEYS]?: string[] };
+
 function freezeTree(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  if (isPlainObject(value)) Object.defineProperty(value, KEYS, { value: Object.keys(value) });
   Object.freeze(value);
   for (const child of Object.values(value)) freezeTree(child);
 }
@@ -93,26 +108,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-/** The keys of remembered (frozen) objects, listed once: a comparison reads them on every request. */
-const frozenKeys = new WeakMap<object, string[]>();
-
-function keysOf(value: Record<string, unknown>): string[] {
-  if (!Object.isFrozen(value)) return Object.keys(value);
-  let keys = frozenKeys.get(value);
-  if (keys === undefined) {
-    keys = Object.keys(value);
-    frozenKeys.set(value, keys);
-  }
-  return keys;
-}
-
 /**
  * Whether two views serialize to the same JSON text: the same keys in the same order
  * and equal values, plain objects and arrays only (anything else, a Date say, counts
  * as different unless it is the same object). A false "different" only costs a
  * serialization; a false "same" cannot happen. The first is the remembered view, whose
- * keys are listed once; the second's are walked in place, allocating nothing (the
- * comparison runs for every record of every read).
+ * keys were listed when it was frozen; the second's are walked in place, allocating nothing
+ * (the comparison runs for every record of every read).
  */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -122,12 +124,17 @@ export function sameJson(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
     return true;
   }
-  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = keysOf(a);
+  if (Array.isArray(b)) return false;
+  let keys = (a as Listed)[KEYS];
+  if (keys === undefined) {
+    if (!isPlainObject(a)) return false;
+    keys = Object.keys(a);
+  }
+  if (!isPlainObject(b)) return false;
   let i = 0;
   // for...in walks a plain object's own keys in Object.keys's order (its prototype has no enumerable key).
   for (const key in b) {
-    if (key !== keys[i] || !sameJson(a[key], b[key])) return false;
+    if (key !== keys[i] || !sameJson((a as Listed)[key], b[key])) return false;
     i++;
   }
   return i === keys.length;

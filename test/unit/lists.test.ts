@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/lib/errors.js';
 import { compareKeys, listPage, paginate, parseInclude, parseTimeRange, type SortKey } from '../../src/http/lists.js';
 import { CursorCodec } from '../../src/lib/cursor-codec.js';
@@ -46,6 +46,46 @@ describe('CursorCodec', () => {
     ['plain garbage', () => codec.decode('%%%', 'ws1', 'posts', params)],
   ])('refuses %s with INVALID_CURSOR', (_name, decode) => {
     expect(codeOf(decode)).toBe('INVALID_CURSOR');
+  });
+});
+
+describe('CursorCodec: the work a page does', () => {
+  /** Signatures made (each an HMAC), counted on the codec's own method. */
+  function signing(codec: CursorCodec): { count: () => number } {
+    const spy = vi.spyOn(codec as unknown as { sign: (payload: string) => string }, 'sign');
+    return { count: () => spy.mock.calls.length };
+  }
+
+  it('signs a next cursor once, however often the same page is read, and the answer is the one it would make', () => {
+    const codec = new CursorCodec('secret');
+    const made = signing(codec);
+    const first = codec.encode('ws1', 'posts', { limit: 20 }, ['2026-01-01T00:00:00.000Z', 'p1']);
+    for (let i = 0; i < 10; i++) expect(codec.encode('ws1', 'posts', { limit: 20 }, ['2026-01-01T00:00:00.000Z', 'p1'])).toBe(first);
+    expect(made.count()).toBe(1);
+    expect(new CursorCodec('secret').encode('ws1', 'posts', { limit: 20 }, ['2026-01-01T00:00:00.000Z', 'p1'])).toBe(first);
+  });
+
+  it('signs again for another key, list, workspace or parameters', () => {
+    const codec = new CursorCodec('secret');
+    const made = signing(codec);
+    const cursors = new Set([
+      codec.encode('ws1', 'posts', { limit: 20 }, ['a', 'p1']),
+      codec.encode('ws1', 'posts', { limit: 20 }, ['a', 'p2']),
+      codec.encode('ws1', 'accounts', { limit: 20 }, ['a', 'p1']),
+      codec.encode('ws2', 'posts', { limit: 20 }, ['a', 'p1']),
+      codec.encode('ws1', 'posts', { limit: 21 }, ['a', 'p1']),
+    ]);
+    expect(cursors.size).toBe(5);
+    expect(made.count()).toBe(5);
+  });
+
+  it('remembers nothing for a long query, so a tenant cannot make the codec hold megabytes', () => {
+    const codec = new CursorCodec('secret');
+    const made = signing(codec);
+    const params = { limit: 20, q: 'x'.repeat(2_000) };
+    codec.encode('ws1', 'posts', params, ['a', 'p1']);
+    codec.encode('ws1', 'posts', params, ['a', 'p1']);
+    expect(made.count()).toBe(2);
   });
 });
 
