@@ -51,48 +51,59 @@ export function scenarioGuard(options: ScenarioGuardOptions): RequestHandler {
       parseBody(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()));
     });
 
-  return async (req: Request, res: Response, next: NextFunction) => {
+  /** Each rule offered the request, the first that fires applied; answers whether the request goes on. */
+  const applyRules = async (req: Request, res: Response, workspace: Workspace, operation: Operation, sets: RuleSet[]): Promise<boolean> => {
+    let bodyRead = false;
+    const readBodyOnce = async () => {
+      // The body parser marks the body read, so the pipeline's own parser skips it later.
+      if (!bodyRead && operation.method !== 'GET') await readBody(req, res);
+      bodyRead = true;
+    };
+    let accounts: RequestAccounts | undefined;
+    const accountsOf = async () => {
+      if (!accounts) {
+        await readBodyOnce();
+        accounts = requestAccounts(workspace, req, operation);
+      }
+      return accounts;
+    };
+    const firing = await firingRule(workspace, sets, req, operation, { accountsOf, bodyOf: async () => (await readBodyOnce(), req.body as unknown) });
+    if (!firing) return true;
+    const { rule, set } = firing;
+    req.ctx.matchedRule = rule.id;
+    options.observer?.ruleFired(workspace, { name: set.name }, rule.id);
+    workspace.changed();
+    // A twin of a real error is filled from the request's accounts, which a post names in its body.
+    if (rule.then.error) await readBodyOnce().catch(() => undefined);
+    return applyEffect(rule, req, res, workspace, operation, rewriter, options.responder);
+  };
+
+  /** A network read the contract lets fail with 502 answers 502 PLATFORM_ERROR while its account's network is out. */
+  const checkOutages = (req: Request, workspace: Workspace, operation: Operation): void => {
+    if (operation.method !== 'GET' || !declared.get(operation.operationId)?.statuses.has(502) || (outagesStore.peek(workspace)?.outages.length ?? 0) === 0) return;
+    for (const platform of requestAccounts(workspace, req, operation).platforms) {
+      if (!activeOutage(workspace, platform)) continue;
+      req.ctx.scenarioEffect = 'outage';
+      assertNetworkUp(workspace, platform);
+    }
+  };
+
+  // A workspace without rules (most requests) goes through at once: waiting on a promise here cost
+  // every request a trip through the microtask queue. The pipeline takes a throw or a rejection alike.
+  return (req: Request, res: Response, next: NextFunction) => {
     const { workspace, operation } = req.ctx;
     // Unknown routes go on to the 404/405 step untouched.
     if (!workspace || !operation) return next();
-
     const sets = ruleSets(workspace);
-    if (sets.length > 0) {
-      let bodyRead = false;
-      const readBodyOnce = async () => {
-        // The body parser marks the body read, so the pipeline's own parser skips it later.
-        if (!bodyRead && operation.method !== 'GET') await readBody(req, res);
-        bodyRead = true;
-      };
-      let accounts: RequestAccounts | undefined;
-      const accountsOf = async () => {
-        if (!accounts) {
-          await readBodyOnce();
-          accounts = requestAccounts(workspace, req, operation);
-        }
-        return accounts;
-      };
-      const firing = await firingRule(workspace, sets, req, operation, { accountsOf, bodyOf: async () => (await readBodyOnce(), req.body as unknown) });
-      if (firing) {
-        const { rule, set } = firing;
-        req.ctx.matchedRule = rule.id;
-        options.observer?.ruleFired(workspace, { name: set.name }, rule.id);
-        workspace.changed();
-        // A twin of a real error is filled from the request's accounts, which a post names in its body.
-        if (rule.then.error) await readBodyOnce().catch(() => undefined);
-        const passOn = await applyEffect(rule, req, res, workspace, operation, rewriter, options.responder);
-        if (!passOn) return;
-      }
+    if (sets.length === 0) {
+      checkOutages(req, workspace, operation);
+      return next();
     }
-
-    if (operation.method === 'GET' && declared.get(operation.operationId)?.statuses.has(502) && (outagesStore.peek(workspace)?.outages.length ?? 0) > 0) {
-      for (const platform of requestAccounts(workspace, req, operation).platforms) {
-        if (!activeOutage(workspace, platform)) continue;
-        req.ctx.scenarioEffect = 'outage';
-        assertNetworkUp(workspace, platform);
-      }
-    }
-    next();
+    return applyRules(req, res, workspace, operation, sets).then((passOn) => {
+      if (!passOn) return;
+      checkOutages(req, workspace, operation);
+      next();
+    });
   };
 }
 
