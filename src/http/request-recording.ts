@@ -86,9 +86,19 @@ const USER_AGENT_LIMIT = 40;
  */
 function callerOf(req: Request): string | undefined {
   const key = apiKeyOf(req);
-  const product = req.headers['user-agent']?.trim().split(/\s+/, 1)[0];
-  const parts = [...(key !== undefined ? [`key …${key.slice(-4)}`] : []), ...(product ? [clip(product, USER_AGENT_LIMIT)] : [])];
-  return parts.length > 0 ? parts.join(', ') : undefined;
+  const product = firstProduct(req.headers['user-agent']);
+  const shownKey = key !== undefined ? `key …${key.slice(-4)}` : undefined;
+  const shownProduct = product ? clip(product, USER_AGENT_LIMIT) : undefined;
+  if (shownKey === undefined) return shownProduct;
+  return shownProduct === undefined ? shownKey : `${shownKey}, ${shownProduct}`;
+}
+
+/** A User-Agent's first product (`node`, `curl/8.5.0`): what comes before its first white space. */
+function firstProduct(userAgent: string | undefined): string | undefined {
+  if (userAgent === undefined) return undefined;
+  const trimmed = userAgent.trim();
+  const end = trimmed.search(/\s/);
+  return end === -1 ? trimmed : trimmed.slice(0, end);
 }
 
 /** The answer's Retry-After when it is a number of seconds. */
