@@ -126,6 +126,28 @@ export async function builtCheckout(): Promise<string> {
   return stage;
 }
 
+/**
+ * Gives this repository a dist/ when it has none (a fresh clone): a copy of the one `npm pack`
+ * built from the same sources, so a build here (`npm run build:image`) finds it up to date rather
+ * than compiling everything again. Copied beside it and moved into place by one rename, so no build
+ * or server sees half of it; a dist/ that appeared meanwhile stays. With SGW_PACK_REF set the
+ * tarball is of another commit's sources, so nothing is copied.
+ */
+export async function seedDist(): Promise<void> {
+  const dist = packagePath('dist');
+  if (existsSync(dist) || process.env['SGW_PACK_REF']) return;
+  const built = builtDist(await packTarball());
+  const staging = await mkdtemp(join(PACK_CACHE, 'dist-seed-'));
+  try {
+    await cp(built, staging, { recursive: true, verbatimSymlinks: true });
+    await rename(staging, dist).catch((error: NodeJS.ErrnoException) => {
+      if (!['ENOTEMPTY', 'EEXIST'].includes(error.code ?? '')) throw error;
+    });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
 /** Where the dist/ the tarball was built with is kept, beside it. */
 function builtDist(tarball: string): string {
   return tarball.replace(/\.tgz$/, '.dist');
