@@ -15,6 +15,19 @@ const ISOLATED = [
   'test/security/linear-parsing.test.ts',
 ];
 
+/*
+ * How the suite spends its time: the tests of the product as users get it (test/package,
+ * test/recipes, test/release) pack it, install it into scratch projects, build dist/ and start
+ * processes, and most of the suite's time is theirs. What they repeat is made once per state of
+ * the sources and shared by every file and worker, on disk under a lock (test/helpers/packed.ts):
+ * the tarball, the dist/ `npm pack` built for it (npm start's stop tests and test/release start
+ * from a copy rather than compile again), and one install per set of dev dependencies. Each file
+ * still runs alone; the first to need one of them makes it, unless `.ci/run` made them all ahead
+ * (test/helpers/prefetch-packed.ts, beside the typecheck and the linters). The suite takes about
+ * half the sum of its files' durations: replayed from a run's durations, the order a fresh clone
+ * starts them in (by size, no results cached) ends within 1% of an even split of the two workers,
+ * so only less work makes it shorter (the slowest file, test/recipes/typescript.test.ts, is a tenth).
+ */
 export default defineConfig({
   test: {
     // Two cores on CI: forks keep workers apart without oversubscribing.

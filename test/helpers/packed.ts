@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { execa, type Options, type ResultPromise } from 'execa';
@@ -112,6 +112,47 @@ export async function checkout(): Promise<string> {
   return stageSources(ref, files);
 }
 
+/**
+ * A checkout (as `checkout()`) that has been built already: its dist/ is a copy of the one
+ * `npm pack` built from the same sources, build records and all, so `npm run build` and
+ * `npm start`'s prestart find it up to date instead of compiling everything again (a full build
+ * is the slowest step of a test of `npm start`). For tests of what runs after the build.
+ */
+export async function builtCheckout(): Promise<string> {
+  const { ref, files } = await sourceFiles();
+  const built = builtDist(await packTarball());
+  const stage = await stageSources(ref, files);
+  await cp(built, join(stage, 'dist'), { recursive: true, verbatimSymlinks: true });
+  return stage;
+}
+
+/**
+ * Gives this repository a dist/ when it has none (a fresh clone): a copy of the one `npm pack`
+ * built from the same sources, so a build here (`npm run build:image`) finds it up to date rather
+ * than compiling everything again. Copied beside it and moved into place by one rename, so no build
+ * or server sees half of it; a dist/ that appeared meanwhile stays. With SGW_PACK_REF set the
+ * tarball is of another commit's sources, so nothing is copied.
+ */
+export async function seedDist(): Promise<void> {
+  const dist = packagePath('dist');
+  if (existsSync(dist) || process.env['SGW_PACK_REF']) return;
+  const built = builtDist(await packTarball());
+  const staging = await mkdtemp(join(PACK_CACHE, 'dist-seed-'));
+  try {
+    await cp(built, staging, { recursive: true, verbatimSymlinks: true });
+    await rename(staging, dist).catch((error: NodeJS.ErrnoException) => {
+      if (!['ENOTEMPTY', 'EEXIST'].includes(error.code ?? '')) throw error;
+    });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Where the dist/ the tarball was built with is kept, beside it. */
+function builtDist(tarball: string): string {
+  return tarball.replace(/\.tgz$/, '.dist');
+}
+
 const tarballs = new Map<string, Promise<string>>();
 
 /**
@@ -132,7 +173,7 @@ export async function packTarball(): Promise<string> {
 
 async function makeTarball(hash: string, ref: string | undefined, files: string[]): Promise<string> {
   const target = join(PACK_CACHE, `social-gateway-mock-${hash}.tgz`);
-  await makeOnce(join(PACK_CACHE, `${hash}.lock`), () => existsSync(target), async () => {
+  await makeOnce(join(PACK_CACHE, `${hash}.lock`), () => existsSync(target) && existsSync(builtDist(target)), async () => {
     const stage = await stageSources(ref, files);
     try {
       const out = await mkdtemp(join(PACK_CACHE, `${hash}.tmp-`));
@@ -140,6 +181,9 @@ async function makeTarball(hash: string, ref: string | undefined, files: string[
         const packed = await execa('npm', ['pack', '--json', '--pack-destination', out], { cwd: stage, env: cleanEnv(), extendEnv: false, timeout: MAKE_TIMEOUT_MS });
         // The build's own output comes first on stdout; npm's JSON is the end of it.
         const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.lastIndexOf('\n[') + 1)) as [{ filename: string }];
+        // The build it packed is kept for builtCheckout(), moved into place before the tarball that marks both ready.
+        await rm(builtDist(target), { recursive: true, force: true });
+        await rename(join(stage, 'dist'), builtDist(target));
         await rename(join(out, basename(filename)), target);
       } finally {
         await rm(out, { recursive: true, force: true });
@@ -152,13 +196,13 @@ async function makeTarball(hash: string, ref: string | undefined, files: string[
   return target;
 }
 
-/** Tarballs of older sources, kept for a day so a rebased or switched branch need not repack. */
+/** Tarballs of older sources (and their builds), kept for a day so a rebased or switched branch need not repack. */
 async function pruneTarballs(keep: string): Promise<void> {
   for (const name of await readdir(PACK_CACHE)) {
     const path = join(PACK_CACHE, name);
     if (path === keep || !name.endsWith('.tgz')) continue;
     const { mtimeMs } = await stat(path);
-    if (Date.now() - mtimeMs > 86_400_000) await rm(path, { force: true });
+    if (Date.now() - mtimeMs > 86_400_000) await Promise.all([rm(path, { force: true }), rm(builtDist(path), { recursive: true, force: true })]);
   }
 }
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/lib/package-root.js';
 import { VERSION } from '../../src/version.js';
 import { httpClient } from '../helpers/mcp.js';
+import { seedDist } from '../helpers/packed.js';
 import { rawExchange } from '../helpers/raw-http.js';
 import { bannerUrl, docBlocksUnder, docFile, freePort } from '../helpers/recipes.js';
 
@@ -61,6 +62,9 @@ async function serve(args: string[] = []): Promise<{ url: string; banner: () => 
 }
 
 beforeAll(async () => {
+  // A fresh clone has no dist/: it starts from the one npm pack built (shared with the package's
+  // tests), so build:image's own build finds it up to date; what it adds (the executable, the image) is built here.
+  await seedDist();
   const built = await execa('npm', ['run', 'build:image'], { cwd: packagePath(), all: true, reject: false });
   expect(built.exitCode, String(built.all)).toBe(0);
   scratch = mkdtempSync(join(tmpdir(), 'sgm-release-'));
