@@ -85,8 +85,8 @@ function objectLength(object: object, depth: number): number {
   if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in object) throw UNUSUAL;
   let length = 2;
   let members = 0;
-  for (const key in object) {
-    if (!Object.hasOwn(object, key)) continue;
+  // Own enumerable string keys, as JSON.stringify reads them.
+  for (const key of Object.keys(object)) {
     const member = lengthOf((object as Record<string, unknown>)[key], depth);
     if (member === undefined) continue;
     // "key":value, and a comma before every member but the first.
