@@ -27,6 +27,7 @@ const MAX_WALKED_DEPTH = 64;
 const UNUSUAL = Symbol('unusual');
 
 /** Characters JSON.stringify escapes: `"`, `\`, control characters, and surrogates (escaped when lone). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function stringLength(text: string): number {

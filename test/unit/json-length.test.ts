@@ -27,6 +27,7 @@ describe('jsonLength', () => {
     ['an own toJSON', { a: { toJSON: () => ({ replaced: true }) } }],
     ['a Map and a boxed string', { m: new Map([[1, 2]]), s: Object('boxed') as unknown }],
     ['an array with extra properties', Object.assign([1, 2], { extra: 'ignored' })],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the case
     ['a sparse array', [1, , 3]],
     ['nesting deeper than the walk goes', JSON.parse(`${'{"a":['.repeat(100)}1${']}'.repeat(100)}`) as unknown],
     ['a bare string', 'text'],
