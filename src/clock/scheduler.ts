@@ -233,12 +233,14 @@ export class Scheduler<C> {
     const ran: RanJob[] = [];
     while (ran.length < MAX_JOBS_PER_RUN) {
       // Tracked I/O may schedule work (a retry) that is due before the next job: let it land first.
-      if (waitForInFlight && !this.stopped) await this.settle();
+      if (waitForInFlight && !this.stopped && this.inFlight.size > 0) await this.settle();
       const job = this.due(limitMs);
       if (!job) break;
       const entry = this.ranEntry(job);
       try {
-        await this.start(job);
+        // A handler that finished synchronously (most: a publishing step) is not awaited: that was two turns of the microtask queue per job.
+        const work = this.start(job);
+        if (work) await work;
       } catch (error) {
         this.failed(entry, job, error);
       }
