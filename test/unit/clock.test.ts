@@ -54,6 +54,17 @@ describe('parseIsoDuration', () => {
   it.each(['2h', 'P1M', 'P1Y', 'PT', '', 'PT-5M'])('refuses %j', (text) => {
     expect(parseIsoDuration(text)).toBeUndefined();
   });
+
+  it('reads the same duration alike however often, and another one afresh', () => {
+    expect([parseIsoDuration('P1D'), parseIsoDuration('P1D'), parseIsoDuration('P1M'), parseIsoDuration('P1M'), parseIsoDuration('PT1S'), parseIsoDuration('P1D')]).toEqual([
+      86_400_000,
+      86_400_000,
+      undefined,
+      undefined,
+      1_000,
+      86_400_000,
+    ]);
+  });
 });
 
 describe('PriorityQueue', () => {
