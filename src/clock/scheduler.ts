@@ -44,8 +44,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface SchedulerOptions<C> {
   clock: VirtualClock;
-  /** The workspace's persisted job table; the scheduler keeps it in step with its heap. */
-  jobs: Record<string, JobRecord>;
+  /** The workspace's persisted job table as it was read (empty for a new workspace); from then on the heap holds the jobs, and `jobTable` writes the table. */
+  jobs: Readonly<Record<string, JobRecord>>;
   handlers: JobHandlers<C>;
   context: () => C;
   newId: () => string;
@@ -101,7 +101,8 @@ export class Scheduler<C> {
   schedule(kind: string, dueAt: number, data: JobData, label = kind): JobRecord {
     if (!this.options.handlers.has(kind)) throw new Error(`No handler registered for job kind '${kind}'`);
     const job: JobRecord = { id: this.options.newId(), seq: this.nextSeq++, dueAt, kind, label, data };
-    this.options.jobs[job.id] = job;
+    // Only the heap, O(log n): the persisted table is written when asked for (jobTable). Keeping a plain
+    // object keyed by each new job's id in step, an insert and a delete per job, was most of schedule's cost.
     this.queue.push(job);
     this.arm();
     return job;
@@ -109,11 +110,7 @@ export class Scheduler<C> {
 
   /** Removes pending jobs the predicate selects (a cancelled post's publish job, say). */
   cancel(predicate: (job: JobRecord) => boolean): number {
-    const removed = this.queue.removeWhere((job) => {
-      if (!predicate(job)) return false;
-      delete this.options.jobs[job.id];
-      return true;
-    });
+    const removed = this.queue.removeWhere(predicate);
     if (removed > 0) this.arm();
     return removed;
   }
@@ -126,6 +123,17 @@ export class Scheduler<C> {
   /** The next `count` pending jobs, in the order they will run, without sorting the rest. */
   upcoming(count: number): JobRecord[] {
     return this.queue.first(count);
+  }
+
+  /**
+   * The pending jobs as the workspace persists them, by id, in the order they were scheduled (the
+   * order a table kept in step held them in): O(n log n), asked for only when the workspace is
+   * written, copied or sized, never on the way of a request.
+   */
+  jobTable(): Record<string, JobRecord> {
+    const table: Record<string, JobRecord> = {};
+    for (const job of this.queue.toArray().sort((a, b) => a.seq - b.seq)) table[job.id] = job;
+    return table;
   }
 
   /** Pending jobs in the order they will run. */
@@ -259,7 +267,6 @@ export class Scheduler<C> {
     const job = this.queue.peek();
     if (!job || job.dueAt > limitMs) return undefined;
     this.queue.pop();
-    delete this.options.jobs[job.id];
     return job;
   }
 
