@@ -7,10 +7,13 @@
  *
  * BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_AB_ROUNDS (4; 0 skips the load),
  * BENCH_WORKLOADS (connections), BENCH_START_RUNS (6; 0 skips start-up) change it.
+ * A creating workload (posts-create, mixed) posts to a pool of BENCH_WORKSPACES (64) workspaces
+ * whose clocks move a day every BENCH_ADVANCE_MS (200), as `npm run bench` does, so the
+ * publishing is in each build's CPU per request.
  */
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newestPostId } from './lib/client.js';
+import { callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, newestPostId, workspacePool, type ConnectionSummary } from './lib/client.js';
 import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk } from './lib/processes.js';
 import { markdownTable } from './lib/report.js';
@@ -25,11 +28,14 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 4);
 const startRuns = Number(process.env.BENCH_START_RUNS ?? 6);
+const poolSize = Number(process.env.BENCH_WORKSPACES ?? DEFAULT_POOL_WORKSPACES);
+const advanceMs = Number(process.env.BENCH_ADVANCE_MS ?? 200);
 const workloads = (process.env.BENCH_WORKLOADS ?? 'connections').split(',').map((id) => {
   const found = WORKLOADS.find((w) => w.id === id.trim());
-  if (!found || found.creates) throw new Error(`BENCH_WORKLOADS: '${id}' is not a read workload`);
+  if (!found || found.servers.every((server) => server !== 'mock')) throw new Error(`BENCH_WORKLOADS: '${id}' is not a workload of the mock`);
   return found;
 });
+const creates = workloads.some((workload) => workload.creates);
 
 const pinning = detectPinning();
 const probe = (port: number) => ({ url: `http://127.0.0.1:${port}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } });
@@ -63,7 +69,14 @@ for (let round = 0; round < rounds; round++) {
     try {
       await waitForOk(server, probe(port));
       const url = `http://127.0.0.1:${port}`;
-      const target = { apiKey: DEFAULT_API_KEY, postId: await newestPostId(url), pairs: [] };
+      // Posts go to a pool of workspaces whose clocks the driver moves meanwhile, as in `npm run bench`.
+      const pool = creates
+        ? await workspacePool(url, (await callJson<{ connections: ConnectionSummary[] }>(url, 'GET', '/v1/connections', { apiKey: DEFAULT_API_KEY })).connections, poolSize)
+        : { target: { apiKey: DEFAULT_API_KEY, postId: await newestPostId(url), pairs: [] }, keys: [] };
+      const target = pool.target;
+      const driver = new ClockDriver(url, pool.keys, creates ? advanceMs : 0);
+      if (creates) await driver.tick();
+      driver.start();
       await runLoad({ url, connections, seconds: 2, requests: workloads[0]?.requests(target).map((r) => r.request) ?? [] });
       for (const [w, workload] of workloads.entries()) {
         const cpuBefore = server.cpuSeconds() ?? NaN;
@@ -73,6 +86,8 @@ for (let round = 0; round < rounds; round++) {
         cpu[i]?.[w]?.push(cpuUs);
         console.log(`round ${round + 1} ${names[i]} ${workload.title}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, ${cpuUs} µs CPU/request${result.non2xx > 0 ? ` (${result.non2xx} non-2xx)` : ''}`);
       }
+      await driver.stop();
+      if (driver.failures > 0) console.log(`round ${round + 1} ${names[i]}: ${driver.failures} clock advances failed`);
     } finally {
       await server.stop();
     }

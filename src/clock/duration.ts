@@ -6,6 +6,17 @@ import { Duration } from 'luxon';
  * rather than guessed.
  */
 export function parseIsoDuration(text: string): number | undefined {
+  // A clock moved in steps asks for the same duration again and again (P1D every tick): the last answer is kept, O(1) for it.
+  if (last !== undefined && last.text === text) return last.ms;
+  const ms = parse(text);
+  last = { text, ms };
+  return ms;
+}
+
+/** The last duration read, and what it read as. */
+let last: { text: string; ms: number | undefined } | undefined;
+
+function parse(text: string): number | undefined {
   // Luxon reads a bare "PT" as zero; a duration names at least one amount.
   if (!/\d/.test(text)) return undefined;
   const duration = Duration.fromISO(text);

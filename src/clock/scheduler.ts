@@ -44,8 +44,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface SchedulerOptions<C> {
   clock: VirtualClock;
-  /** The workspace's persisted job table; the scheduler keeps it in step with its heap. */
-  jobs: Record<string, JobRecord>;
+  /** The workspace's persisted job table as it was read (empty for a new workspace); from then on the heap holds the jobs, and `jobTable` writes the table. */
+  jobs: Readonly<Record<string, JobRecord>>;
   handlers: JobHandlers<C>;
   context: () => C;
   newId: () => string;
@@ -71,6 +71,8 @@ export class Scheduler<C> {
   private turn: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The last due time a ran job reported, and its ISO form. */
+  private lastDue = { ms: NaN, iso: '' };
   /** Real I/O started for the workspace (webhook requests) that `advanceTo` waits for. */
   private readonly inFlight = new Set<Promise<unknown>>();
   /** The timer's callback, made once: a run of what is due, handed to `fire`. */
@@ -99,7 +101,8 @@ export class Scheduler<C> {
   schedule(kind: string, dueAt: number, data: JobData, label = kind): JobRecord {
     if (!this.options.handlers.has(kind)) throw new Error(`No handler registered for job kind '${kind}'`);
     const job: JobRecord = { id: this.options.newId(), seq: this.nextSeq++, dueAt, kind, label, data };
-    this.options.jobs[job.id] = job;
+    // Only the heap, O(log n): the persisted table is written when asked for (jobTable). Keeping a plain
+    // object keyed by each new job's id in step, an insert and a delete per job, was most of schedule's cost.
     this.queue.push(job);
     this.arm();
     return job;
@@ -107,11 +110,7 @@ export class Scheduler<C> {
 
   /** Removes pending jobs the predicate selects (a cancelled post's publish job, say). */
   cancel(predicate: (job: JobRecord) => boolean): number {
-    const removed = this.queue.removeWhere((job) => {
-      if (!predicate(job)) return false;
-      delete this.options.jobs[job.id];
-      return true;
-    });
+    const removed = this.queue.removeWhere(predicate);
     if (removed > 0) this.arm();
     return removed;
   }
@@ -124,6 +123,17 @@ export class Scheduler<C> {
   /** The next `count` pending jobs, in the order they will run, without sorting the rest. */
   upcoming(count: number): JobRecord[] {
     return this.queue.first(count);
+  }
+
+  /**
+   * The pending jobs as the workspace persists them, by id, in the order they were scheduled (the
+   * order a table kept in step held them in): O(n log n), asked for only when the workspace is
+   * written, copied or sized, never on the way of a request.
+   */
+  jobTable(): Record<string, JobRecord> {
+    const table: Record<string, JobRecord> = {};
+    for (const job of this.queue.toArray().sort((a, b) => a.seq - b.seq)) table[job.id] = job;
+    return table;
   }
 
   /** Pending jobs in the order they will run. */
@@ -231,12 +241,14 @@ export class Scheduler<C> {
     const ran: RanJob[] = [];
     while (ran.length < MAX_JOBS_PER_RUN) {
       // Tracked I/O may schedule work (a retry) that is due before the next job: let it land first.
-      if (waitForInFlight && !this.stopped) await this.settle();
+      if (waitForInFlight && !this.stopped && this.inFlight.size > 0) await this.settle();
       const job = this.due(limitMs);
       if (!job) break;
       const entry = this.ranEntry(job);
       try {
-        await this.start(job);
+        // A handler that finished synchronously (most: a publishing step) is not awaited: that was two turns of the microtask queue per job.
+        const work = this.start(job);
+        if (work) await work;
       } catch (error) {
         this.failed(entry, job, error);
       }
@@ -255,7 +267,6 @@ export class Scheduler<C> {
     const job = this.queue.peek();
     if (!job || job.dueAt > limitMs) return undefined;
     this.queue.pop();
-    delete this.options.jobs[job.id];
     return job;
   }
 
@@ -266,7 +277,9 @@ export class Scheduler<C> {
   }
 
   private ranEntry(job: JobRecord): RanJob {
-    return { id: job.id, kind: job.kind, label: job.label, dueAt: new Date(job.dueAt).toISOString(), ok: true };
+    // Jobs come due together (a day's posts start at one instant): the instant is formatted once for them, O(1).
+    if (job.dueAt !== this.lastDue.ms) this.lastDue = { ms: job.dueAt, iso: new Date(job.dueAt).toISOString() };
+    return { id: job.id, kind: job.kind, label: job.label, dueAt: this.lastDue.iso, ok: true };
   }
 
   /** One failing job must not stop the others or the server; it is reported instead. */

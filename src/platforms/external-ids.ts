@@ -46,11 +46,27 @@ export function externalPostRef(
     pageId: account.platformUserId,
     subreddit: options.subreddit ?? `u_${account.handle}`,
   };
-  const externalUrl = facts.urlBase.replace(/\{(\w+)\}/g, (whole, name: string) => {
+  // The template's {names} filled in, O(its length): split once per network, as every publish fills one.
+  const parts = templateParts(facts);
+  let externalUrl = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
     const value = values[name];
-    return value === undefined ? whole : encodeComponent(value);
-  });
+    externalUrl += (value === undefined ? `{${name}}` : encodeComponent(value)) + (parts[i + 1] as string);
+  }
   return { externalPostId, externalUrl };
+}
+
+/** Each network's URL template as its text and its `{names}` in turn: [text, name, text, …, text]. */
+const TEMPLATE_PARTS = new WeakMap<object, string[]>();
+
+function templateParts(facts: { urlBase: string }): string[] {
+  let parts = TEMPLATE_PARTS.get(facts);
+  if (!parts) {
+    parts = facts.urlBase.split(/\{(\w+)\}/);
+    TEMPLATE_PARTS.set(facts, parts);
+  }
+  return parts;
 }
 
 /** The account's (or a person's) own id on the network. */

@@ -95,6 +95,9 @@ export class Workspace implements HasWorkspaceData {
       // A running clock fires jobs from a timer, with no request to persist their work.
       onRan: () => this.changed(),
     });
+    // The persisted job table is read off the scheduler whenever the data is written, copied or sized
+    // (JSON.stringify, structuredClone and a spread all read it), rather than kept in step job by job.
+    Object.defineProperty(data, 'jobs', { get: () => this.scheduler.jobTable(), enumerable: true, configurable: true });
   }
 
   get id(): string {

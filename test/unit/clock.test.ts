@@ -54,6 +54,17 @@ describe('parseIsoDuration', () => {
   it.each(['2h', 'P1M', 'P1Y', 'PT', '', 'PT-5M'])('refuses %j', (text) => {
     expect(parseIsoDuration(text)).toBeUndefined();
   });
+
+  it('reads the same duration alike however often, and another one afresh', () => {
+    expect([parseIsoDuration('P1D'), parseIsoDuration('P1D'), parseIsoDuration('P1M'), parseIsoDuration('P1M'), parseIsoDuration('PT1S'), parseIsoDuration('P1D')]).toEqual([
+      86_400_000,
+      86_400_000,
+      undefined,
+      undefined,
+      1_000,
+      86_400_000,
+    ]);
+  });
 });
 
 describe('PriorityQueue', () => {
@@ -174,15 +185,19 @@ describe('Scheduler', () => {
     expect(log).toEqual(['after@20']);
   });
 
-  it('keeps the persisted job table in step and rebuilds from it', async () => {
-    const { clock, jobs, scheduler } = setup();
-    scheduler.schedule('note', 10, { name: 'x' });
+  it('writes the persisted job table from its jobs, in the order they were scheduled, and rebuilds from it', async () => {
+    const { clock, scheduler } = setup();
+    scheduler.schedule('note', 30, { name: 'x' });
     scheduler.schedule('note', 20, { name: 'y' });
-    expect(Object.keys(jobs)).toHaveLength(2);
-    await scheduler.advanceTo(10);
-    expect(Object.values(jobs).map((job) => job.data.name)).toEqual(['y']);
-    const reloaded = new Scheduler<null>({ clock, jobs, handlers: new Map([['note', () => undefined]]), context: () => null, newId: () => 'z', onJobError: () => undefined });
-    expect(reloaded.pending().map((job) => job.data.name)).toEqual(['y']);
+    scheduler.schedule('note', 40, { name: 'z' });
+    const table = scheduler.jobTable();
+    expect(Object.values(table).map((job) => job.data.name)).toEqual(['x', 'y', 'z']);
+    expect(Object.entries(table).every(([id, job]) => job.id === id)).toBe(true);
+    await scheduler.advanceTo(20);
+    expect(Object.values(scheduler.jobTable()).map((job) => job.data.name)).toEqual(['x', 'z']);
+    scheduler.cancel((job) => job.data.name === 'z');
+    const reloaded = new Scheduler<null>({ clock, jobs: scheduler.jobTable(), handlers: new Map([['note', () => undefined]]), context: () => null, newId: () => 'z', onJobError: () => undefined });
+    expect(reloaded.pending().map((job) => job.data.name)).toEqual(['x']);
   });
 
   it('cancels what a predicate selects', async () => {

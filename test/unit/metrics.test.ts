@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metricsAt, type NormalizedMetrics } from '../../src/api/posts/metrics.js';
+import { metricCurve, metricOnCurve, metricsAt, type NormalizedMetrics } from '../../src/api/posts/metrics.js';
 import type { DestinationRecord } from '../../src/api/posts/records.js';
 
 const PUBLISHED_MS = Date.parse('2025-03-01T12:00:00.000Z');
@@ -25,6 +25,14 @@ describe('metricsAt', () => {
   it('starts at zero at the moment of publishing', () => {
     const metrics = metricsAt(destination(), 'instagram', PUBLISHED_MS);
     expect(metrics).toMatchObject({ impressions: 0, reach: 0, likes: 0, engagement: 0 });
+  });
+
+  it.each(['twitter', 'instagram', 'tiktok', 'youtube', 'some-new-network'])('at the moment of publishing on %s, reads what its curve reads there', (platform) => {
+    for (const metricsSeed of [1, 12345, 0x7fffffff]) {
+      const curve = metricCurve(metricsSeed, platform);
+      const onCurve = Object.fromEntries(KEYS.map((key) => [key, metricOnCurve(curve, key, 0)]));
+      expect(metricsAt(destination({ metricsSeed }), platform, PUBLISHED_MS)).toEqual(onCurve);
+    }
   });
 
   it.each(['twitter', 'bluesky', 'instagram', 'facebook', 'threads', 'pinterest', 'tiktok', 'linkedin', 'reddit', 'youtube', 'some-new-network'])(

@@ -49,6 +49,9 @@ export function metricsAt(
   if (destination.status !== 'published' || destination.publishedAt === null) return null;
   const publishedMs = Date.parse(destination.publishedAt);
   if (Number.isNaN(publishedMs) || atMs < publishedMs) return null;
+  // At the instant it went out every count is 0 (the curve starts there): the view every publish
+  // event carries, so its curve is not drawn for it.
+  if (atMs === publishedMs) return { impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, plays: VIDEO_PLATFORMS.has(platform) ? 0 : null, engagement: 0 };
 
   const curve = metricCurve(destination.metricsSeed, platform);
   const share = shareAfter(curve, atMs - publishedMs);
