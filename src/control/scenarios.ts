@@ -85,10 +85,10 @@ export const scenariosRoutes: ControlRouteFactory = ({ registry, coverage }) => 
   }),
 
   {
-    ...route<never, never, { name?: string; yaml?: string }>('loadScenario', ({ workspace, body }) => {
+    ...route<never, never, { name?: string; yaml?: string }>('loadScenario', async ({ workspace, body }) => {
       const param = body.name !== undefined ? 'name' : 'yaml';
       const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
-      const choice = chooseScenario(source, param);
+      const choice = await chooseScenario(source, param);
       const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
       return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
     }),
