@@ -65,6 +65,23 @@ export function schemaValidator(): ValidateFunction {
   return validator;
 }
 
+/**
+ * The checker's one-time costs, each in a turn of the event loop of its own: its schema compiled,
+ * the contract's facts gathered, then `source` read as a request's scenario is, so that no
+ * request waits behind all of them at once (decision 0057). Never rejects: a checker that cannot
+ * start fails the first scenario that needs it, with that scenario's answer.
+ */
+export async function warmUpChecker(source: ScenarioSource): Promise<void> {
+  try {
+    schemaValidator();
+    await nextTurn();
+    facts();
+    await readScenario(source);
+  } catch {
+    // The first scenario read meets the same failure, and answers it.
+  }
+}
+
 interface ApiFacts {
   declared: Map<string, DeclaredOperation>;
   sources: Map<string, AccountSources>;
