@@ -3,7 +3,8 @@ import { scenarioByName, unknownScenarioReason } from '../scenarios/library.js';
 import { readScenarioChoice } from '../scenarios/load.js';
 import { checkSentScenarioSize, ScenarioError } from '../scenarios/parse.js';
 import type { ScenarioSource, WorkspaceOrigin } from '../store/database.js';
-import type { ScenarioChoice } from '../workspaces/registry.js';
+import type { ScenarioChoice, WorkspaceRegistry } from '../workspaces/registry.js';
+import type { Workspace } from '../workspaces/workspace.js';
 
 /*
  * A scenario named or written in a control body (Workspaces' create, Scenarios' load, State's
@@ -47,6 +48,17 @@ export async function chooseScenario(source: ScenarioSource, param: string): Pro
  */
 export async function readResetScenario(origin: WorkspaceOrigin): Promise<void> {
   if (origin.scenario) await readChoice(origin.scenario, 'scenario');
+}
+
+/**
+ * The workspace as it is once a scenario has been read in slices, other requests served between
+ * them: the same, or what replaced it meanwhile (a reset, a restore); one deleted or evicted
+ * meanwhile is gone, as its keys are, and is not brought back by building it again.
+ */
+export function stillThere(registry: WorkspaceRegistry, workspace: Workspace): Workspace {
+  const current = registry.get(workspace.id);
+  if (!current) throw new ApiError(401, 'UNAUTHORIZED', `The workspace ${workspace.id} ended (deleted or evicted) while its scenario was read.`);
+  return current;
 }
 
 async function readChoice(source: ScenarioSource, param: string): Promise<ScenarioChoice> {

@@ -8,7 +8,7 @@ import { loadedScenario } from '../scenarios/store.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { CONTROL_BODY_LIMITS } from './body-limits.js';
 import type { ControlDependencies, ControlRouteFactory } from './dependencies.js';
-import { chooseScenario, namedScenario, withScenario } from './scenario-input.js';
+import { chooseScenario, namedScenario, stillThere, withScenario } from './scenario-input.js';
 import { clockView } from './views.js';
 
 function scenarioView(workspace: Workspace) {
@@ -89,7 +89,8 @@ export const scenariosRoutes: ControlRouteFactory = ({ registry, coverage }) => 
       const param = body.name !== undefined ? 'name' : 'yaml';
       const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
       const choice = await chooseScenario(source, param);
-      const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
+      const current = stillThere(registry, workspace);
+      const loaded = withScenario(param, () => registry.loadScenario(current, choice));
       return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
     }),
     ...CONTROL_BODY_LIMITS.loadScenario,

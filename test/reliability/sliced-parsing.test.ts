@@ -4,7 +4,7 @@ import { Composer, Lexer } from 'yaml';
 import { packagePath } from '../../src/lib/package-root.js';
 import { LEXEMES_PER_SLICE, parseYamlDocument, readYamlDocument } from '../../src/lib/yaml-document.js';
 import { MAX_SENT_SCENARIO_ENTRIES } from '../../src/scenarios/parse.js';
-import { expectStatus, useMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 import { freshWorkspace, workspaceWith } from '../helpers/scenarios.js';
 
 /*
@@ -102,6 +102,38 @@ describe('the widest scenario a request may send', () => {
     expect(turns).toBeGreaterThanOrEqual(Math.floor(lexemes / LEXEMES_PER_SLICE));
     const answer = await mock.call('get', '/v1/connections', key);
     expect(Object.keys(answer.body as object)).toHaveLength(MAX_SENT_SCENARIO_ENTRIES - 10);
+  });
+});
+
+/** Runs `action` once between two slices of the reading of `yaml`, as a request served there would. */
+function betweenSlicesOf(yaml: string, action: () => void): void {
+  const lex = Lexer.prototype.lex;
+  let lexemes = 0;
+  vi.spyOn(Lexer.prototype, 'lex').mockImplementation(function* (this: Lexer, source, incomplete) {
+    for (const lexeme of lex.call(this, source, incomplete)) {
+      if (source === yaml && ++lexemes === LEXEMES_PER_SLICE + 1) action();
+      yield lexeme;
+    }
+  });
+}
+
+describe('a workspace deleted while its scenario is read in slices', () => {
+  it('is not brought back by the reset that was reading it (401, as its keys are)', async () => {
+    const yaml = widestScenario();
+    const { key, id } = await workspaceWith(mock, yaml);
+    betweenSlicesOf(yaml, () => mock.server.registry.delete(id));
+    expectApiError(await mock.control('post', '/__control/reset', key).send(), 401, 'UNAUTHORIZED');
+    expect(mock.server.registry.get(id)).toBeUndefined();
+    expectApiError(await mock.call('get', '/v1/connections', key), 401, 'UNAUTHORIZED');
+  });
+
+  it('is not brought back by the scenario load that was reading it', async () => {
+    const yaml = widestOnOneLine();
+    const created = await mock.control('post', '/__control/workspaces').send({});
+    const { apiKey: key, workspaceId: id } = created.body as { apiKey: string; workspaceId: string };
+    betweenSlicesOf(yaml, () => mock.server.registry.delete(id));
+    expectApiError(await mock.control('post', '/__control/scenarios', key).send({ yaml }), 401, 'UNAUTHORIZED');
+    expect(mock.server.registry.get(id)).toBeUndefined();
   });
 });
 
