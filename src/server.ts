@@ -40,7 +40,7 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './workspaces/workspace.js';
 import { scenarioGuard, applyReplyRewrite } from './scenarios/guard.js';
 import { inlineScenario, scenarioFromArgument } from './scenarios/library.js';
 import { applyScenario, scenarioChoice } from './scenarios/load.js';
-import { parseScenario } from './scenarios/parse.js';
+import { warmUpChecker } from './scenarios/parse.js';
 import { keepActiveRulePatterns } from './scenarios/runtime-rules.js';
 import { timelineJobHandlers } from './scenarios/timeline-steps.js';
 import { Database, type WorkspaceBase } from './store/database.js';
@@ -170,7 +170,8 @@ function warmUpScenarios(delayMs: number): void {
   clearTimeout(warmUp);
   warmUp = setTimeout(() => {
     scenariosWarm = true;
-    parseScenario(WARM_UP_SCENARIO);
+    // Its steps are a turn of the event loop apart, so no request waits for all of them (decision 0057).
+    void warmUpChecker(WARM_UP_SCENARIO);
   }, delayMs).unref();
 }
 /** How long after listening the warm-up waits for a first answer to follow. */

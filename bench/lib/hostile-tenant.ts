@@ -35,12 +35,16 @@ export function wideScenario(n: number): string {
   return ['rules:', '  - id: wide', '    match: { operationId: listConnections }', '    then:', '      respond:', '        status: 200', '        json:', ...manyKeys(n).map((key) => `          ${key}: 1`), ''].join('\n');
 }
 
+/*
+ * The large bodies are written as JSON once, here: with the server in the bench's process, the
+ * attacker's own JSON.stringify of 470 KB would be counted as a hold of the server's event loop.
+ */
 /** The widest scenario a request may send: the cap of lines and flow entries, less the rule around the mapping. */
-const WIDEST_SENT = wideScenario(1_990);
+const WIDEST_SENT = JSON.stringify({ scenario: wideScenario(1_990) });
 /** Issue 35's anonymous scenario: one mapping of 30,000 keys (470 KB). */
-const WIDE_30K = wideScenario(30_000);
+const WIDE_30K = JSON.stringify({ scenario: wideScenario(30_000) });
 /** Issue 35's addRule of 209 KB: a respond body of 15,000 keys. */
-const WIDE_RULE = { id: 'wide', match: { operationId: 'listConnections' }, then: { respond: { status: 200, json: Object.fromEntries(manyKeys(15_000).map((key) => [key, 1])) } } };
+const WIDE_RULE = JSON.stringify({ id: 'wide', match: { operationId: 'listConnections' }, then: { respond: { status: 200, json: Object.fromEntries(manyKeys(15_000).map((key) => [key, 1])) } } });
 
 /** Creates a workspace as anyone may (no token), and deletes it again when it was made. */
 async function anonymousWorkspace(baseUrl: string, body: unknown, owner: Record<string, string>): Promise<Answer> {
@@ -58,12 +62,12 @@ let ownerHeaders: Record<string, string> = {};
 const ATTACKS: Attack[] = [
   {
     name: 'an anonymous workspace with a scenario of one 30,000-key mapping (470 KB)',
-    send: (baseUrl) => anonymousWorkspace(baseUrl, { scenario: WIDE_30K }, ownerHeaders),
+    send: (baseUrl) => anonymousWorkspace(baseUrl, WIDE_30K, ownerHeaders),
     expect: refused,
   },
   {
     name: 'an anonymous workspace with the widest scenario a request may send (1,990 keys)',
-    send: (baseUrl) => anonymousWorkspace(baseUrl, { scenario: WIDEST_SENT }, ownerHeaders),
+    send: (baseUrl) => anonymousWorkspace(baseUrl, WIDEST_SENT, ownerHeaders),
     expect: answered,
   },
   {

@@ -1,5 +1,4 @@
 import { parseIsoDuration } from '../clock/duration.js';
-import type { RanJob } from '../clock/scheduler.js';
 import { ok, route } from '../http/route.js';
 import { validationError } from '../lib/errors.js';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -11,9 +10,9 @@ const RAN_LISTED = 1000;
 
 async function moveClock(workspace: Workspace, targetMs: number) {
   const from = workspace.nowIso();
-  const ran: RanJob[] = await workspace.scheduler.advanceTo(targetMs);
+  const { ran, total } = await workspace.scheduler.advance(targetMs, RAN_LISTED);
   workspace.changed();
-  return ok({ from, now: workspace.nowIso(), ran: ran.length > RAN_LISTED ? ran.slice(0, RAN_LISTED) : ran, ranTotal: ran.length, clock: clockView(workspace) });
+  return ok({ from, now: workspace.nowIso(), ran, ranTotal: total, clock: clockView(workspace) });
 }
 
 /** The operations of control.yaml's tag Clock: the workspace's virtual clock and its scheduler. */

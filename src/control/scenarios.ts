@@ -8,7 +8,7 @@ import { loadedScenario } from '../scenarios/store.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { CONTROL_BODY_LIMITS } from './body-limits.js';
 import type { ControlDependencies, ControlRouteFactory } from './dependencies.js';
-import { chooseScenario, namedScenario, withScenario } from './scenario-input.js';
+import { chooseScenario, namedScenario, stillThere, withScenario } from './scenario-input.js';
 import { clockView } from './views.js';
 
 function scenarioView(workspace: Workspace) {
@@ -85,11 +85,12 @@ export const scenariosRoutes: ControlRouteFactory = ({ registry, coverage }) => 
   }),
 
   {
-    ...route<never, never, { name?: string; yaml?: string }>('loadScenario', ({ workspace, body }) => {
+    ...route<never, never, { name?: string; yaml?: string }>('loadScenario', async ({ workspace, body }) => {
       const param = body.name !== undefined ? 'name' : 'yaml';
       const source = body.name !== undefined ? namedScenario(body.name, param) : inlineScenario(body.yaml ?? '');
-      const choice = chooseScenario(source, param);
-      const loaded = withScenario(param, () => registry.loadScenario(workspace, choice));
+      const choice = await chooseScenario(source, param);
+      const current = stillThere(registry, workspace);
+      const loaded = withScenario(param, () => registry.loadScenario(current, choice));
       return ok({ workspaceId: loaded.id, scenario: scenarioView(loaded), clock: clockView(loaded) });
     }),
     ...CONTROL_BODY_LIMITS.loadScenario,

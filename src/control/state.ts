@@ -4,7 +4,7 @@ import { REDACTED } from '../redaction/redactor.js';
 import { checkSnapshot, takeSnapshot, type WorkspaceSnapshot } from '../workspaces/snapshot.js';
 import { CONTROL_BODY_LIMITS } from './body-limits.js';
 import type { ControlRouteFactory } from './dependencies.js';
-import { withScenario } from './scenario-input.js';
+import { readResetScenario, stillThere, withScenario } from './scenario-input.js';
 import { workspaceSummary } from './views.js';
 
 /** A snapshot as a workspace's key holder may read it: no keys, and webhook secrets masked. */
@@ -17,7 +17,11 @@ function withoutSecrets(snapshot: WorkspaceSnapshot): WorkspaceSnapshot {
 
 /** The operations of control.yaml's tag State: reset, snapshot and restore a workspace's whole world. */
 export const stateRoutes: ControlRouteFactory = ({ registry }) => [
-  route('resetWorkspace', ({ workspace }) => ok(workspaceSummary(withScenario('scenario', () => registry.reset(workspace))))),
+  route('resetWorkspace', async ({ workspace }) => {
+    await readResetScenario(registry.originOf(workspace));
+    const current = stillThere(registry, workspace);
+    return ok(workspaceSummary(withScenario('scenario', () => registry.reset(current))));
+  }),
 
   // Keys and webhook secrets are the owner's to see: a workspace's key holder gets them masked.
   route('getState', ({ workspace, caller }) => ok(caller === 'owner' ? takeSnapshot(workspace) : withoutSecrets(takeSnapshot(workspace)))),

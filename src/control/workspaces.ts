@@ -94,7 +94,7 @@ interface CreateWorkspaceBody {
  */
 export const workspacesRoutes: ControlRouteFactory = ({ registry, eventStreams }) => [
   {
-    ...route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', ({ body, caller, workspace }) => {
+    ...route<never, never, CreateWorkspaceBody | undefined>('createWorkspace', async ({ body, caller, workspace }) => {
       // On a shared server (decision 0024) anyone may make a workspace while --max-workspaces
       // bounds how many; a key may fork only its own.
       if (caller !== 'owner' && !registry.bounded) {
@@ -120,7 +120,7 @@ export const workspacesRoutes: ControlRouteFactory = ({ registry, eventStreams }
       if (body?.scenario !== undefined) {
         // A bare name is a ready-made scenario; anything else (it has a colon or a line break) is YAML.
         const source = SCENARIO_NAME.test(body.scenario) ? namedScenario(body.scenario, 'scenario') : inlineScenario(body.scenario);
-        scenario = chooseScenario(source, 'scenario');
+        scenario = await chooseScenario(source, 'scenario');
       }
       return createdWorkspace(withScenario('scenario', () => registry.create(explicit, scenario)));
     }),

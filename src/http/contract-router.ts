@@ -93,20 +93,25 @@ export interface ContractRouterOptions {
  * The validator coerces `?limit=1e309` (or `Infinity`) to Infinity and lets it through
  * `maximum: 100`; JSON.parse turns `1e999` into Infinity as well.
  */
-export function nonFinitePath(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+export function nonFinitePath(value: unknown): string | undefined {
+  const at = nonFiniteAt(value);
+  return at?.reduceRight<string>((path, segment) => (typeof segment === 'number' ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`), '');
+}
+
+/** The keys and indexes to the first number of `value` that is not finite, innermost first; the path is written only when there is one (a body of 15,000 keys wrote 15,000). */
+function nonFiniteAt(value: unknown): Array<string | number> | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : [];
+  if (typeof value !== 'object' || value === null) return undefined;
   if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = nonFinitePath(item, `${path}[${i}]`);
-      if (found !== undefined) return found;
+    for (let i = 0; i < value.length; i++) {
+      const found = nonFiniteAt(value[i]);
+      if (found) return [...found, i];
     }
     return undefined;
   }
-  if (typeof value === 'object' && value !== null) {
-    for (const key of Object.keys(value)) {
-      const found = nonFinitePath((value as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
-      if (found !== undefined) return found;
-    }
+  for (const key of Object.keys(value)) {
+    const found = nonFiniteAt((value as Record<string, unknown>)[key]);
+    if (found) return [...found, key];
   }
   return undefined;
 }

@@ -34,15 +34,51 @@ export function nestedDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolea
     const node = pending.pop() as object;
     const depth = depths.pop() as number;
     if (depth > limit) return true;
-    const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
-    for (const child of children) {
-      if (typeof child !== 'object' || child === null) continue;
+    if (Array.isArray(node)) {
+      for (const child of node as unknown[]) {
+        if (typeof child !== 'object' || child === null) continue;
+        pending.push(child);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    // Not Object.values: on an object of 15,000 keys it made an array of them first, three times slower.
+    for (const key in node) {
+      const child: unknown = (node as Record<string, unknown>)[key];
+      if (typeof child !== 'object' || child === null || !Object.hasOwn(node, key)) continue;
       pending.push(child);
       depths.push(depth + 1);
     }
   }
   return false;
 }
+
+/**
+ * Whether JSON text, as UTF-8 bytes, opens objects and arrays deeper than `limit` outside
+ * strings: for JSON that parses, the depth of the value it parses to, found in one pass over the
+ * bytes instead of a walk of every object made (a walk of a 15,000-key body took longer than its
+ * parse, decision 0057). Every byte of a multi-byte UTF-8 character is 0x80 or above, so none is
+ * taken for a bracket or a quote; in UTF-16 one could be, so other encodings are not read here.
+ */
+export function jsonTextDeeperThan(bytes: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === QUOTE) {
+      // A string: skip to its closing quote, past escaped characters.
+      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 /**
  * Whether flow brackets in YAML text open deeper than `limit` (see scanYamlText): the first look

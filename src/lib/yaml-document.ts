@@ -1,4 +1,5 @@
-import { Composer, LineCounter, Parser, isScalar, visit, YAMLParseError, type Document, type Node } from 'yaml';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Composer, Lexer, LineCounter, Parser, isScalar, visit, YAMLParseError, type CST, type Document, type Node } from 'yaml';
 import { MAX_JSON_DEPTH, tokensNestedDeeperThan, yamlBracketsDeeperThan } from './nesting.js';
 
 /*
@@ -37,6 +38,13 @@ function firstRepeatedKey(document: Document): Node | undefined {
 }
 
 /**
+ * Lexemes read between two turns of the event loop when a document is read in slices: about a
+ * millisecond of the yaml package's tokenizer on a quiet core, so a scenario a request sent
+ * never holds the other tenants for its whole parse (decision 0057).
+ */
+export const LEXEMES_PER_SLICE = 1_000;
+
+/**
  * `parseDocument` with duplicate keys refused in linear time: a repeated key is the document's
  * first error (DUPLICATE_KEY, "Map keys must be unique", with its line and column), as the
  * package's own check would have put it. Undefined when the text nests collections deeper than
@@ -45,7 +53,33 @@ function firstRepeatedKey(document: Document): Node | undefined {
  */
 export function parseYamlDocument(source: string, lineCounter = new LineCounter(), maxDepth = MAX_JSON_DEPTH): Document.Parsed | undefined {
   if (yamlBracketsDeeperThan(source, maxDepth)) return undefined;
-  const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(source));
+  return documentOf(source, Array.from(new Parser(lineCounter.addNewLine).parse(source)), lineCounter, maxDepth);
+}
+
+/**
+ * parseYamlDocument for text a request sent: the same document, with the event loop let go every
+ * LEXEMES_PER_SLICE lexemes while the text is tokenized (two thirds of a parse). The package's
+ * Parser.parse tokenizes the whole text in one step; its lexer and `next`, the loop its own
+ * documentation shows, are driven here one lexeme at a time instead, whatever the lines are
+ * like: a flow mapping of 2,000 entries on one line is sliced as 2,000 lines are.
+ */
+export async function readYamlDocument(source: string, lineCounter = new LineCounter(), maxDepth = MAX_JSON_DEPTH): Promise<Document.Parsed | undefined> {
+  if (yamlBracketsDeeperThan(source, maxDepth)) return undefined;
+  const parser = new Parser(lineCounter.addNewLine);
+  const tokens: CST.Token[] = [];
+  // Parser.parse reports the first line's start itself; driven by hand, the parser does not.
+  lineCounter.addNewLine(0);
+  let lexemes = 0;
+  for (const lexeme of new Lexer().lex(source)) {
+    for (const token of parser.next(lexeme)) tokens.push(token);
+    if (++lexemes % LEXEMES_PER_SLICE === 0) await nextTurn();
+  }
+  for (const token of parser.end()) tokens.push(token);
+  return documentOf(source, tokens, lineCounter, maxDepth);
+}
+
+/** The document of `source` from its tokens; undefined when they nest deeper than `maxDepth`. */
+function documentOf(source: string, tokens: CST.Token[], lineCounter: LineCounter, maxDepth: number): Document.Parsed | undefined {
   if (tokensNestedDeeperThan(tokens, maxDepth)) return undefined;
   const composer = new Composer({ uniqueKeys: false });
   const [document, second] = Array.from(composer.compose(tokens, true, source.length)) as [Document.Parsed, Document.Parsed | undefined];

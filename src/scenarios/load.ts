@@ -3,7 +3,7 @@ import type { ScenarioChoice } from '../workspaces/registry.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import { keepPatterns, pathPattern } from './matching.js';
 import { resolveMoment } from './moments.js';
-import { parseScenario, type ParsedScenario } from './parse.js';
+import { parseScenario, readScenario, type ParsedScenario } from './parse.js';
 import { initialRuleState, type RuleState } from './rule-state.js';
 import type { RuleSpec, Scenario } from './scenario.js';
 import { scenarioStore, type LoadedMatch, type LoadedRule, type LoadedScenario } from './store.js';
@@ -44,9 +44,17 @@ const chosen = new WeakMap<ScenarioSource, ParsedScenario>();
  * the plan, seed, clock and fixtures it asks of the workspace it builds, for the registry.
  */
 export function scenarioChoice(source: ScenarioSource): ScenarioChoice {
-  const parsed = parseScenario(source);
-  chosen.set(source, parsed);
-  return { source, start: scenarioStart(parsed.scenario) };
+  return choiceOf(parseScenario(source));
+}
+
+/** scenarioChoice for a scenario a request sent, read in slices that let other tenants in (decision 0057). */
+export async function readScenarioChoice(source: ScenarioSource): Promise<ScenarioChoice> {
+  return choiceOf(await readScenario(source));
+}
+
+function choiceOf(parsed: ParsedScenario): ScenarioChoice {
+  chosen.set(parsed.source, parsed);
+  return { source: parsed.source, start: scenarioStart(parsed.scenario) };
 }
 
 /** A checked rule made ready for requests: account references resolved, moments made absolute (relative to `loadedAtMs`). */

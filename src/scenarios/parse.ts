@@ -1,5 +1,6 @@
 import { clockStartProblem } from '../clock/virtual-clock.js';
 import { readFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, visit, type Document } from 'yaml';
@@ -8,7 +9,7 @@ import { OperationIndex } from '../http/operations.js';
 import { loadSpec } from '../http/spec.js';
 import { didYouMean } from '../lib/did-you-mean.js';
 import { nestedDeeperThan, tooDeepReason, yamlEntries } from '../lib/nesting.js';
-import { parseYamlDocument } from '../lib/yaml-document.js';
+import { parseYamlDocument, readYamlDocument } from '../lib/yaml-document.js';
 import { packagePath } from '../lib/package-root.js';
 import { PLATFORM_IDS } from '../platforms/catalog.js';
 import type { ScenarioSource } from '../store/database.js';
@@ -62,6 +63,23 @@ export function schemaValidator(): ValidateFunction {
     validator = ajv.compile(schema);
   }
   return validator;
+}
+
+/**
+ * The checker's one-time costs, each in a turn of the event loop of its own: its schema compiled,
+ * the contract's facts gathered, then `source` read as a request's scenario is, so that no
+ * request waits behind all of them at once (decision 0057). Never rejects: a checker that cannot
+ * start fails the first scenario that needs it, with that scenario's answer.
+ */
+export async function warmUpChecker(source: ScenarioSource): Promise<void> {
+  try {
+    schemaValidator();
+    await nextTurn();
+    facts();
+    await readScenario(source);
+  } catch {
+    // The first scenario read meets the same failure, and answers it.
+  }
 }
 
 interface ApiFacts {
@@ -231,7 +249,29 @@ function toPlainData(document: Document, file: string, lines: LineCounter): unkn
 export function parseScenario(source: ScenarioSource): ParsedScenario {
   const lines = new LineCounter();
   // Checked on the parser's tokens, before building the document recurses once per level.
-  const document = parseYamlDocument(source.yaml, lines);
+  const steps = scenarioSteps(source, parseYamlDocument(source.yaml, lines), lines);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * parseScenario for a scenario a request sent (decision 0057): its YAML tokenized in slices, and
+ * the event loop let go between the steps after it (the document made data, the checks) and
+ * before the caller builds a workspace from it, so no step holds the other tenants for long.
+ */
+export async function readScenario(source: ScenarioSource): Promise<ParsedScenario> {
+  const lines = new LineCounter();
+  const steps = scenarioSteps(source, await readYamlDocument(source.yaml, lines), lines);
+  for (;;) {
+    await nextTurn();
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The steps after the YAML is read into `document` (undefined when it nests too deep), pausing between them. */
+function* scenarioSteps(source: ScenarioSource, document: Document.Parsed | undefined, lines: LineCounter): Generator<void, ParsedScenario> {
   if (!document) throw new ScenarioError(source.file, null, null, '', tooDeepReason('the scenario'));
   const yamlError = document.errors[0];
   if (yamlError) {
@@ -240,8 +280,11 @@ export function parseScenario(source: ScenarioSource): ParsedScenario {
     const message = (yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
     throw new ScenarioError(source.file, at?.line ?? null, at?.col ?? null, '', `not valid YAML: ${message}`);
   }
-  const map = new SourceMap(source.file, document, lines);
-  return checkScenario(toPlainData(document, source.file, lines), map, source);
+  const raw = toPlainData(document, source.file, lines);
+  yield;
+  const parsed = checkScenario(raw, new SourceMap(source.file, document, lines), source);
+  yield;
+  return parsed;
 }
 
 /**

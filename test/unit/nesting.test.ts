@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestedDeeperThan, yamlEntries } from '../../src/lib/nesting.js';
+import { jsonTextDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan, yamlEntries } from '../../src/lib/nesting.js';
 import { parseYamlDocument } from '../../src/lib/yaml-document.js';
 import { maskUserInfo } from '../../src/lib/uri.js';
 
@@ -16,6 +16,23 @@ describe('nestedDeeperThan', () => {
     ['100,000 objects (walked without recursion)', () => JSON.parse(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`) as unknown, true],
   ])('%s', (_name, value, deeper) => {
     expect(nestedDeeperThan(value())).toBe(deeper);
+  });
+});
+
+describe('jsonTextDeeperThan (the UTF-8 bytes of a body, before they are parsed)', () => {
+  const bytes = (text: string) => Buffer.from(text, 'utf8');
+  it.each([
+    ['a scalar', '1'],
+    [`${MAX_JSON_DEPTH} arrays`, arrays(MAX_JSON_DEPTH)],
+    [`${MAX_JSON_DEPTH + 1} arrays`, arrays(MAX_JSON_DEPTH + 1)],
+    [`${MAX_JSON_DEPTH + 1} objects`, `${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`],
+    ['brackets inside strings', `{"a":"${'['.repeat(100)}","b":[${'"{"'}]}`],
+    ['escaped quotes before brackets inside strings', `{"a":"\\\\\\"${'['.repeat(100)}\\\\"}`],
+    [`${MAX_JSON_DEPTH + 1} arrays after a string ending in a backslash`, `["\\\\",${arrays(MAX_JSON_DEPTH)}]`],
+    ['non-ASCII text around the brackets', `{"é✓😀":[${arrays(MAX_JSON_DEPTH - 2)}, "ɛ"]}`],
+    [`${MAX_JSON_DEPTH} levels side by side, many times`, `[${Array.from({ length: 50 }, () => arrays(MAX_JSON_DEPTH - 1)).join(',')}]`],
+  ])('answers as a walk of the parsed value does: %s', (_name, text) => {
+    expect(jsonTextDeeperThan(bytes(text))).toBe(nestedDeeperThan(JSON.parse(text)));
   });
 });
 
