@@ -15,13 +15,13 @@ export interface JobRecord {
   data: JobData;
 }
 
-/** What `advance` reports for each job it ran. */
 /** What a run of the scheduler did: the entries of the jobs it listed, and how many it ran in all. */
 export interface RunReport {
   ran: RanJob[];
   total: number;
 }
 
+/** What `advance` reports for each job it ran. */
 export interface RanJob {
   id: string;
   kind: string;
