@@ -53,14 +53,8 @@ export function writeWithFault(req: Request, res: Response, body: Buffer, fault:
   // Past the first piece each step runs from a write's callback or a timer, with nobody above
   // it: a failure there is contained at the timer boundary, and the answer it left half-sent is cut.
   const contained = (fn: (i: number) => void, i: number): void => {
-    try {
-      containment?.trip('timer');
-      fn(i);
-    } catch (error) {
-      if (!containment) throw error;
-      containment.caught('timer', error);
-      res.destroy();
-    }
+    if (!containment) return fn(i);
+    if (!containment.call('timer', fn, i, undefined)) res.destroy();
   };
 
   const finish = () => {

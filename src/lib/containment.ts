@@ -69,13 +69,15 @@ export class Containment {
     return requestId;
   }
 
-  /** Runs `fn(a, b)` at `boundary`: whatever it throws stops here. */
-  call<A, B>(boundary: Boundary, fn: (a: A, b: B) => void, a: A, b: B): void {
+  /** Runs `fn(a, b)` at `boundary`: whatever it throws stops here. Answers whether it ran to its end, so a caller can undo what it left half done. */
+  call<A, B>(boundary: Boundary, fn: (a: A, b: B) => void, a: A, b: B): boolean {
     try {
       if (this.armed.length > 0) this.trip(boundary);
       fn(a, b);
+      return true;
     } catch (error) {
       this.caught(boundary, error);
+      return false;
     }
   }
 

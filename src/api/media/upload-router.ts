@@ -33,14 +33,15 @@ export function mediaRouter(registry: WorkspaceRegistry, quota: MediaQuota, cont
     const release = quota.reserve(workspace, announced ?? limit);
     // Runs after the answer, with nobody above it: at the response boundary.
     res.once('close', containment.guard('response', release));
+    // Called by the body reader, with nobody above it: whatever it throws is the request's error.
     express.raw({ type: () => true, limit })(req, res, (error?: unknown) => {
-      release();
-      if (error) {
-        const tooLarge = (error as { type?: string }).type === 'entity.too.large';
-        next(tooLarge ? (limit < MEDIA_MAX_BYTES ? quotaExceeded(room, null) : payloadTooLarge()) : error);
-        return;
-      }
       try {
+        release();
+        if (error) {
+          const tooLarge = (error as { type?: string }).type === 'entity.too.large';
+          next(tooLarge ? (limit < MEDIA_MAX_BYTES ? quotaExceeded(room, null) : payloadTooLarge()) : error);
+          return;
+        }
         storeUpload(workspace, record, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
         res.status(200).end();
       } catch (failure) {
