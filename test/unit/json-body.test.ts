@@ -93,6 +93,8 @@ describe('jsonBody', () => {
     ['exactly the limit', Buffer.from(`{"a":"${'x'.repeat(1024 - 8)}"}`), plain],
     ['over the limit', Buffer.from(`{"a":"${'x'.repeat(1024)}"}`), plain],
     ['nested too deep', Buffer.from(deep), plain],
+    ['hostile strings: an escaped lone surrogate, NUL, direction marks and brackets deeper than the limit inside a string', Buffer.from(`{"a":"\\ud800\\u0000\u202e\u0301${'['.repeat(MAX_JSON_DEPTH + 5)}"}`), plain],
+    ['an escaped quote before brackets inside a string', Buffer.from(`{"a":"\\"${'{'.repeat(MAX_JSON_DEPTH + 5)}"}`), plain],
     ['a +json type', Buffer.from('{"a":1}'), { 'content-type': 'application/merge-patch+json' }],
     ['another type', Buffer.from('{"a":1}'), { 'content-type': 'text/plain' }],
     ['another charset', Buffer.from('{"a":1}'), { 'content-type': 'application/json; charset=latin1' }],

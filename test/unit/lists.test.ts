@@ -79,6 +79,17 @@ describe('CursorCodec: the work a page does', () => {
     expect(made.count()).toBe(5);
   });
 
+  it('remembers and reads back a cursor whose parameters hold a lone surrogate, NUL and direction marks', () => {
+    const codec = new CursorCodec('secret');
+    const made = signing(codec);
+    const params = { limit: 20, q: '\ud800a\u0000b\u202e\u0301' };
+    const cursor = codec.encode('ws1', 'posts', params, ['a', 'p1']);
+    expect(codec.encode('ws1', 'posts', params, ['a', 'p1'])).toBe(cursor);
+    expect(made.count()).toBe(1);
+    expect(codec.decode(cursor, 'ws1', 'posts', { ...params, cursor })).toEqual(['a', 'p1']);
+    expect(codeOf(() => codec.decode(cursor, 'ws1', 'posts', { ...params, q: '\udc00a\u0000b\u202e\u0301' }))).toBe('INVALID_CURSOR');
+  });
+
   it('remembers nothing for a long query, so a tenant cannot make the codec hold megabytes', () => {
     const codec = new CursorCodec('secret');
     const made = signing(codec);
