@@ -1,27 +1,34 @@
 /**
  * Serializing the answer was the largest single cost of a read (`JSON.stringify` of a
  * 19 KB posts page: a fifth of its CPU, docs/performance.md), and a suite reads the
- * same records again and again between changes. A record's view can be memoized by
- * value: a `ViewMemo` answers the view it answered last time for a record when the
- * new one is equal to it, field by field, and `stringifyJson` splices in the text
- * already made for such a view instead of serializing it again.
+ * same records again and again between changes. A record's view can be memoized: a
+ * `ViewMemo` answers the view it answered last time for a record when the new one
+ * would be the same, and `jsonBytes` splices in the UTF-8 bytes already made for such
+ * a view instead of serializing and encoding it again.
  *
- * Sound by construction: no change to a record has to be announced, since the fresh
- * view is compared with the remembered one on every call (a metric that grew, a status
- * that moved, and the new view is kept instead). A remembered view is frozen, so code
- * that would change it after it was answered throws rather than corrupt what later
- * answers reuse. `stringifyJson(body)` is `JSON.stringify(body)`, character for
- * character (a unit test holds them together).
+ * Two ways to tell that the view would be the same, both sound without any change to a
+ * record being announced: `of` compares a fresh view with the remembered one, field by
+ * field; `from` compares what the view is made of (its inputs, a flat array the caller
+ * reads off the record) element by element, and builds no view at all while they are
+ * equal. A remembered view is frozen, so code that would change it after it was answered
+ * throws rather than corrupt what later answers reuse. `jsonBytes(body)` is the UTF-8 of
+ * `JSON.stringify(body)`, byte for byte (a unit test holds them together).
  */
 
 /** Every view a ViewMemo remembers (a frozen object from elsewhere is serialized as usual). */
 const remembered = new WeakSet<object>();
-/** The JSON text of remembered views, made on first use. */
-const texts = new WeakMap<object, string>();
+/** The JSON of remembered views in UTF-8, made on first use. */
+const encoded = new WeakMap<object, Buffer>();
+
+interface Remembered {
+  view: object;
+  /** What `from` built the view of; undefined for a view `of` remembered. */
+  inputs: readonly unknown[] | undefined;
+}
 
 /** The last view of one kind answered for each record; an entry goes with its record. */
 export class ViewMemo {
-  private readonly last = new WeakMap<object, object>();
+  private readonly last = new WeakMap<object, Remembered>();
 
   /**
    * The view answered last time for `record` when `view` equals it (then `view` is
@@ -32,56 +39,162 @@ export class ViewMemo {
    */
   of<T extends object>(record: object, view: T, detach?: (view: T) => T): T {
     const last = this.last.get(record);
-    if (last !== undefined && sameJson(last, view)) return last as T;
-    const kept = detach ? detach(view) : view;
-    freezeTree(kept);
-    remembered.add(kept);
-    this.last.set(record, kept);
-    return kept;
+    if (last !== undefined && sameJson(last.view, view)) return last.view as T;
+    return this.remember(record, detach ? detach(view) : view, undefined);
   }
+
+  /**
+   * The view answered last time for `record` when it was built from the same `inputs`
+   * (the same length, each element `===`); otherwise `build(record)`, remembered with
+   * them. Sound when the view is a function of the inputs alone, so the inputs must hold
+   * everything `build` reads (a length before each run of varying length, so that two
+   * different records never flatten alike). On a posts page this is an array and a loop
+   * per post, where `of` was a view and a walk of it (a tenth of the page's CPU).
+   * `build` must make a view that shares no object with the record: it is frozen.
+   */
+  from<R extends object, T extends object>(record: R, inputs: readonly unknown[], build: (record: R) => T): T {
+    const last = this.last.get(record);
+    if (last?.inputs !== undefined && sameInputs(last.inputs, inputs)) return last.view as T;
+    return this.remember(record, build(record), inputs);
+  }
+
+  private remember<T extends object>(record: object, view: T, inputs: readonly unknown[] | undefined): T {
+    freezeTree(view);
+    remembered.add(view);
+    this.last.set(record, { view, inputs });
+    return view;
+  }
+}
+
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
- * `JSON.stringify(body)` for a response body, reusing the text of remembered views
- * found at its top level or as items of its top-level arrays (a page's `data`, a
- * single record's `post`); anything else is serialized natively.
+ * A body's JSON as it goes out: a text (nothing in it was remembered), the bytes of one
+ * remembered view (shared: never written to), or texts and such bytes in a row.
  */
-export function stringifyJson(body: unknown): string {
-  if (!isPlainObject(body)) return JSON.stringify(body);
-  const remembered = textOf(body);
-  if (remembered !== undefined) return remembered;
-  let out = '{';
+export type EncodedJson = string | Buffer | JsonParts;
+
+/**
+ * `JSON.stringify(body)` for a response body (undefined where that is), reusing the
+ * bytes of remembered views found at its top level or as items of its top-level arrays
+ * (a page's `data`, a single record's `post`); anything else is serialized natively.
+ * A page of views goes out as their bytes: encoding its 19 KB text on the way out cost
+ * as much as splicing the text together.
+ */
+export function encodeJson(body: unknown): EncodedJson | undefined {
+  if (!isPlainObject(body)) return JSON.stringify(body) as string | undefined;
+  const whole = bytesOf(body);
+  if (whole !== undefined) return whole;
+  const parts = new JsonParts();
+  parts.text('{');
   let first = true;
   for (const key of Object.keys(body)) {
     const value = body[key];
-    const text = Array.isArray(value) ? arrayText(value) : (textOf(value) ?? JSON.stringify(value));
+    if (Array.isArray(value)) {
+      parts.text(`${first ? '' : ','}${JSON.stringify(key)}:[`);
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) parts.text(',');
+        // In an array, what serializes to nothing is null.
+        parts.value(value[i], 'null');
+      }
+      parts.text(']');
+      first = false;
+      continue;
+    }
     // As JSON.stringify: a property whose value serializes to nothing (undefined, a function) is left out.
-    if (text === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
+    const bytes = bytesOf(value);
+    const text = bytes === undefined ? (JSON.stringify(value) as string | undefined) : undefined;
+    if (bytes === undefined && text === undefined) continue;
+    parts.text(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    if (bytes !== undefined) parts.bytes(bytes);
+    else parts.text(text as string);
     first = false;
   }
-  return `${out}}`;
+  parts.text('}');
+  return parts.done();
 }
 
-function arrayText(items: readonly unknown[]): string {
-  let out = '[';
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    // In an array, what serializes to nothing is null.
-    out += `${i === 0 ? '' : ','}${textOf(item) ?? JSON.stringify(item) ?? 'null'}`;
+/** The UTF-8 of `JSON.stringify(body)` in a buffer of its own, or shared when it is one view's (see `encodeJson`). */
+export function jsonBytes(body: unknown): Buffer | undefined {
+  const json = encodeJson(body);
+  if (json === undefined || Buffer.isBuffer(json)) return json;
+  if (typeof json === 'string') return Buffer.from(json);
+  const bytes = Buffer.allocUnsafe(json.length);
+  json.copyTo(bytes);
+  return bytes;
+}
+
+/** Texts and ready bytes in a row, encoded once into a buffer the caller gives. */
+export class JsonParts {
+  private readonly parts: Array<string | Buffer> = [];
+  private pending = '';
+  private bytesOnly = 0;
+  /** The UTF-8 length of the whole, once `done`. */
+  length = 0;
+
+  text(text: string): void {
+    this.pending += text;
   }
-  return `${out}]`;
+
+  bytes(bytes: Buffer): void {
+    this.flush();
+    this.parts.push(bytes);
+    this.bytesOnly += bytes.length;
+  }
+
+  /** A remembered view's bytes, or the value's JSON, or `missing` when it serializes to nothing. */
+  value(value: unknown, missing: string): void {
+    const bytes = bytesOf(value);
+    if (bytes !== undefined) this.bytes(bytes);
+    else this.text((JSON.stringify(value) as string | undefined) ?? missing);
+  }
+
+  /** Itself, or its one text when no bytes came (then nothing is gained by copying). */
+  done(): EncodedJson {
+    this.flush();
+    if (this.bytesOnly === 0) return this.parts.join('');
+    let length = this.bytesOnly;
+    for (const part of this.parts) if (typeof part === 'string') length += oneByte(part) ? 1 : Buffer.byteLength(part);
+    this.length = length;
+    return this;
+  }
+
+  /** Writes the whole at the start of `target`, which has room for `length` bytes. */
+  copyTo(target: Buffer): void {
+    let at = 0;
+    for (const part of this.parts) {
+      if (typeof part !== 'string') at += part.copy(target, at);
+      // A separator between two views is one ASCII character: a native call to encode it cost more than the byte.
+      else if (oneByte(part)) target[at++] = part.charCodeAt(0);
+      else at += target.write(part, at);
+    }
+  }
+
+  private flush(): void {
+    if (this.pending === '') return;
+    this.parts.push(this.pending);
+    this.pending = '';
+  }
 }
 
-/** The text of a remembered view (made now if it was not yet), or undefined for anything else. */
-function textOf(value: unknown): string | undefined {
+/** A text of one ASCII character: one byte. */
+function oneByte(text: string): boolean {
+  return text.length === 1 && text.charCodeAt(0) < 0x80;
+}
+
+/** The bytes of a remembered view (made now if they were not yet), or undefined for anything else. */
+function bytesOf(value: unknown): Buffer | undefined {
   if (typeof value !== 'object' || value === null || !remembered.has(value)) return undefined;
-  let text = texts.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    texts.set(value, text);
+  let bytes = encoded.get(value);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(value));
+    encoded.set(value, bytes);
   }
-  return text;
+  return bytes;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { apiRoute } from '../../http/api-route.js';
 import { ViewMemo } from '../../http/json-memo.js';
+import type { PostRecord } from './records.js';
 import { cancelPost, createPost, deletePost, getPost, listPosts } from './service.js';
-import { postView } from './views.js';
+import { postView, postViewInputs } from './views.js';
 
-/** The reads answer a post's view from the memo while it is unchanged, so its JSON text is reused (src/http/json-memo.ts). */
+/** The reads answer a post's view from the memo while what it is made of is unchanged, so neither the view nor its JSON is made again (src/http/json-memo.ts). */
 const readViews = new ViewMemo();
 
 export const postRoutes = [
@@ -20,11 +21,12 @@ export const postRoutes = [
     'listPosts',
     ({ workspace, query }) => {
       const { page, total, facets } = listPosts(workspace, query);
+      const build = (post: PostRecord) => postView(workspace, post);
       return {
         status: 200,
         body: {
           ...page,
-          data: page.data.map((post) => readViews.of(post, postView(workspace, post))),
+          data: page.data.map((post) => readViews.from(post, postViewInputs(workspace, post), build)),
           ...(total !== undefined && { total }),
           ...(facets !== undefined && { facets }),
         },
@@ -36,7 +38,7 @@ export const postRoutes = [
 
   apiRoute('getPost', ({ workspace, params }) => {
     const post = getPost(workspace, params.id);
-    return { status: 200, body: { post: readViews.of(post, postView(workspace, post)) } };
+    return { status: 200, body: { post: readViews.from(post, postViewInputs(workspace, post), (record) => postView(workspace, record)) } };
   }),
 
   apiRoute(

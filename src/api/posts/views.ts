@@ -41,3 +41,42 @@ export function postView(workspace: Workspace, post: PostRecord): PostView {
     updatedAt: post.updatedAt,
   };
 }
+
+/**
+ * Everything `postView` reads, flat and in a fixed order, with a length before each run
+ * that varies: two calls that answer equal arrays (element by element) stand for equal
+ * views, so a read answers the view it made last time without building one
+ * (`ViewMemo.from`, src/http/json-memo.ts). The metrics go in as their numbers at the
+ * current virtual time, not as that time, so a running clock still finds a view equal
+ * until a count moves. A field added to the view is added here too, or reads answer a
+ * stale view: test/unit/post-view-inputs.test.ts changes every field of a record and
+ * fails when the view moves and these do not. O(destinations + media) per post.
+ */
+export function postViewInputs(workspace: Workspace, post: PostRecord): unknown[] {
+  const inputs: unknown[] = [post.id, post.text, post.mediaKind, post.status, post.scheduledFor, post.timezone, post.source, post.createdAt, post.updatedAt, post.mediaUrls.length];
+  for (const url of post.mediaUrls) inputs.push(url);
+  inputs.push(post.destinations.length);
+  const now = workspace.now();
+  for (const destination of post.destinations) {
+    inputs.push(
+      destination.id,
+      destination.connectionId,
+      destination.platform,
+      destination.status,
+      destination.externalPostId,
+      destination.externalUrl,
+      destination.errorCode,
+      destination.errorMessage,
+      destination.publishedAt,
+    );
+    const metrics = metricsAt(destination, destination.platform, now);
+    if (metrics === null) {
+      inputs.push(0);
+      continue;
+    }
+    const counts = Object.values(metrics);
+    inputs.push(counts.length);
+    for (const count of counts) inputs.push(count);
+  }
+  return inputs;
+}
