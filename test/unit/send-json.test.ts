@@ -1,0 +1,76 @@
+import type { Response } from 'express';
+import { describe, expect, it } from 'vitest';
+import { ViewMemo } from '../../src/http/json-memo.js';
+import { sendJson } from '../../src/http/respond.js';
+
+/** A response that keeps what `end` was given and lets the test say when the socket has it. */
+class HeldResponse {
+  readonly headers = new Map<string, unknown>();
+  chunk: Buffer | string | undefined;
+  /** Copied at `end`: what the client would have been sent. */
+  sent = '';
+  private written: (() => void) | undefined;
+
+  hasHeader(name: string): boolean {
+    return this.headers.has(name.toLowerCase());
+  }
+
+  setHeader(name: string, value: unknown): void {
+    this.headers.set(name.toLowerCase(), value);
+  }
+
+  end(chunk: Buffer | string, callback?: () => void): void {
+    this.chunk = chunk;
+    this.sent = chunk.toString();
+    this.written = callback;
+  }
+
+  /** The socket took the answer. */
+  flush(): void {
+    this.written?.();
+  }
+}
+
+function page(memo: ViewMemo, ids: string[]): unknown {
+  return { data: ids.map((id) => memo.from({ id }, [id], () => ({ id, text: `post ${id} ✓` }))), hasMore: false, nextCursor: null };
+}
+
+function send(body: unknown): HeldResponse {
+  const res = new HeldResponse();
+  sendJson(res as unknown as Response, body);
+  return res;
+}
+
+describe('sendJson', () => {
+  it('sends a page of remembered views as the bytes of its JSON, with their length', () => {
+    const body = page(new ViewMemo(), ['a', 'b', 'c']);
+    const res = send(body);
+    expect(Buffer.isBuffer(res.chunk)).toBe(true);
+    expect(res.sent).toBe(JSON.stringify(body));
+    expect(res.headers.get('content-length')).toBe(Buffer.byteLength(JSON.stringify(body)));
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('never writes a page into a buffer whose answer the socket does not have yet, and reuses it once it has', () => {
+    const memo = new ViewMemo();
+    const first = send(page(memo, ['a', 'b']));
+    const second = send(page(memo, ['c', 'd']));
+    // The first answer is still on its way: the second went into other memory.
+    expect((second.chunk as Buffer).buffer).not.toBe((first.chunk as Buffer).buffer);
+    expect((first.chunk as Buffer).toString()).toBe(first.sent);
+    first.flush();
+    const third = send(page(memo, ['e', 'f']));
+    expect((third.chunk as Buffer).buffer).toBe((first.chunk as Buffer).buffer);
+    expect(third.sent).toBe(JSON.stringify(page(memo, ['e', 'f'])));
+    // The second, still unsent, is whole.
+    expect((second.chunk as Buffer).toString()).toBe(second.sent);
+    second.flush();
+    third.flush();
+  });
+
+  it('sends a body with no remembered view as its text, as before', () => {
+    const res = send({ error: { code: 'NOT_FOUND', message: 'nö' } });
+    expect(res.chunk).toBe('{"error":{"code":"NOT_FOUND","message":"nö"}}');
+    expect(res.headers.get('content-length')).toBe(Buffer.byteLength('{"error":{"code":"NOT_FOUND","message":"nö"}}'));
+  });
+});
