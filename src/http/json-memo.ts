@@ -3,22 +3,23 @@
  * 19 KB posts page: a fifth of its CPU, docs/performance.md), and a suite reads the
  * same records again and again between changes. A record's view can be memoized: a
  * `ViewMemo` answers the view it answered last time for a record when the new one
- * would be the same, and `jsonBytes` splices in the UTF-8 bytes already made for such
- * a view instead of serializing and encoding it again.
+ * would be the same, and `encodeJson` splices in the JSON already made for such a view
+ * (its UTF-8 bytes from its second answer on) instead of serializing and encoding it again.
  *
  * Two ways to tell that the view would be the same, both sound without any change to a
  * record being announced: `of` compares a fresh view with the remembered one, field by
  * field; `from` compares what the view is made of (its inputs, a flat array the caller
  * reads off the record) element by element, and builds no view at all while they are
  * equal. A remembered view is frozen, so code that would change it after it was answered
- * throws rather than corrupt what later answers reuse. `jsonBytes(body)` is the UTF-8 of
- * `JSON.stringify(body)`, byte for byte (a unit test holds them together).
+ * throws rather than corrupt what later answers reuse. `jsonBytes(body)`, `encodeJson`'s
+ * answer in one buffer, is the UTF-8 of `JSON.stringify(body)`, byte for byte (a unit test
+ * holds them together).
  */
 
 /** Every view a ViewMemo remembers (a frozen object from elsewhere is serialized as usual). */
 const remembered = new WeakSet<object>();
-/** The JSON of remembered views in UTF-8, made on first use. */
-const encoded = new WeakMap<object, Buffer>();
+/** The JSON of remembered views: the text made on first use, its UTF-8 bytes once used again. */
+const encoded = new WeakMap<object, string | Buffer>();
 
 interface Remembered {
   view: object;
@@ -59,7 +60,7 @@ export class ViewMemo {
   }
 
   private remember<T extends object>(record: object, view: T, inputs: readonly unknown[] | undefined): T {
-    freezeTree(view);
+    freezeTree(view, inputs === undefined);
     remembered.add(view);
     this.last.set(record, { view, inputs });
     return view;
@@ -82,13 +83,15 @@ export type EncodedJson = string | Buffer | JsonParts;
  * `JSON.stringify(body)` for a response body (undefined where that is), reusing the
  * bytes of remembered views found at its top level or as items of its top-level arrays
  * (a page's `data`, a single record's `post`); anything else is serialized natively.
- * A page of views goes out as their bytes: encoding its 19 KB text on the way out cost
- * as much as splicing the text together.
+ * A page of views read before goes out as their bytes: encoding its 19 KB text on the
+ * way out cost as much as splicing the text together.
  */
 export function encodeJson(body: unknown): EncodedJson | undefined {
   if (!isPlainObject(body)) return JSON.stringify(body) as string | undefined;
-  const whole = bytesOf(body);
+  const whole = jsonOf(body);
   if (whole !== undefined) return whole;
+  // Most answers hold no remembered view (an error, a created post, a clock's report): one native call.
+  if (!holdsRemembered(body)) return JSON.stringify(body);
   const parts = new JsonParts();
   parts.text('{');
   let first = true;
@@ -106,16 +109,27 @@ export function encodeJson(body: unknown): EncodedJson | undefined {
       continue;
     }
     // As JSON.stringify: a property whose value serializes to nothing (undefined, a function) is left out.
-    const bytes = bytesOf(value);
-    const text = bytes === undefined ? (JSON.stringify(value) as string | undefined) : undefined;
-    if (bytes === undefined && text === undefined) continue;
+    const json = jsonOf(value) ?? (JSON.stringify(value) as string | undefined);
+    if (json === undefined) continue;
     parts.text(`${first ? '' : ','}${JSON.stringify(key)}:`);
-    if (bytes !== undefined) parts.bytes(bytes);
-    else parts.text(text as string);
+    parts.add(json);
     first = false;
   }
   parts.text('}');
   return parts.done();
+}
+
+/** Whether a remembered view is at the body's top level or an item of one of its top-level arrays: where `encodeJson` looks. */
+function holdsRemembered(body: Record<string, unknown>): boolean {
+  for (const key in body) {
+    const value = body[key];
+    if (!Array.isArray(value)) {
+      if (typeof value === 'object' && value !== null && remembered.has(value)) return true;
+      continue;
+    }
+    for (const item of value) if (typeof item === 'object' && item !== null && remembered.has(item)) return true;
+  }
+  return false;
 }
 
 /** The UTF-8 of `JSON.stringify(body)` in a buffer of its own, or shared when it is one view's (see `encodeJson`). */
@@ -140,17 +154,16 @@ export class JsonParts {
     this.pending += text;
   }
 
-  bytes(bytes: Buffer): void {
+  add(json: string | Buffer): void {
+    if (typeof json === 'string') return this.text(json);
     this.flush();
-    this.parts.push(bytes);
-    this.bytesOnly += bytes.length;
+    this.parts.push(json);
+    this.bytesOnly += json.length;
   }
 
-  /** A remembered view's bytes, or the value's JSON, or `missing` when it serializes to nothing. */
+  /** A remembered view's JSON, or the value's, or `missing` when it serializes to nothing. */
   value(value: unknown, missing: string): void {
-    const bytes = bytesOf(value);
-    if (bytes !== undefined) this.bytes(bytes);
-    else this.text((JSON.stringify(value) as string | undefined) ?? missing);
+    this.add(jsonOf(value) ?? (JSON.stringify(value) as string | undefined) ?? missing);
   }
 
   /** Itself, or its one text when no bytes came (then nothing is gained by copying). */
@@ -186,14 +199,23 @@ function oneByte(text: string): boolean {
   return text.length === 1 && text.charCodeAt(0) < 0x80;
 }
 
-/** The bytes of a remembered view (made now if they were not yet), or undefined for anything else. */
-function bytesOf(value: unknown): Buffer | undefined {
+/**
+ * The JSON of a remembered view, or undefined for anything else: its text the first time
+ * it is answered, its UTF-8 bytes (made then) every time after. A view that changes with
+ * every read (a post on a page a busy workspace keeps publishing to) is never encoded twice,
+ * and one read again and again is never encoded again.
+ */
+function jsonOf(value: unknown): string | Buffer | undefined {
   if (typeof value !== 'object' || value === null || !remembered.has(value)) return undefined;
-  let bytes = encoded.get(value);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(value));
-    encoded.set(value, bytes);
+  const json = encoded.get(value);
+  if (json === undefined) {
+    const text = JSON.stringify(value);
+    encoded.set(value, text);
+    return text;
   }
+  if (typeof json !== 'string') return json;
+  const bytes = Buffer.from(json);
+  encoded.set(value, bytes);
   return bytes;
 }
 
@@ -208,11 +230,12 @@ const KEYS = Symbol('keys');
 
 type Listed = Record<string, unknown> & { [KEYS]?: string[] };
 
-function freezeTree(value: unknown): void {
+/** Freezes a view all the way down; `listKeys` for a view `of` compares later, which reads its key lists. */
+function freezeTree(value: unknown, listKeys: boolean): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  if (isPlainObject(value)) Object.defineProperty(value, KEYS, { value: Object.keys(value) });
+  if (listKeys && isPlainObject(value)) Object.defineProperty(value, KEYS, { value: Object.keys(value) });
   Object.freeze(value);
-  for (const child of Object.values(value)) freezeTree(child);
+  for (const child of Object.values(value)) freezeTree(child, listKeys);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -12,7 +12,7 @@ import { Journal, type JournalEntry } from '../journal/journal.js';
 import type { LiveDetail } from '../journal/live-detail.js';
 import { randomHex } from '../lib/credentials.js';
 import type { HostFence } from '../lib/host-fence.js';
-import { drawHex, hexToDigits, hexToUuid, seedFrom } from '../lib/ids.js';
+import { drawHex, hexToDigits, hexToUuid, hexToUuidDigits, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from '../store/plans.js';
 
 /** DESIGN.md: a delivery succeeds on a 2xx within 10 s. */
@@ -81,7 +81,7 @@ export class Workspace implements HasWorkspaceData {
     this.cursors = new CursorCodec(`${data.id}:${data.seed}`);
     this.events = new EventBus<Workspace>(this, runtime.eventSubscribers, {
       workspaceId: data.id,
-      newId: () => this.newId(),
+      newIdDigits: () => hexToUuidDigits(this.draw()),
       nowIso: () => this.nowIso(),
     });
     this.scheduler = new Scheduler<Workspace>({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { drawHex, hexToDigits } from '../../src/lib/ids.js';
+import { drawHex, hexToDigits, hexToUuid, hexToUuidDigits } from '../../src/lib/ids.js';
 
 /** hexToDigits as it was first written (slice, parseInt, toString): the ids it drew must not change. */
 function firstHexToDigits(hex: string, length: number): string {
@@ -27,5 +27,17 @@ describe('hexToDigits', () => {
         expect(hexToDigits(hex, length)).toBe(firstHexToDigits(hex, length));
       }),
     );
+  });
+});
+
+describe('hexToUuidDigits', () => {
+  it('is the UUID hexToUuid makes of the same hex, without its dashes (the event ids events had)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-f]{32,64}$/), (hex) => {
+        expect(hexToUuidDigits(hex)).toBe(hexToUuid(hex).replace(/-/g, ''));
+      }),
+      { seed: 5, numRuns: 500 },
+    );
+    expect(hexToUuidDigits(drawHex(1, 'ids', 2))).toMatch(/^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
   });
 });

@@ -31,8 +31,12 @@ class HeldResponse {
   }
 }
 
+/** One record per id, kept, so the memo answers the same view for it every time. */
+const records = new Map<string, { id: string }>();
+
 function page(memo: ViewMemo, ids: string[]): unknown {
-  return { data: ids.map((id) => memo.from({ id }, [id], () => ({ id, text: `post ${id} ✓` }))), hasMore: false, nextCursor: null };
+  const recordOf = (id: string) => records.get(id) ?? records.set(id, { id }).get(id) ?? { id };
+  return { data: ids.map((id) => memo.from(recordOf(id), [id], () => ({ id, text: `post ${id} ✓` }))), hasMore: false, nextCursor: null };
 }
 
 function send(body: unknown): HeldResponse {
@@ -42,8 +46,11 @@ function send(body: unknown): HeldResponse {
 }
 
 describe('sendJson', () => {
-  it('sends a page of remembered views as the bytes of its JSON, with their length', () => {
+  it('sends a page of remembered views as its text the first time, and as the bytes of its JSON from then on', () => {
     const body = page(new ViewMemo(), ['a', 'b', 'c']);
+    const first = send(body);
+    expect(first.chunk).toBe(JSON.stringify(body));
+    expect(first.headers.get('content-length')).toBe(Buffer.byteLength(JSON.stringify(body)));
     const res = send(body);
     expect(Buffer.isBuffer(res.chunk)).toBe(true);
     expect(res.sent).toBe(JSON.stringify(body));
@@ -53,6 +60,8 @@ describe('sendJson', () => {
 
   it('never writes a page into a buffer whose answer the socket does not have yet, and reuses it once it has', () => {
     const memo = new ViewMemo();
+    // Each view once as text: from then on a page of them is copied into a buffer.
+    for (const ids of [['a', 'b'], ['c', 'd'], ['e', 'f']]) send(page(memo, ids));
     const first = send(page(memo, ['a', 'b']));
     const second = send(page(memo, ['c', 'd']));
     // The first answer is still on its way: the second went into other memory.
