@@ -24,6 +24,8 @@ export type ControlAccess = (typeof CONTROL_ACCESS)[number];
 
 interface Template {
   pattern: RegExp;
+  /** Its path's segments (`/v1/posts/{id}`: 4, the empty one before the first slash included): only a path of as many can match. */
+  segments: number;
   paramNames: string[];
   /** Literal segments rank first, so `/v1/comments/like` beats a `{id}` template. */
   literalSegments: number;
@@ -40,6 +42,13 @@ export type OperationMatch =
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
 
+/** `path.split('/').length`, without the array. */
+function segmentCount(path: string): number {
+  let count = 1;
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) count++;
+  return count;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -52,6 +61,8 @@ function escapeRegExp(text: string): string {
 export class OperationIndex {
   readonly operations: Operation[] = [];
   private readonly templates: Template[] = [];
+  /** The templates by their number of segments, each list in the order of `templates`: a request tries only those of its own path's count. */
+  private readonly bySegments = new Map<number, Template[]>();
 
   constructor(document: OpenApiDocument) {
     for (const [path, item] of Object.entries(document.paths)) {
@@ -70,6 +81,7 @@ export class OperationIndex {
         // and an empty segment names nothing, so it is a 404 like any unknown path rather
         // than the list (or, under a parameter, a handler called with an empty id).
         pattern: new RegExp(`^${pattern}$`),
+        segments: segments.length,
         paramNames,
         literalSegments: segments.length - paramNames.length,
         byMethod: new Map(),
@@ -96,11 +108,21 @@ export class OperationIndex {
       this.templates.push(template);
     }
     this.templates.sort((a, b) => b.literalSegments - a.literalSegments);
+    for (const template of this.templates) {
+      const list = this.bySegments.get(template.segments);
+      if (list) list.push(template);
+      else this.bySegments.set(template.segments, [template]);
+    }
   }
 
+  /**
+   * The operation for a method and path, with its decoded parameters. O(templates of the
+   * path's segment count): a parameter never holds a slash, so no other template can match
+   * (trying all of them was a regular expression per path of the contract on every request).
+   */
   match(method: string, path: string): OperationMatch {
     const allowed = new Set<string>();
-    for (const template of this.templates) {
+    for (const template of this.bySegments.get(segmentCount(path)) ?? []) {
       const found = template.pattern.exec(path);
       if (!found) continue;
       const operation = template.byMethod.get(method) ?? (method === 'HEAD' ? template.byMethod.get('GET') : undefined);

@@ -49,7 +49,7 @@ describe('sendJson', () => {
   it('sends a page of remembered views as its text the first time, and as the bytes of its JSON from then on', () => {
     const body = page(new ViewMemo(), ['a', 'b', 'c']);
     const first = send(body);
-    expect(first.chunk).toBe(JSON.stringify(body));
+    expect(first.sent).toBe(JSON.stringify(body));
     expect(first.headers.get('content-length')).toBe(Buffer.byteLength(JSON.stringify(body)));
     const res = send(body);
     expect(Buffer.isBuffer(res.chunk)).toBe(true);
@@ -77,9 +77,9 @@ describe('sendJson', () => {
     third.flush();
   });
 
-  it('sends a body with no remembered view as its text, as before', () => {
+  it('sends a body with no remembered view as the UTF-8 of its JSON', () => {
     const res = send({ error: { code: 'NOT_FOUND', message: 'nö' } });
-    expect(res.chunk).toBe('{"error":{"code":"NOT_FOUND","message":"nö"}}');
+    expect(res.sent).toBe('{"error":{"code":"NOT_FOUND","message":"nö"}}');
     expect(res.headers.get('content-length')).toBe(Buffer.byteLength('{"error":{"code":"NOT_FOUND","message":"nö"}}'));
   });
 });
