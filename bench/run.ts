@@ -2,8 +2,9 @@
  * `npm run bench`: the mock side by side with Prism, a plain Express + validator app
  * and the machine's ceiling, in one run. Each server runs in its own process on
  * core 0, all started at once and loaded one at a time; autocannon runs here on
- * core 1. Each workload runs in rounds that take the servers in turns (A B C, then
- * C B A), so a change in the machine's load falls on all of them alike. Prints the
+ * core 1. Each server warms up on each workload (BENCH_WARMUP_SECONDS) before it is
+ * measured on it, then the workload runs in rounds that take the servers in turns (A B C,
+ * then C B A), so a change in the machine's load falls on all of them alike. Prints the
  * tables and writes them as JSON to bench/results/<timestamp>.json.
  *
  * BENCH_SECONDS (10 per server and workload), BENCH_ROUNDS (2; the seconds are
@@ -189,6 +190,9 @@ async function measureWorkload(contenders: readonly Contender[], workload: Workl
       measurements.push({ server: contender.id, workload: workload.id, title: workload.title, connections, ...probed });
     }
   }
+  // Each server warms up on this workload before its first measured round: a workload's first seconds
+  // are the JIT compiling its code (the mock's created post ran at half its rate in its first three seconds).
+  if (settings.warmupSeconds > 0) for (const contender of ready) await runRound(contender, workload, settings.warmupSeconds);
   const rounds = new Map<ServerId, Round[]>(ready.map((c) => [c.id, []]));
   const seconds = Math.max(1, Math.round(settings.seconds / settings.rounds));
   for (let r = 0; r < settings.rounds; r++) {
@@ -292,7 +296,7 @@ async function main(): Promise<void> {
   const began = performance.now();
   const pinning = detectPinning();
   log(`social-gateway-mock bench: Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}); ${pinning.note}`);
-  log(`${settings.seconds} s per server and workload in ${settings.rounds} rounds taking the servers in turns, ${settings.connections} connections, warm-up ${settings.warmupSeconds} s`);
+  log(`${settings.seconds} s per server and workload in ${settings.rounds} rounds taking the servers in turns, ${settings.connections} connections, a warm-up of ${settings.warmupSeconds} s per server and workload`);
   const loadBefore = loadavg()[0] ?? 0;
   if (loadBefore > 0.5) {
     log(`the machine is busy (load average ${loadBefore.toFixed(1)} on ${cpus().length} cores): figures will be lower and noisier than on an idle machine; compare ratios within this run only, and CPU µs per request rather than req/s`);
