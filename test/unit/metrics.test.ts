@@ -87,3 +87,22 @@ describe('metricsAt', () => {
     expect(metrics.engagement).toBe((metrics.likes ?? 0) + (metrics.comments ?? 0) + (metrics.shares ?? 0) + (metrics.saves ?? 0));
   });
 });
+
+describe('metricsAt on a destination read again', () => {
+  it('answers what a fresh copy answers after its seed, network or publish time changed', () => {
+    const destination = { status: 'published' as const, publishedAt: '2026-03-01T09:00:00.000Z', metricsSeed: 11 };
+    const at = Date.parse('2026-03-01T15:00:00.000Z');
+    const first = metricsAt(destination, 'twitter', at);
+    expect(metricsAt(destination, 'twitter', at)).toEqual(first);
+    const changes: Array<[string, () => void, string]> = [
+      ['seed', () => (destination.metricsSeed = 12), 'twitter'],
+      ['network', () => undefined, 'tiktok'],
+      ['publish time', () => (destination.publishedAt = '2026-03-01T12:00:00.000Z'), 'tiktok'],
+    ];
+    for (const [what, change, platform] of changes) {
+      change();
+      expect(metricsAt(destination, platform, at), what).toEqual(metricsAt({ ...destination }, platform, at));
+    }
+    expect(metricsAt(destination, 'tiktok', at)).not.toEqual(first);
+  });
+});

@@ -47,13 +47,14 @@ export function metricsAt(
   atMs: number,
 ): NormalizedMetrics | null {
   if (destination.status !== 'published' || destination.publishedAt === null) return null;
-  const publishedMs = Date.parse(destination.publishedAt);
+  const kept = keptCurve(destination, platform);
+  const publishedMs = kept?.publishedMs ?? Date.parse(destination.publishedAt);
   if (Number.isNaN(publishedMs) || atMs < publishedMs) return null;
   // At the instant it went out every count is 0 (the curve starts there): the view every publish
-  // event carries, so its curve is not drawn for it.
+  // event carries, so its curve is neither drawn nor kept for it.
   if (atMs === publishedMs) return { impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, plays: VIDEO_PLATFORMS.has(platform) ? 0 : null, engagement: 0 };
 
-  const curve = metricCurve(destination.metricsSeed, platform);
+  const curve = (kept ?? keepCurve(destination, platform, publishedMs)).curve;
   const share = shareAfter(curve, atMs - publishedMs);
   const likes = Math.floor(curve.likes * share);
   const comments = Math.floor(curve.comments * share);
@@ -69,6 +70,34 @@ export function metricsAt(
     plays: curve.plays === null ? null : Math.floor(curve.plays * share),
     engagement: likes + comments + shares + saves,
   };
+}
+
+interface KeptCurve {
+  seed: number;
+  platform: string;
+  publishedAt: string;
+  publishedMs: number;
+  curve: MetricCurve;
+}
+
+/** The curve and publish instant last worked out for a destination, by the destination object. */
+const keptCurves = new WeakMap<object, KeptCurve>();
+
+/**
+ * A destination's curve and publish instant as last worked out, while its seed, network and
+ * publish time are what they were (each compared on every call, so nothing has to announce a
+ * change); undefined otherwise. Every read of a published post asks for its metrics, and
+ * drawing the curve and parsing the time were most of their cost.
+ */
+function keptCurve(destination: Pick<DestinationRecord, 'metricsSeed' | 'publishedAt'>, platform: string): KeptCurve | undefined {
+  const kept = keptCurves.get(destination);
+  return kept !== undefined && kept.seed === destination.metricsSeed && kept.platform === platform && kept.publishedAt === destination.publishedAt ? kept : undefined;
+}
+
+function keepCurve(destination: Pick<DestinationRecord, 'metricsSeed'> & { publishedAt: string | null }, platform: string, publishedMs: number): KeptCurve {
+  const kept = { seed: destination.metricsSeed, platform, publishedAt: destination.publishedAt ?? '', publishedMs, curve: metricCurve(destination.metricsSeed, platform) };
+  keptCurves.set(destination, kept);
+  return kept;
 }
 
 /** How far along its curve a destination is `elapsedMs` after it went out: from 0 towards (never past) 1. */
