@@ -121,7 +121,7 @@ export class OperationIndex {
    * (trying all of them was a regular expression per path of the contract on every request).
    */
   match(method: string, path: string): OperationMatch {
-    const allowed = new Set<string>();
+    let allowed: Set<string> | undefined;
     for (const template of this.bySegments.get(segmentCount(path)) ?? []) {
       const found = template.pattern.exec(path);
       if (!found) continue;
@@ -133,9 +133,10 @@ export class OperationIndex {
         });
         return { kind: 'found', operation, params };
       }
+      allowed ??= new Set();
       for (const m of template.byMethod.keys()) allowed.add(m);
     }
-    return allowed.size > 0 ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+    return allowed !== undefined && allowed.size > 0 ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
   }
 
   byOperationId(operationId: string): Operation | undefined {
