@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_IDS } from '../../src/platforms/catalog.js';
+import { newWorkspace } from '../helpers/accounts.js';
 import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
 
 const mock = useMock();
@@ -22,6 +23,20 @@ describe('GET /v1/connections', () => {
     expect(connections.find((c) => c.platform === 'twitter')?.microblogSubscriptionType).toBe('premium');
     // The subscription field is the microblogging network's alone.
     expect(connections.filter((c) => c.platform !== 'twitter').every((c) => !('microblogSubscriptionType' in c))).toBe(true);
+  });
+
+  it('answers the list read again and again the same, and as soon as an account changes, with the change', async () => {
+    const ws = await newWorkspace(mock);
+    const read = async () => (await mock.call('get', '/v1/connections', ws.apiKey)).text;
+    const first = await read();
+    expect(await read()).toBe(first);
+    const { id } = (JSON.parse(first) as { connections: Array<{ id: string }> }).connections[0] as { id: string };
+    expectStatus(await mock.control('post', `/__control/accounts/${id}/status`, ws.apiKey).send({ status: 'revoked' }), 200);
+    const revoked = await read();
+    expect((JSON.parse(revoked) as { connections: Array<{ id: string; status: string }> }).connections.find((c) => c.id === id)?.status).toBe('revoked');
+    expect(await read()).toBe(revoked);
+    expectStatus(await mock.call('delete', `/v1/accounts/${id}`, ws.apiKey), 200);
+    expect((JSON.parse(await read()) as { connections: Array<{ id: string }> }).connections.map((c) => c.id)).not.toContain(id);
   });
 });
 
