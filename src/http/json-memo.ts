@@ -81,8 +81,9 @@ export type EncodedJson = string | Buffer | JsonParts;
 
 /**
  * `JSON.stringify(body)` for a response body (undefined where that is), reusing the
- * bytes of remembered views found at its top level or as items of its top-level arrays
- * (a page's `data`, a single record's `post`); anything else is serialized natively.
+ * JSON of remembered views (the body itself, or views at its top level or as items of
+ * its top-level arrays: a page's `data`, a single record's `post`); anything else is
+ * serialized natively.
  * A page of views read before goes out as their bytes: encoding its 19 KB text on the
  * way out cost as much as splicing the text together.
  */
