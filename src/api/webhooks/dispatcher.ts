@@ -82,6 +82,11 @@ export function createDelivery(workspace: Workspace, webhook: WebhookRecord, eve
   return delivery;
 }
 
+function hasAny(records: object): boolean {
+  for (const key in records) if (Object.hasOwn(records, key)) return true;
+  return false;
+}
+
 /**
  * The event bus subscriber: every enabled webhook subscribed to the event gets a
  * delivery, and its first attempt starts at once (the delay and out-of-order faults
@@ -93,7 +98,10 @@ export function createDelivery(workspace: Workspace, webhook: WebhookRecord, eve
  */
 export const dispatchEvent: EventSubscriber<Workspace> = (workspace, event) => {
   if (event.event === 'webhook.test') return;
-  const webhooks = Object.values(webhooksStore.get(workspace).webhooks)
+  const records = webhooksStore.get(workspace).webhooks;
+  // Most workspaces have no webhook: every event the publishing emits asked for an empty list, sorted.
+  if (!hasAny(records)) return;
+  const webhooks = Object.values(records)
     .filter((webhook) => webhook.enabled && webhook.events.includes(event.event))
     .sort((a, b) => a.seq - b.seq);
   for (const webhook of webhooks) {
