@@ -5,14 +5,20 @@
  * and the total time under each of the mock's own functions. Only the samples
  * taken during the load count (start-up is left out). The .cpuprofile itself is
  * kept in bench/results/ for Chrome DevTools or speedscope.
+ *
+ * BENCH_PROFILE_ALLOCATIONS=1 also samples where the bytes are allocated during the load
+ * (bench/servers/allocation-sampling.mjs: collected objects counted, so it is the
+ * collector's work, not what is left alive) and lists the sites by the nearest of the
+ * mock's functions; the .heapprofile is kept beside the .cpuprofile.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureBuilt } from './lib/build.js';
 import { callJson, ClockDriver, DEFAULT_POOL_WORKSPACES, newestPostId, workspacePool, type ConnectionSummary } from './lib/client.js';
 import { areaOf, formatSummary, inclusiveTimes, summariseProfile, type CpuProfile } from './lib/cpuprofile.js';
+import { allocationSites, type SamplingHeapProfile } from './lib/heapprofile.js';
 import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, startProcess, waitForOk } from './lib/processes.js';
 import { DEFAULT_API_KEY, serverSpec } from './lib/servers.js';
@@ -22,6 +28,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const workloadId = process.env.BENCH_PROFILE_WORKLOAD ?? 'connections';
+const allocations = process.env.BENCH_PROFILE_ALLOCATIONS === '1';
 const workload = WORKLOADS.find((w) => w.id === workloadId);
 if (!workload) throw new Error(`BENCH_PROFILE_WORKLOAD: unknown '${workloadId}' (known: ${WORKLOADS.map((w) => w.id).join(', ')})`);
 
@@ -35,7 +42,10 @@ ensureBuilt(ROOT, console.log);
 const profileDir = mkdtempSync(join(tmpdir(), 'sgw-profile-'));
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
-const server = startProcess(serverSpec('mock', ROOT, port, {}, { node: ['--cpu-prof', '--cpu-prof-dir', profileDir] }), pinning);
+const allocationFile = join(profileDir, 'allocations.heapprofile');
+const sampler = pathToFileURL(join(ROOT, 'bench', 'servers', 'allocation-sampling.mjs')).href;
+const spec = serverSpec('mock', ROOT, port, {}, { node: ['--cpu-prof', '--cpu-prof-dir', profileDir, ...(allocations ? ['--import', sampler] : [])] });
+const server = startProcess({ ...spec, env: allocations ? { SGW_ALLOCATION_PROFILE: allocationFile } : {} }, pinning);
 let window: { fromUs: number; toUs: number };
 try {
   await waitForOk(server, { url: `${baseUrl}/v1/connections`, headers: { 'x-api-key': DEFAULT_API_KEY } });
@@ -49,6 +59,7 @@ try {
   driver.start();
   await runLoad({ url: baseUrl, connections, seconds: 2, requests });
   const fromUs = monotonicUs();
+  if (allocations) server.child.kill('SIGUSR2');
   const result = await runLoad({ url: baseUrl, connections, seconds, requests });
   window = { fromUs, toUs: monotonicUs() };
   await driver.stop();
@@ -76,5 +87,12 @@ const results = join(ROOT, 'bench', 'results');
 mkdirSync(results, { recursive: true });
 renameSync(join(profileDir, file), join(results, `profile-${stamp}.cpuprofile`));
 writeFileSync(join(results, `profile-${stamp}.json`), `${JSON.stringify({ kind: 'profile', workload: workload.id, seconds, connections, windowed: inside, summary, ours }, null, 2)}\n`);
+if (allocations) {
+  if (!existsSync(allocationFile)) throw new Error(`no allocation profile was written:\n${server.log}`);
+  const { totalBytes, sites } = allocationSites(JSON.parse(readFileSync(allocationFile, 'utf8')) as SamplingHeapProfile);
+  console.log(`\nbytes allocated during the load (sampled: ${(totalBytes / 1e6).toFixed(1)} MB), by the nearest of the mock's functions:`);
+  for (const site of sites) console.log(`  ${site.pct.toFixed(1).padStart(5)}%  ${site.name}`);
+  renameSync(allocationFile, join(results, `profile-${stamp}.heapprofile`));
+}
 rmSync(profileDir, { recursive: true, force: true });
-console.log(`\nwrote bench/results/profile-${stamp}.cpuprofile and .json`);
+console.log(`\nwrote bench/results/profile-${stamp}.cpuprofile${allocations ? ', .heapprofile' : ''} and .json`);
