@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { areaOf, inclusiveTimes, summariseProfile, type CpuProfile } from '../../bench/lib/cpuprofile.js';
+import { allocationSites } from '../../bench/lib/heapprofile.js';
 import { evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
 import { LatencyHistogram, median, percentile } from '../../bench/lib/stats.js';
 import { destinationPairs, interleave } from '../../bench/lib/client.js';
@@ -59,6 +60,26 @@ describe('summariseProfile', () => {
 describe('inclusiveTimes', () => {
   it('counts every sample under a function once', () => {
     expect(inclusiveTimes(profile(), (frame) => areaOf(frame) === 'project')).toEqual([{ name: 'handle (dist/src/http/respond.js:10)', totalMs: 0.5, totalPct: 83.3 }]);
+  });
+});
+
+describe('allocationSites', () => {
+  it("puts the bytes under the nearest of the project's functions, and outside it under the allocating frame", () => {
+    const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
+    const node = (callFrame: ReturnType<typeof frame>, selfSize: number, children: Parameters<typeof allocationSites>[0]['head'][] = []) => ({ callFrame, selfSize, children });
+    const { totalBytes, sites } = allocationSites({
+      head: node(frame('(root)'), 0, [
+        node(frame('newId', 'file:///app/dist/src/workspaces/workspace.js', 91), 300, [node(frame('hash', 'node:internal/crypto/hash', 220), 500)]),
+        node(frame('parserOnIncoming', 'node:_http_server', 1025), 200, [node(frame('send', 'file:///app/dist/src/http/respond.js', 31), 100)]),
+      ]),
+    });
+    expect(totalBytes).toBe(1100);
+    expect(sites.map((site) => [site.name, site.bytes])).toEqual([
+      ['newId (dist/src/workspaces/workspace.js:92)', 800],
+      ['parserOnIncoming (node:_http_server:1026) [outside the project]', 200],
+      ['send (dist/src/http/respond.js:32)', 100],
+    ]);
+    expect(sites[0]?.pct).toBeCloseTo(72.7, 1);
   });
 });
 
