@@ -134,3 +134,44 @@ describe('hostile strings in every place a request carries text', () => {
     expectStatus(await mock.call('get', '/v1/posts'), 200);
   });
 });
+
+describe('hostile strings in the posts a workspace keeps', () => {
+  const mock = useMock();
+
+  it('reads a post with each hostile string as its text back exactly, from a built view, a remembered one and its remembered bytes, before and after it publishes', async () => {
+    const connections = (await mock.call('get', '/v1/connections')).body.connections as Array<{ id: string; platform: string; status: string }>;
+    // The network that takes the longest text and no media.
+    const connectionId = connections.find((c) => c.platform === 'facebook' && c.status === 'active')?.id;
+    expect(connectionId).toEqual(expect.any(String));
+    let created = 0;
+    for (const text of HOSTILE_STRINGS) {
+      const made = await mock.call('post', '/v1/posts').send({ text, destinations: [{ connectionId }] });
+      if (made.status !== 201) {
+        // Past the network's text limit: refused in the envelope, and nothing is stored.
+        expectApiError(made, 400, 'VALIDATION_ERROR');
+        continue;
+      }
+      created++;
+      const id = (made.body as { post: { id: string } }).post.id;
+      // Three reads of each: the view built, then remembered (its text), then its bytes; every one the same answer.
+      for (const clockMoved of [false, true]) {
+        if (clockMoved) expectStatus(await mock.control('post', '/__control/clock/advance').send({ by: 'PT1H' }), 200);
+        const pages = [];
+        const singles = [];
+        for (let read = 0; read < 3; read++) {
+          pages.push((await mock.call('get', '/v1/posts?limit=1')).text);
+          singles.push((await mock.call('get', `/v1/posts/${id}`)).text);
+        }
+        expect(new Set(pages).size, 'the page, read three times').toBe(1);
+        expect(new Set(singles).size, 'the post, read three times').toBe(1);
+        const page = JSON.parse(pages[0] as string) as { data: Array<{ id: string; text: string; status: string }> };
+        expect(page.data[0]?.id).toBe(id);
+        expect(page.data[0]?.text).toBe(text);
+        expect((JSON.parse(singles[0] as string) as { post: { text: string; status: string } }).post).toMatchObject({ text, status: clockMoved ? 'published' : 'queued' });
+      }
+    }
+    expect(created).toBeGreaterThanOrEqual(HOSTILE_STRINGS.length - 2);
+    expectStatus(await mock.control('get', '/__control/journal?limit=100'), 200);
+    expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
+  });
+});
