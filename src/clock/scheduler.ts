@@ -1,3 +1,4 @@
+import { LastIso } from './last-iso.js';
 import { PriorityQueue } from './priority-queue.js';
 import type { VirtualClock } from './virtual-clock.js';
 
@@ -77,8 +78,8 @@ export class Scheduler<C> {
   private turn: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  /** The last due time a ran job reported, and its ISO form. */
-  private lastDue = { ms: NaN, iso: '' };
+  /** Jobs come due together (a day's posts start at one instant): their instant is formatted once for them. */
+  private readonly dueIso = new LastIso();
   /** Real I/O started for the workspace (webhook requests) that `advanceTo` waits for. */
   private readonly inFlight = new Set<Promise<unknown>>();
   /** The timer's callback, made once: a run of what is due, handed to `fire`. */
@@ -297,9 +298,7 @@ export class Scheduler<C> {
   }
 
   private ranEntry(job: JobRecord): RanJob {
-    // Jobs come due together (a day's posts start at one instant): the instant is formatted once for them, O(1).
-    if (job.dueAt !== this.lastDue.ms) this.lastDue = { ms: job.dueAt, iso: new Date(job.dueAt).toISOString() };
-    return { id: job.id, kind: job.kind, label: job.label, dueAt: this.lastDue.iso, ok: true };
+    return { id: job.id, kind: job.kind, label: job.label, dueAt: this.dueIso.of(job.dueAt), ok: true };
   }
 
   /** One failing job must not stop the others or the server; it is reported instead. */

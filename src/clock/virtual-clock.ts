@@ -1,3 +1,4 @@
+import { LastIso } from './last-iso.js';
 import { systemTime, type RealTime } from './real-time.js';
 
 /**
@@ -23,7 +24,8 @@ export class VirtualClock {
   private anchorVirtual: number;
   private anchorReal: number;
   private isFrozen: boolean;
-  private lastIso = { ms: NaN, iso: '' };
+  /** Asked many times per job and request at one instant: formatting it again was a tenth of an advance. */
+  private readonly iso = new LastIso();
 
   constructor(
     state: ClockState,
@@ -40,10 +42,7 @@ export class VirtualClock {
   }
 
   nowIso(): string {
-    const ms = this.now();
-    // Asked many times per job and request at one instant: formatting it again was a tenth of an advance.
-    if (ms !== this.lastIso.ms) this.lastIso = { ms, iso: new Date(ms).toISOString() };
-    return this.lastIso.iso;
+    return this.iso.of(this.now());
   }
 
   get frozen(): boolean {
