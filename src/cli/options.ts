@@ -4,6 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_API_KEY, type MockServerOptions } from '../server.js';
 import { parseIsoDuration } from '../clock/duration.js';
 import { clockStartProblem } from '../clock/virtual-clock.js';
+import { parseByteSize } from '../lib/byte-size.js';
 import { HostList } from '../lib/host-fence.js';
 import { allowedHostProblem, isLoopbackAddress, type AllowedHosts } from '../http/host-check.js';
 import { InputFileError, parseInputYaml, readInputText } from '../lib/input-file.js';
@@ -134,14 +135,11 @@ function workspaceTtl(raw: string | undefined): number | undefined {
   return ms;
 }
 
-const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
 /** A size such as 512kb, 256mb or 1gb (units of 1024, as --body-limit), in bytes. */
 function byteSize(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const match = /^(\d+)(b|kb|mb|gb)$/i.exec(raw.trim());
-  const bytes = match ? Number(match[1]) * (BYTE_UNITS[(match[2] ?? '').toLowerCase()] ?? Number.NaN) : Number.NaN;
-  if (!Number.isSafeInteger(bytes)) throw new UsageError(`--${name} must be a size like 512kb, 256mb or 2gb; got '${raw}'`);
+  const bytes = parseByteSize(raw.trim());
+  if (bytes === undefined) throw new UsageError(`--${name} must be a size like 512kb, 256mb or 2gb; got '${raw}'`);
   return bytes;
 }
 

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler } from 'express';
 import { jsonTextDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan, tooDeepReason } from '../lib/nesting.js';
+import { parseByteSize } from '../lib/byte-size.js';
 import { ApiError } from '../lib/errors.js';
 
 /**
@@ -26,7 +27,8 @@ export function jsonBody(limit: string | number, depth = MAX_JSON_DEPTH): Reques
     if (encoding === 'utf-8') readFromBytes.set(req, jsonTextDeeperThan(bytes, depth));
   };
   const json = express.json({ limit, type: ['application/json', 'application/*+json'], verify });
-  const limitBytes = bytesOf(limit);
+  // The forms --body-limit and the routes use (a number, or 512kb, 2mb…); any other is left to express.json.
+  const limitBytes = typeof limit === 'number' ? limit : parseByteSize(limit);
   /** What every read body goes through, however it was read: `deeper` as read from its bytes, when they were UTF-8. */
   const checkDepth = (req: Request, error: unknown, deeper: boolean | undefined, next: NextFunction) => {
     if (error === undefined && (deeper ?? nestedDeeperThan(req.body, depth))) {
@@ -61,15 +63,6 @@ export function jsonBody(limit: string | number, depth = MAX_JSON_DEPTH): Reques
       });
     });
   };
-}
-
-/** The limit in bytes, for the forms --body-limit and the routes use (a number, or 512kb, 2mb…); undefined: left to express.json. */
-function bytesOf(limit: string | number): number | undefined {
-  if (typeof limit === 'number') return limit;
-  const match = /^(\d+)(b|kb|mb)$/i.exec(limit);
-  if (!match) return undefined;
-  const unit = (match[2] as string).toLowerCase();
-  return Number(match[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
 }
 
 /**
