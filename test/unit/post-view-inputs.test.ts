@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DestinationRecord, PostRecord } from '../../src/api/posts/records.js';
 import { postView, postViewInputs } from '../../src/api/posts/views.js';
 import { ViewMemo } from '../../src/http/json-memo.js';
-import { createMockServer, type MockServer } from '../../src/server.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
-import { TEST_CLOCK } from '../helpers/mock.js';
+import { useMock } from '../helpers/mock.js';
 
 /*
  * A posts read answers the view it made last time while postViewInputs answers the same
@@ -14,14 +13,12 @@ import { TEST_CLOCK } from '../helpers/mock.js';
  */
 
 const HOUR = 3_600_000;
-let server: MockServer;
+const mock = useMock({ fixtures: false });
 let workspace: Workspace;
 
-beforeAll(async () => {
-  server = await createMockServer({ seed: 7, clock: TEST_CLOCK, clockFrozen: true, fixtures: false });
-  workspace = server.registry.defaultWorkspace;
+beforeAll(() => {
+  workspace = mock.server.registry.defaultWorkspace;
 });
-afterAll(() => server.close());
 
 function destination(id: string, platform: string, publishedAt: string | null): DestinationRecord {
   return {
