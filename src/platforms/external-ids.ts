@@ -40,21 +40,24 @@ export function externalPostRef(
   const recordKey = idInStyle(ids, facts.idStyle, options.atMs ?? ids.now());
   // The decentralized network names a post by its AT URI; the public URL shows only the record key.
   const externalPostId = facts.idStyle === 'tid' && account.platformUserId.startsWith('did:') ? atUri(account.platformUserId, recordKey) : recordKey;
-  const values: Record<string, string> = {
-    id: recordKey,
-    handle: account.handle,
-    pageId: account.platformUserId,
-    subreddit: options.subreddit ?? `u_${account.handle}`,
-  };
-  // The template's {names} filled in, O(its length): split once per network, as every publish fills one.
+  return { externalPostId, externalUrl: postUrl(facts, account, recordKey, options.subreddit) };
+}
+
+/**
+ * The public URL of a post on its network: the network's URL template with its `{names}` filled
+ * in (the record key, the account's handle or page, the subreddit, `u_<handle>` unless one is
+ * given), O(the template's length). Split once per network: every publish fills one.
+ */
+export function postUrl(facts: { urlBase: string }, account: Pick<AccountRecord, 'handle' | 'platformUserId'>, recordKey: string, subreddit?: string): string {
+  const values: Record<string, string> = { id: recordKey, handle: account.handle, pageId: account.platformUserId, subreddit: subreddit ?? `u_${account.handle}` };
   const parts = templateParts(facts);
-  let externalUrl = parts[0] as string;
+  let url = parts[0] as string;
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i] as string;
     const value = values[name];
-    externalUrl += (value === undefined ? `{${name}}` : encodeComponent(value)) + (parts[i + 1] as string);
+    url += (value === undefined ? `{${name}}` : encodeComponent(value)) + (parts[i + 1] as string);
   }
-  return { externalPostId, externalUrl };
+  return url;
 }
 
 /** Each network's URL template as its text and its `{names}` in turn: [text, name, text, …, text]. */

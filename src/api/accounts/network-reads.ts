@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors.js';
 import { parseInclude, parseTimeRange } from '../../http/lists.js';
 import { platformFacts } from '../../platforms/catalog.js';
 import { assertNetworkUp } from '../../platforms/outages.js';
-import { platformHost } from '../../platforms/external-ids.js';
+import { platformHost, postUrl } from '../../platforms/external-ids.js';
 import type { Workspace } from '../../workspaces/workspace.js';
 import { postsStore } from '../posts/store.js';
 import { type MediaKind } from '../posts/records.js';
@@ -192,8 +192,7 @@ function historicPostId(next: () => number, idStyle: string): string {
 function permalinkOf(account: AccountRecord, recordKey: string): string | null {
   const facts = platformFacts(account.platform);
   if (!facts) return null;
-  const values: Record<string, string> = { id: recordKey, handle: account.handle, pageId: account.platformUserId, subreddit: `u_${account.handle}` };
-  return facts.urlBase.replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined ? whole : encodeComponent(values[name])));
+  return postUrl(facts, account, recordKey);
 }
 
 /**
