@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import type { ScratchProject } from '../helpers/packed.js';
 import {
@@ -173,8 +173,10 @@ describe('docs/ci.md', { timeout: 120_000 }, () => {
       const answered = await waiting;
       expect(answered.exitCode, String(answered.all)).toBe(0);
       expect(JSON.parse(String(answered.all))).toMatchObject({ status: 'ok' });
-      // Stopped as the doc says: the server's own pid, from the ready file.
-      const { pid } = JSON.parse(readFileSync(join(made.dir, 'mock-ready.json'), 'utf8')) as { pid: number };
+      // Stopped as the doc says: the server's own pid, from the ready file, waited for (it is written just after the first answer).
+      const readyFile = join(made.dir, 'mock-ready.json');
+      await vi.waitFor(() => expect(existsSync(readyFile)).toBe(true), { timeout: 10_000, interval: 50 });
+      const { pid } = JSON.parse(readFileSync(readyFile, 'utf8')) as { pid: number };
       process.kill(pid, 'SIGTERM');
       expect((await server).exitCode).toBe(0);
     });
