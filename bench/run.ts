@@ -169,6 +169,7 @@ function combine(rounds: readonly Round[]): { result: LoadResult; cpu: number | 
       errors: sum((r) => r.errors),
       statuses,
       seconds,
+      bytesPerResponse: total > 0 ? Math.round(sum((r) => r.bytesPerResponse * r.total) / total) : 0,
     },
     cpu: cpus.every((cpu) => cpu !== undefined) ? cpus.reduce((a, b) => (a as number) + (b as number), 0) : undefined,
     ticks: rounds.reduce((total, r) => total + r.ticks, 0),
@@ -216,7 +217,7 @@ async function measureWorkload(contenders: readonly Contender[], workload: Workl
     };
     const odd = result.non2xx > 0 || result.errors > 0 ? `  (${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statuses)})` : '';
     log(
-      `  ${contender.id}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, RSS ${memory?.rssMb ?? '?'} MB, ` +
+      `  ${contender.id}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.bytesPerResponse} B an answer, RSS ${memory?.rssMb ?? '?'} MB, ` +
         `${measurement.cpuUsPerRequest ?? '?'} µs CPU/request${measurement.publishingUsPerRequest !== undefined ? ` (${measurement.publishingUsPerRequest} of them publishing)` : ''} ` +
         `(server CPU use ${measurement.cpuShare === undefined ? '?' : Math.round(measurement.cpuShare * 100)}%)${odd}`,
     );

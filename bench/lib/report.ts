@@ -131,6 +131,7 @@ export function measurementTable(measurements: readonly Measurement[]): string {
       number(r?.requestsPerSecond),
       number(r?.p50Ms, 2),
       number(r?.p99Ms, 2),
+      number(r?.bytesPerResponse),
       number(m.rssMb),
       number(cpu?.cpuUsPerRequest),
       number(cpu?.publishingUsPerRequest),
@@ -138,7 +139,11 @@ export function measurementTable(measurements: readonly Measurement[]): string {
       statusNote(m),
     ];
   });
-  return markdownTable(['workload', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'CPU µs/req', 'of which publishing', 'CPU use', 'notes'], rows, new Set([1, 3, 4, 5, 6, 7, 8, 9]));
+  return markdownTable(
+    ['workload', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'bytes/answer', 'RSS MB', 'CPU µs/req', 'of which publishing', 'CPU use', 'notes'],
+    rows,
+    new Set([1, 3, 4, 5, 6, 7, 8, 9, 10]),
+  );
 }
 
 export function ratioTable(list: readonly Ratio[]): string {

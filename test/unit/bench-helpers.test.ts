@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { areaOf, inclusiveTimes, summariseProfile, type CpuProfile } from '../../bench/lib/cpuprofile.js';
 import { allocationSites } from '../../bench/lib/heapprofile.js';
 import { evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
 import { LatencyHistogram, median, percentile } from '../../bench/lib/stats.js';
+import { runLoad } from '../../bench/lib/load.js';
 import { destinationPairs, interleave } from '../../bench/lib/client.js';
 
 /** root → handler (ours) → stringify (express); root → (idle); root → (garbage collector). */
@@ -141,7 +144,7 @@ function measured(server: Measurement['server'], workload: string, requestsPerSe
     title: workload,
     connections: 50,
     status: 'ok',
-    result: { requestsPerSecond, p50Ms: 1, p99Ms: 2, total: requestsPerSecond * 10, non2xx: 0, errors: 0, statuses: { '200': requestsPerSecond * 10 }, seconds: 10 },
+    result: { requestsPerSecond, p50Ms: 1, p99Ms: 2, total: requestsPerSecond * 10, non2xx: 0, errors: 0, statuses: { '200': requestsPerSecond * 10 }, seconds: 10, bytesPerResponse: 400 },
     ...(cpuUsPerRequest !== undefined && { cpuUsPerRequest }),
   };
 }
@@ -231,5 +234,45 @@ describe('destinationPairs', () => {
     const a = [{ apiKey: 'a', first: '1', second: '2' }, { apiKey: 'a', first: '3', second: '4' }];
     const b = [{ apiKey: 'b', first: '5', second: '6' }];
     expect(interleave([a, b]).map((p) => p.apiKey)).toEqual(['a', 'b', 'a']);
+  });
+});
+
+describe('runLoad', () => {
+  /** What a client reads for one GET of `/`: status line, headers and body, on a kept-alive connection as autocannon's. */
+  function rawAnswer(port: number, bodyBytes: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n'));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        const all = Buffer.concat(chunks);
+        const end = all.indexOf('\r\n\r\n');
+        if (end !== -1 && all.length >= end + 4 + bodyBytes) {
+          socket.destroy();
+          resolve(all);
+        }
+      });
+      socket.on('error', reject);
+    });
+  }
+
+  it('reports the bytes of an answer, its status line and headers included', { timeout: 15_000 }, async () => {
+    const body = 'x'.repeat(1_000);
+    const server = createServer((_req, res) => {
+      res.sendDate = false;
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const raw = await rawAnswer(port, body.length);
+      expect(raw.length).toBeGreaterThan(body.length);
+      const result = await runLoad({ url: `http://127.0.0.1:${port}`, connections: 1, seconds: 1, requests: [{ method: 'GET', path: '/' }] });
+      expect(result.total).toBeGreaterThan(0);
+      expect(result.bytesPerResponse).toBe(raw.length);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
