@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sameCredential } from './credentials.js';
 import { ApiError } from './errors.js';
+import { StringMemo } from './string-memo.js';
 
 /** A sort key: the sorted field first, the id last so ties have a stable order. */
 export type SortKey = ReadonlyArray<string | number | null>;
@@ -28,23 +29,20 @@ export class CursorCodec {
    * each cursor costs two HMACs (the parameters' and the signature), a twelfth of a posts page's
    * CPU. The same input always gives the same cursor, so a remembered one is the one it would make.
    */
-  private readonly issued = new Map<string, string>();
+  private readonly issued = new StringMemo<string>();
   /** The parameters' hashes, by their normalized text (decode checks them on every next page). */
-  private readonly hashes = new Map<string, string>();
+  private readonly hashes = new StringMemo<string>();
 
   constructor(private readonly secret: string) {}
 
   encode(workspaceId: string, list: string, params: Record<string, unknown>, key: SortKey): string {
     const paramsText = normalizedParams(params);
-    const keyText = JSON.stringify(key);
-    const memoKey = `${workspaceId}\n${list}\n${keyText}\n${paramsText}`;
+    const memoKey = `${workspaceId}\n${list}\n${JSON.stringify(key)}\n${paramsText}`;
     const known = this.issued.get(memoKey);
     if (known !== undefined) return known;
     const body: CursorBody = { w: workspaceId, l: list, p: this.hashOf(paramsText), k: key };
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
-    const cursor = `${payload}.${this.sign(payload)}`;
-    remember(this.issued, memoKey, cursor);
-    return cursor;
+    return this.issued.set(memoKey, `${payload}.${this.sign(payload)}`);
   }
 
   decode(cursor: string, workspaceId: string, list: string, params: Record<string, unknown>): SortKey {
@@ -71,12 +69,7 @@ export class CursorCodec {
   }
 
   private hashOf(paramsText: string): string {
-    let hash = this.hashes.get(paramsText);
-    if (hash === undefined) {
-      hash = createHmac('sha256', this.secret).update(paramsText).digest('base64url').slice(0, 16);
-      remember(this.hashes, paramsText, hash);
-    }
-    return hash;
+    return this.hashes.get(paramsText) ?? this.hashes.set(paramsText, createHmac('sha256', this.secret).update(paramsText).digest('base64url').slice(0, 16));
   }
 
   private sign(payload: string): string {
@@ -86,20 +79,6 @@ export class CursorCodec {
   private verify(payload: string, signature: string): boolean {
     return sameCredential(signature, this.sign(payload));
   }
-}
-
-/**
- * How many cursors and parameter hashes a codec (one per workspace) remembers, past which it
- * starts over, and the longest input it remembers one for: at most 128 KB a workspace, however
- * long the queries a tenant sends.
- */
-const REMEMBERED = { entries: 64, keyChars: 1024 };
-
-/** Keeps `value` under `key`, forgetting everything first when the map is full: O(1), and bounded per workspace. */
-function remember(map: Map<string, string>, key: string, value: string): void {
-  if (key.length > REMEMBERED.keyChars) return;
-  if (map.size >= REMEMBERED.entries) map.clear();
-  map.set(key, value);
 }
 
 /** The list's parameters but `cursor`, by name, as the text its hash is made of. */
