@@ -1,3 +1,4 @@
+import { StringMemo } from '../lib/string-memo.js';
 import { decodeOrKeep, encodeComponent, maskUserInfo } from '../lib/uri.js';
 import { SecretNames, type NameKind } from './secret-names.js';
 
@@ -86,6 +87,7 @@ export function parseRedactList(raw: string | undefined): string[] {
  */
 export class Redactor {
   private readonly names: SecretNames;
+  private readonly queries = new StringMemo<string>();
 
   /** `extra`: names added by --redact, each hidden as a header, a field, a query and a path parameter. */
   constructor(extra: readonly string[] = []) {
@@ -125,9 +127,17 @@ export class Redactor {
     return out;
   }
 
-  /** A query string (without its `?`) with each secret parameter's value replaced; the rest kept as written. */
+  /**
+   * A query string (without its `?`) with each secret parameter's value replaced; the rest kept as
+   * written. Remembered by the query: every journaled request with one comes here, mostly with a
+   * query seen a moment before (a suite paging the same list), and the names hidden never change.
+   */
   query(query: string): string {
     if (query === '') return query;
+    return this.queries.get(query) ?? this.queries.set(query, this.hideQuerySecrets(query));
+  }
+
+  private hideQuerySecrets(query: string): string {
     return query
       .split('&')
       .map((pair) => {
