@@ -1,9 +1,10 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
+import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import parseUrl from 'parseurl';
 import type { Containment } from '../lib/containment.js';
 import { noRoute } from '../lib/errors.js';
+import { StringMemo } from '../lib/string-memo.js';
 import { isApiPath } from './transport.js';
 
 /** Answers an error that reached the end of the API's steps, as the app's error handler does. */
@@ -42,7 +43,7 @@ export function answerApiBeforeExpress(app: Express, api: RequestHandler, answer
     request.originalUrl = req.url as string;
     request.baseUrl = '';
     request.path = path;
-    request.query = parseQuery(typeof url.query === 'string' ? url.query : '');
+    request.query = parsedQuery(typeof url.query === 'string' ? url.query : '');
     const response = res as Response;
     // What comes back from the steps: an error, or nothing answered (no later route serves /v1).
     api(request, response, (error?: unknown) => {
@@ -59,4 +60,22 @@ export function answerApiBeforeExpress(app: Express, api: RequestHandler, answer
       }
     });
   };
+}
+
+/** Queries as node:querystring parsed them, by their text: a suite sends the same few again and again. */
+const parsedQueries = new StringMemo<ParsedUrlQuery>(256);
+
+/**
+ * `parseQuery(text)`, as a copy of the one parsed before for the same text: the validator coerces
+ * and fills the request's query in place, so each request gets its own object (with no prototype,
+ * as node:querystring makes it) and its own arrays.
+ */
+export function parsedQuery(text: string): ParsedUrlQuery {
+  const parsed = parsedQueries.get(text) ?? parsedQueries.set(text, parseQuery(text));
+  const copy: ParsedUrlQuery = Object.create(null) as ParsedUrlQuery;
+  for (const name in parsed) {
+    const value = parsed[name];
+    copy[name] = Array.isArray(value) ? [...value] : value;
+  }
+  return copy;
 }
