@@ -68,14 +68,17 @@ export class RequestValidator {
 
     // Express 5's req.query is a getter that parses again on every read: EOV pinned
     // one parsed copy as an own property (the same descriptor), which then keeps its
-    // coerced values and defaults.
+    // coerced values and defaults. A request answered before Express (bare-api.ts) has
+    // it as a plain own property already, and redefining it twice a request was dearer
+    // than the check.
     const own = Object.getOwnPropertyDescriptor(req, 'query');
-    Object.defineProperty(req, 'query', { writable: true, value: req.query });
+    const pinned = own !== undefined && own.writable === true && 'value' in own;
+    if (!pinned) Object.defineProperty(req, 'query', { writable: true, value: req.query });
     const query = req.query as Record<string, unknown>;
     expandBracketKeys(query);
     if (plan.reservedChecks.length > 0) refuseReservedCharacters(req.originalUrl, plan.reservedChecks);
     if (!plan.allowUnknownQuery) refuseUnknownOrEmpty(query, plan.queryNames, plan.allowEmpty, this.securityQueryNames);
-    if (own) Object.defineProperty(req, 'query', own);
+    if (own && !pinned) Object.defineProperty(req, 'query', own);
 
     const data = { query: req.query ?? {}, headers: req.headers, params: req.params, cookies: undefined, body: req.body as unknown };
     const valid = validators.general(data);
