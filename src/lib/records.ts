@@ -15,3 +15,9 @@ export function getOwn<T>(records: Readonly<Record<string, T>>, key: string): T 
 export function setOwn<T>(records: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(records, key, { value, writable: true, enumerable: true, configurable: true });
 }
+
+/** Whether the object holds any record of its own: O(1), where `Object.values(records).length` lists them all. */
+export function hasRecords(records: object): boolean {
+  for (const key in records) if (Object.hasOwn(records, key)) return true;
+  return false;
+}

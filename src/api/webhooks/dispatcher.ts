@@ -7,7 +7,7 @@ import { sendWebhookRequest, type SendOutcome } from './sender.js';
 import { maskCredentials } from './url-credentials.js';
 import { signWebhookBody } from './signature.js';
 import { webhooksStore, type DeliveryRecord, type WebhookRecord } from './store.js';
-import { getOwn } from '../../lib/records.js';
+import { getOwn, hasRecords } from '../../lib/records.js';
 
 const MINUTE = 60_000;
 
@@ -82,11 +82,6 @@ export function createDelivery(workspace: Workspace, webhook: WebhookRecord, eve
   return delivery;
 }
 
-function hasAny(records: object): boolean {
-  for (const key in records) if (Object.hasOwn(records, key)) return true;
-  return false;
-}
-
 /**
  * The event bus subscriber: every enabled webhook subscribed to the event gets a
  * delivery, and its first attempt starts at once (the delay and out-of-order faults
@@ -100,7 +95,7 @@ export const dispatchEvent: EventSubscriber<Workspace> = (workspace, event) => {
   if (event.event === 'webhook.test') return;
   const records = webhooksStore.get(workspace).webhooks;
   // Most workspaces have no webhook: every event the publishing emits asked for an empty list, sorted.
-  if (!hasAny(records)) return;
+  if (!hasRecords(records)) return;
   const webhooks = Object.values(records)
     .filter((webhook) => webhook.enabled && webhook.events.includes(event.event))
     .sort((a, b) => a.seq - b.seq);
