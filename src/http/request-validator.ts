@@ -72,7 +72,8 @@ export class RequestValidator {
     // it as a plain own property already, and redefining it twice a request was dearer
     // than the check.
     const own = Object.getOwnPropertyDescriptor(req, 'query');
-    const pinned = own !== undefined && own.writable === true && 'value' in own;
+    // Only a data property has `writable`: a getter's descriptor has none.
+    const pinned = own?.writable === true;
     if (!pinned) Object.defineProperty(req, 'query', { writable: true, value: req.query });
     const query = req.query as Record<string, unknown>;
     expandBracketKeys(query);
