@@ -117,6 +117,25 @@ describe('hostile strings in every place a request carries text', () => {
     }
   });
 
+  it('answers each hostile query twice alike, the second parsed and hidden from memory, with its token hidden in both journal entries', async () => {
+    for (const text of HOSTILE_STRINGS) {
+      // Up to 3,000 encoded characters, within the request target's limit: most are short enough to be remembered, the 100 KB ones are not.
+      const path = `/v1/posts?limit=2&token=${percentEncode(text).slice(0, 3000)}`;
+      const first = await mock.call('get', path);
+      const second = await mock.call('get', path);
+      expect(first.status).toBeGreaterThanOrEqual(400);
+      expect(first.status).toBeLessThan(500);
+      expect(second.status).toBe(first.status);
+      expect(second.text).toBe(first.text);
+    }
+    const journal = await mock.control('get', `/__control/journal?limit=${HOSTILE_STRINGS.length * 2}`);
+    expectStatus(journal, 200);
+    const queries = (journal.body as { data: Array<{ query: string }> }).data.map((entry) => entry.query);
+    expect(queries).toHaveLength(HOSTILE_STRINGS.length * 2);
+    for (const query of queries) expect(query).toBe('limit=2&token=[REDACTED]');
+    expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
+  });
+
   it('refuses control characters in a secret-named header as the HTTP parser does, in the envelope, and goes on', async () => {
     const port = Number(new URL(mock.url).port);
     for (const value of ['sgw\u0000test', 'a\u0001b\u001bc', `${'x'.repeat(20_000)}`]) {

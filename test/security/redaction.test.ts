@@ -160,14 +160,19 @@ describe('secrets, spelled every way, through the proxy', () => {
 });
 
 describe('secrets, spelled every way, sent to the mock itself', () => {
-  it('are hidden from its journal, its event stream and its log in the same way', async () => {
+  it('are hidden from its journal, its event stream and its log in the same way, each request sent twice (the second query parsed and hidden from memory)', async () => {
     const logs: string[] = [];
     const mock = await listening({ apiKey: SECRETS['the request key, echoed'], logRequests: (line) => logs.push(line) });
     const stream = await SseClient.open(`${mock.url}/__control/events?requests=true`, { 'x-api-key': SECRETS['the request key, echoed'] });
     try {
-      const sent = requests(mock.url);
+      const sent = [...requests(mock.url), ...requests(mock.url)];
       for (const [url, init] of sent) await (await fetch(url, init)).arrayBuffer();
       await untilRecorded(stream, sent.length);
+      const journal = (await (await fetch(`${mock.url}/__control/journal`, { headers: { 'x-api-key': SECRETS['the request key, echoed'] } })).json()) as { data: Array<{ path: string; query: string }> };
+      const queries = journal.data.filter((entry) => entry.path === '/v1/connections').map((entry) => entry.query);
+      expect(queries).toHaveLength(2);
+      expect(queries[1]).toBe(queries[0]);
+      expect(queries[0]).toContain('limit=5');
       expectNoSecret(stream.messages.map((message) => message.data ?? '').join('\n'), 'the event stream');
       expectNoSecret(await (await fetch(`${mock.url}/__control/journal`, { headers: { 'x-api-key': SECRETS['the request key, echoed'] } })).text(), 'the journal');
       expectNoSecret(logs.join('\n'), 'the log');
