@@ -18,14 +18,11 @@ export interface EventReport {
 /**
  * Runs `act` and reports the events it emitted, and the automations among them.
  * Subscribers (the automation runner) run inside each emit, so everything an
- * inbound call sets off has happened by the time `act` returns.
+ * inbound call sets off has happened by the time `act` returns; the bus hands over
+ * each event as it is emitted, so the report is whole however many there are.
  */
 export function withEventReport<T>(workspace: Workspace, act: () => T): { result: T } & EventReport {
-  const before = workspace.events.recent();
-  const last = before[before.length - 1];
-  const result = act();
-  const after = workspace.events.recent();
-  const events = after.slice(last === undefined ? 0 : after.lastIndexOf(last) + 1);
+  const { result, events } = workspace.events.capture(act);
   const automations = events
     .filter((event) => event.event === 'automation.triggered' || event.event === 'automation.failed')
     .map((event): AutomationRun => ({
@@ -35,5 +32,5 @@ export function withEventReport<T>(workspace: Workspace, act: () => T): { result
       messageId: typeof event.data.messageId === 'string' ? event.data.messageId : null,
       error: (event.data.error as AutomationRun['error'] | undefined) ?? null,
     }));
-  return { result, events: [...events], automations };
+  return { result, events, automations };
 }

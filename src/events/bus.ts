@@ -29,6 +29,8 @@ export class EventBus<W> {
   /** The size of each kept event's data (its JSON's length), in step with recentEvents. */
   private readonly recentSizes: number[] = [];
   private recentBytes = 0;
+  /** The lists of the calls being captured (`capture`), innermost last. */
+  private readonly captures: DomainEvent[][] = [];
 
   constructor(
     private readonly owner: W,
@@ -42,6 +44,7 @@ export class EventBus<W> {
   emit(event: EventName, data: Record<string, unknown>): DomainEvent {
     const domainEvent: DomainEvent = { id: `evt_${this.describe.newIdDigits()}`, event, createdAt: this.describe.nowIso(), workspaceId: this.describe.workspaceId, data };
     this.keepRecent(domainEvent);
+    for (const capture of this.captures) capture.push(domainEvent);
     for (const subscriber of this.subscribers) {
       try {
         subscriber(this.owner, domainEvent);
@@ -51,6 +54,21 @@ export class EventBus<W> {
       }
     }
     return domainEvent;
+  }
+
+  /**
+   * Runs `act` and answers every event emitted meanwhile, in order, however many: the kept
+   * events are bounded, so telling them apart before and after the call could miss some.
+   * The subscribers run inside each emit, so what they set off (an automation) is among them.
+   */
+  capture<T>(act: () => T): { result: T; events: DomainEvent[] } {
+    const events: DomainEvent[] = [];
+    this.captures.push(events);
+    try {
+      return { result: act(), events };
+    } finally {
+      this.captures.splice(this.captures.lastIndexOf(events), 1);
+    }
   }
 
   /** Events emitted since the workspace was loaded, oldest first (at most `keep`, and `keepBytes` of data besides the newest). */
