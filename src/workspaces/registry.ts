@@ -4,6 +4,7 @@ import { VirtualClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../lib/errors.js';
 import { randomHex } from '../lib/credentials.js';
 import { drawHex } from '../lib/ids.js';
+import { StringMemo } from '../lib/string-memo.js';
 import type { KeyScope } from '../store/key-scopes.js';
 import { takeSnapshot } from './snapshot.js';
 import { Workspace, type WorkspaceRuntime } from './workspace.js';
@@ -158,7 +159,7 @@ export class WorkspaceRegistry {
   /** Each key's workspace id. */
   private readonly byKey = new Map<string, string>();
   /** The jobs a fresh fixture world starts with, by creation instant and `pending`: what an unbuilt workspace shows. */
-  private readonly startingJobs = new Map<string, StartingJobs>();
+  private readonly startingJobs = new StringMemo<StartingJobs>(STARTING_JOBS_KEPT);
   /** Kept beside the data, never in it: a read must not make --data write the file. */
   private readonly lastUse = new Map<string, LastUse>();
   /** How many requests each workspace is answering now: a workspace in use is never idle. */
@@ -640,16 +641,13 @@ export class WorkspaceRegistry {
     const atMs = Date.parse(data.createdAt);
     if (!data.origin?.fixtures) return { count: 0, nextDueAtMs: null };
     const key = `${atMs} ${data.origin.pending ?? true}`;
-    let jobs = this.startingJobs.get(key);
-    if (!jobs) {
-      const probe = new Workspace({ ...this.startingData('ws_probe', { apiKeys: [] }, { ...data.origin, clockStartMs: atMs }), clock: { nowMs: atMs, frozen: true } }, this.options.runtime);
-      this.options.populate(probe);
-      jobs = { count: probe.scheduler.size, nextDueAtMs: probe.scheduler.next()?.dueAt ?? null };
-      probe.dispose();
-      if (this.startingJobs.size >= STARTING_JOBS_KEPT) this.startingJobs.clear();
-      this.startingJobs.set(key, jobs);
-    }
-    return jobs;
+    const known = this.startingJobs.get(key);
+    if (known) return known;
+    const probe = new Workspace({ ...this.startingData('ws_probe', { apiKeys: [] }, { ...data.origin, clockStartMs: atMs }), clock: { nowMs: atMs, frozen: true } }, this.options.runtime);
+    this.options.populate(probe);
+    const jobs = { count: probe.scheduler.size, nextDueAtMs: probe.scheduler.next()?.dueAt ?? null };
+    probe.dispose();
+    return this.startingJobs.set(key, jobs);
   }
 
   private install(data: WorkspaceData, journal?: Journal): Workspace {

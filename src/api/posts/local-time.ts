@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import { StringMemo } from '../../lib/string-memo.js';
 
 /**
  * Turning a post's time-zone-naive `scheduledFor` into the UTC instant it fires
@@ -24,10 +25,12 @@ const LOCAL_SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
-/** Zone names already looked up: each lookup builds an Intl.DateTimeFormat, most of the cost of scheduling a post. */
-const knownZones = new Map<string, boolean>();
-/** Names are few in practice; the bound only keeps a stream of made-up ones from growing the map for ever. */
-const MAX_REMEMBERED_ZONES = 1000;
+/**
+ * Zone names already looked up: each lookup builds an Intl.DateTimeFormat, most of the cost of
+ * scheduling a post. Names are few in practice; the bound only keeps a stream of made-up ones from
+ * growing the memo for ever.
+ */
+const knownZones = new StringMemo<boolean>(1000);
 
 /**
  * Whether the runtime's time-zone database knows the zone (`America/New_York`,
@@ -37,12 +40,7 @@ const MAX_REMEMBERED_ZONES = 1000;
  * `Europe/Kyiv`): decision 0049.
  */
 export function isKnownZone(name: string): boolean {
-  const remembered = knownZones.get(name);
-  if (remembered !== undefined) return remembered;
-  const known = IANAZone.isValidZone(name);
-  if (knownZones.size >= MAX_REMEMBERED_ZONES) knownZones.clear();
-  knownZones.set(name, known);
-  return known;
+  return knownZones.get(name) ?? knownZones.set(name, IANAZone.isValidZone(name));
 }
 
 /**
