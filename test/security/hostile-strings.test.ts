@@ -194,3 +194,41 @@ describe('hostile strings in the posts a workspace keeps', () => {
     expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
   });
 });
+
+describe('hostile strings through the control plane\'s event report and the replay', () => {
+  const mock = useMock({}, { listen: true });
+
+  it('reports each inbound comment\'s event with its text exactly, and replays the same events', async () => {
+    const accepted: string[] = [];
+    for (const text of HOSTILE_STRINGS) {
+      const res = await mock.control('post', '/__control/inbound/comments').send({ text });
+      if (res.status !== 201) {
+        // The 100 KB ones: past the contract's 25,000 characters, or the network's comment limit; refused in the envelope.
+        expect(res.status, res.text.slice(0, 300)).toBe(400);
+        expect(['VALIDATION_ERROR', 'TEXT_TOO_LONG']).toContain(res.body.error.code);
+        continue;
+      }
+      accepted.push(text);
+      // The report is the events the call emitted, as the bus emitted them: this comment's alone.
+      const events = (res.body as { events: Array<{ event: string; data: { comment: { text: string } } }> }).events;
+      expect(events.map((event) => event.event)).toEqual(['comment.received']);
+      expect(events[0]?.data.comment.text).toBe(text);
+    }
+    expect(accepted.length).toBeGreaterThanOrEqual(HOSTILE_STRINGS.length - 2);
+
+    const kept = mock.server.registry.defaultWorkspace.events.recent().length;
+    const stream = await SseClient.open(`${mock.url}/__control/events?replay=true`, { 'x-api-key': KEY });
+    try {
+      // The connection's comment line, then every kept event.
+      await stream.waitFor(kept + 1);
+      const replayed = stream
+        .events()
+        .filter((message) => message.event === 'comment.received')
+        .map((message) => (JSON.parse(message.data ?? '{}') as { data: { comment: { text: string } } }).data.comment.text);
+      expect(replayed).toEqual(accepted);
+    } finally {
+      stream.close();
+    }
+    expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
+  });
+});
