@@ -5,8 +5,8 @@
  * every operation); memory per post at the largest size. One server per size, all on the server
  * core, the workloads taking them in turns (bench/lib/growth.ts). Writes bench/results/growth-<timestamp>.json.
  *
- * BENCH_GROWTH_SIZES (100,10000,100000), BENCH_GROWTH_SECONDS (6 per size and workload),
- * BENCH_GROWTH_ROUNDS (2), BENCH_GROWTH_CONNECTIONS (10), BENCH_GROWTH_WARMUP_SECONDS (2, of reads
+ * BENCH_GROWTH_SIZES (100,10000,100000), BENCH_GROWTH_SECONDS (10 per size and workload),
+ * BENCH_GROWTH_ROUNDS (5; the ratio is the median of the rounds'), BENCH_GROWTH_CONNECTIONS (10), BENCH_GROWTH_WARMUP_SECONDS (2, of reads
  * on each server first) and BENCH_MOCK_ENTRY change it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => console.log(line);
 
 const began = performance.now();
-const settings = growthSettings({ seconds: 6 });
+const settings = growthSettings({ seconds: 10, rounds: 5 });
 const pinning = detectPinning();
 const loadBefore = loadavg()[0] ?? 0;
 log(`social-gateway-mock bench:growth: Node ${process.version}, ${cpus().length} cores; ${pinning.note}; load average ${loadBefore.toFixed(1)}`);

@@ -40,10 +40,15 @@ export interface GrowthRow {
   workload: string;
   title: string;
   cells: GrowthCell[];
-  /** Requests per second at the largest size over the smallest (≥ 0.8 is the target). */
+  /**
+   * Requests per second at the largest size over the smallest (≥ 0.8 is the target): the median of
+   * the rounds' ratios, each round's two runs taken a few seconds apart.
+   */
   ratio: number | undefined;
-  /** The same by CPU per request: smallest's µs over largest's. */
+  /** The same by CPU per request: smallest's µs over largest's, the median of the rounds'. */
   cpuRatio: number | undefined;
+  /** Each round's ratio by requests per second, in the order they ran. */
+  roundRatios: number[];
 }
 
 export interface GrowthResult {
@@ -165,6 +170,31 @@ function ratioOf(a: number | undefined, b: number | undefined): number | undefin
   return a !== undefined && b !== undefined && b > 0 ? Math.round((a / b) * 100) / 100 : undefined;
 }
 
+type Run = { result: LoadResult; cpu: number | undefined };
+
+/**
+ * The largest size over the smallest, round by round, and their median. The host's speed swings by
+ * a factor of two within minutes (docs/performance.md): two runs of one round are seconds apart, so
+ * their ratio compares sizes on one machine's speed, and the median leaves out a round that a swing
+ * fell in the middle of. Pooling every round's requests, as the cells do, let one slow slot decide it.
+ */
+export function pairedRatios(smallest: readonly Run[], largest: readonly Run[]): { ratio: number | undefined; cpuRatio: number | undefined; roundRatios: number[] } {
+  const rate = (run: Run) => (run.result.seconds > 0 ? run.result.total / run.result.seconds : 0);
+  const cpuPerRequest = (run: Run) => (run.cpu !== undefined && run.result.total > 0 ? run.cpu / run.result.total : undefined);
+  const rounds = Math.min(smallest.length, largest.length);
+  const byRate: number[] = [];
+  const byCpu: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const [small, large] = [smallest[r] as Run, largest[r] as Run];
+    const rateRatio = ratioOf(rate(large), rate(small));
+    if (rateRatio !== undefined) byRate.push(rateRatio);
+    const cpuRatio = ratioOf(cpuPerRequest(small), cpuPerRequest(large));
+    if (cpuRatio !== undefined) byCpu.push(cpuRatio);
+  }
+  const middle = (values: number[]) => (values.length > 0 ? Math.round(median(values) * 100) / 100 : undefined);
+  return { ratio: middle(byRate), cpuRatio: byCpu.length === rounds ? middle(byCpu) : undefined, roundRatios: byRate };
+}
+
 /** Writes the files, starts one server per size, runs every workload on each in turns, and stops them. */
 export async function measureGrowth(settings: GrowthSettings, root: string, pinning: Pinning, log: (line: string) => void): Promise<GrowthResult> {
   const servers: SizeServer[] = [];
@@ -187,7 +217,7 @@ export async function measureGrowth(settings: GrowthSettings, root: string, pinn
         const answer = await call(s.baseUrl, probe.method ?? 'GET', probe.path ?? '/', { body: probe.body, headers: (probe.headers ?? {}) as Record<string, string> });
         if (answer.status >= 300) throw new Error(`growth: ${workload.title} at ${s.size} posts answered ${answer.status}: ${answer.text.slice(0, 200)}`);
       }
-      const runs = new Map<number, Array<{ result: LoadResult; cpu: number | undefined }>>(servers.map((s) => [s.size, []]));
+      const runs = new Map<number, Run[]>(servers.map((s) => [s.size, []]));
       for (let r = 0; r < settings.rounds; r++) {
         for (const s of r % 2 === 0 ? servers : [...servers].reverse()) runs.get(s.size)?.push(await measureOne(s, workload, settings.connections, seconds));
       }
@@ -204,10 +234,10 @@ export async function measureGrowth(settings: GrowthSettings, root: string, pinn
           non2xx: list.reduce((sum, run) => sum + run.result.non2xx, 0),
         };
       });
-      const first = cells[0];
-      const last = cells.at(-1);
-      const row: GrowthRow = { workload: workload.id, title: workload.title, cells, ratio: ratioOf(last?.requestsPerSecond, first?.requestsPerSecond), cpuRatio: ratioOf(first?.cpuUsPerRequest, last?.cpuUsPerRequest) };
-      log(`growth: ${workload.title}: ${cells.map((c) => `${c.size}: ${c.requestsPerSecond} req/s, p99 ${c.p99Ms} ms, ${c.cpuUsPerRequest ?? '?'} µs CPU${c.non2xx > 0 ? `, ${c.non2xx} non-2xx` : ''}`).join('; ')}; largest/smallest ${row.ratio ?? '?'} (CPU ${row.cpuRatio ?? '?'})`);
+      const row: GrowthRow = { workload: workload.id, title: workload.title, cells, ...pairedRatios(runs.get(servers[0]?.size ?? 0) ?? [], runs.get(servers.at(-1)?.size ?? 0) ?? []) };
+      log(
+        `growth: ${workload.title}: ${cells.map((c) => `${c.size}: ${c.requestsPerSecond} req/s, p99 ${c.p99Ms} ms, ${c.cpuUsPerRequest ?? '?'} µs CPU${c.non2xx > 0 ? `, ${c.non2xx} non-2xx` : ''}`).join('; ')}; largest/smallest ${row.ratio ?? '?'} (CPU ${row.cpuRatio ?? '?'}; rounds ${row.roundRatios.join(', ')})`,
+      );
       rows.push(row);
     }
     const postsAtEnd: number[] = [];
@@ -228,7 +258,7 @@ export async function measureGrowth(settings: GrowthSettings, root: string, pinn
 
 /** The growth table: req/s and p99 per size, and the ratio of the largest size to the smallest. */
 export function growthTable(result: GrowthResult): string {
-  const header = ['workload', ...result.sizes.flatMap((size) => [`${size.toLocaleString('en-US')}: req/s`, 'p99 ms']), 'largest/smallest req/s', 'by CPU µs/req'];
+  const header = ['workload', ...result.sizes.flatMap((size) => [`${size.toLocaleString('en-US')}: req/s`, 'p99 ms']), 'largest/smallest req/s (median of rounds)', 'by CPU µs/req'];
   const rows = result.rows.map((row) => [
     row.title,
     ...row.cells.flatMap((cell) => [cell.requestsPerSecond.toLocaleString('en-US'), cell.p99Ms.toFixed(2)]),
@@ -255,13 +285,13 @@ function envNumber(name: string, fallback: number): number {
 }
 
 /** The settings from BENCH_GROWTH_* (bench:growth's defaults, or `npm run bench`'s shorter ones). */
-export function growthSettings(defaults: { seconds: number }): GrowthSettings {
+export function growthSettings(defaults: { seconds: number; rounds: number }): GrowthSettings {
   const sizes = (process.env.BENCH_GROWTH_SIZES ?? '100,10000,100000').split(',').map((s) => Number(s.trim()));
   if (sizes.some((size) => !Number.isInteger(size) || size < 0)) throw new Error(`BENCH_GROWTH_SIZES must be whole numbers; got '${process.env.BENCH_GROWTH_SIZES}'`);
   return {
     sizes,
     seconds: envNumber('BENCH_GROWTH_SECONDS', defaults.seconds),
-    rounds: Math.round(envNumber('BENCH_GROWTH_ROUNDS', 2)),
+    rounds: Math.round(envNumber('BENCH_GROWTH_ROUNDS', defaults.rounds)),
     connections: Math.round(envNumber('BENCH_GROWTH_CONNECTIONS', 10)),
     warmupSeconds: Math.round(envNumber('BENCH_GROWTH_WARMUP_SECONDS', 2)),
   };

@@ -7,6 +7,8 @@ import { evaluateTargets, markdownTable, ratios, type Measurement } from '../../
 import { LatencyHistogram, median, percentile } from '../../bench/lib/stats.js';
 import { runLoad } from '../../bench/lib/load.js';
 import { destinationPairs, interleave } from '../../bench/lib/client.js';
+import { pairedRatios } from '../../bench/lib/growth.js';
+import type { LoadResult } from '../../bench/lib/load.js';
 
 /** root → handler (ours) → stringify (express); root → (idle); root → (garbage collector). */
 function profile(): CpuProfile {
@@ -206,6 +208,28 @@ describe('ratios where the mock publishes what the workload creates', () => {
 
   it('leaves it out where nothing publishes', () => {
     expect(ratios([measured('mock', 'reads', 700, 1300), measured('express', 'reads', 1000, 900)])[0]?.serving).toBeUndefined();
+  });
+});
+
+describe('pairedRatios (growth)', () => {
+  /** A run of `seconds` that answered `total` requests on `cpu` seconds of the server's CPU. */
+  const run = (total: number, cpu?: number, seconds = 1) => ({ result: { total, seconds } as LoadResult, cpu });
+
+  it('takes the median of the rounds, so one slow slot on the largest size does not decide the row', () => {
+    // The host halved its speed during the largest size's second round: pooled, 100k would read 0.67×.
+    const smallest = [run(1000, 0.1), run(1000, 0.1), run(1000, 0.1)];
+    const largest = [run(950, 0.1), run(500, 0.1), run(1000, 0.1)];
+    expect(pairedRatios(smallest, largest)).toEqual({ ratio: 0.95, cpuRatio: 0.95, roundRatios: [0.95, 0.5, 1] });
+  });
+
+  it('compares each round with itself, so a host that slows for a whole round moves neither size apart', () => {
+    const smallest = [run(1000), run(400), run(1000)];
+    const largest = [run(700), run(280), run(700)];
+    expect(pairedRatios(smallest, largest).ratio).toBe(0.7);
+  });
+
+  it('says nothing by CPU when a round had no CPU reading', () => {
+    expect(pairedRatios([run(100, 0.01), run(100)], [run(90, 0.01), run(90, 0.01)]).cpuRatio).toBeUndefined();
   });
 });
 
