@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsAt } from '../../src/api/posts/metrics.js';
 import { listPosts, METRIC_NAMES, type ListPostsQuery, type PostList } from '../../src/api/posts/service.js';
 import { addPost, postChanged, postsStore } from '../../src/api/posts/store.js';
+import { PostIndex, type IndexedPost } from '../../src/api/posts/list-index.js';
 import { POST_STATUSES, type DestinationRecord, type PostRecord, type PostStatus } from '../../src/api/posts/records.js';
 import { compareKeys, listPage, parseInclude, parseTimeRange, type Direction, type SortKey } from '../../src/http/lists.js';
 import { createMockServer, type MockServer } from '../../src/server.js';
@@ -216,8 +217,12 @@ describe('GET /v1/posts from its indexes', () => {
           const posts = specs.map((spec) => makePost(spec, startMs));
           const builtAt = posts.length === 0 ? 0 : split % (posts.length + 1);
           for (const post of posts.slice(0, builtAt)) addPost(workspace, post);
-          // Every order is built from the posts so far; the rest arrive into them.
-          for (const sort of SORTS) listPosts(workspace, { sort, limit: 1 });
+          // Every order is built from the posts so far, each network's and account's too; the rest arrive into them.
+          for (const sort of SORTS) {
+            listPosts(workspace, { sort, limit: 1 });
+            for (const platform of PLATFORMS) listPosts(workspace, { sort, platform, limit: 1 });
+            for (const connectionId of CONNECTIONS) listPosts(workspace, { sort, connectionId, limit: 1 });
+          }
           for (const post of posts.slice(builtAt)) addPost(workspace, post);
 
           for (const change of changes) {
@@ -255,6 +260,54 @@ describe('GET /v1/posts from its indexes', () => {
       expect(pages).toBeGreaterThanOrEqual(16);
     }
     expect(compareAllPages({ sort: 'metric:impressions', status: 'published', platform: 'tiktok', limit: 3, include: 'total' }, 30)).toBeGreaterThan(1);
+  });
+});
+
+describe('a page filtered on a network or an account', () => {
+  /** 3,000 posts, one in thirty to bluesky on conn-b, the others to twitter on conn-a; every fifth of the bluesky ones failed. */
+  function world(): PostIndex {
+    const startMs = workspace.now();
+    const posts = Array.from({ length: 3_000 }, (_, i) => {
+      const bluesky = i % 30 === 0;
+      const status: PostStatus = bluesky && i % 150 === 0 ? 'failed' : 'published';
+      const destination = { platform: bluesky ? 'bluesky' : 'twitter', connectionId: bluesky ? 'conn-b' : 'conn-a', status, publishedMin: i + 1, seed: i + 1 };
+      return makePost({ createdMin: i, scheduledMin: null, status, source: 'api', destinations: [destination] } as PostSpec, startMs);
+    });
+    return new PostIndex(posts);
+  }
+
+  it.each([
+    ['platform', { by: 'platform', value: 'bluesky' }],
+    ['connectionId', { by: 'connectionId', value: 'conn-b' }],
+  ] as const)('walks only the posts of that %s: a page of 20 reads about 20, not the 600 among the others', (_, narrowing) => {
+    const index = world();
+    let read = 0;
+    const matches = (entry: IndexedPost) => {
+      read++;
+      return entry.post.status === 'published' && entry.post.destinations.some((d) => d[narrowing.by] === narrowing.value);
+    };
+    const page = index.byTime('createdMs', 'desc', matches, undefined, 20, narrowing);
+    expect(page).toHaveLength(20);
+    expect(page.every((entry) => entry.post.destinations[0]?.[narrowing.by] === narrowing.value)).toBe(true);
+    // 20 published among the newest bluesky posts, and the failed ones passed over on the way.
+    expect(read).toBeLessThanOrEqual(25);
+    // A total or facets counts over the same 100 posts, not the 3,000.
+    expect([...index.all(narrowing)]).toHaveLength(100);
+    // A post added afterwards is in the narrowed order; one of another network is not walked.
+    const later = makePost({ createdMin: 10_000, scheduledMin: null, status: 'published', source: 'api', destinations: [{ platform: 'bluesky', connectionId: 'conn-b', status: 'published', publishedMin: 10_001, seed: 7 }] } as PostSpec, workspace.now());
+    index.add(later);
+    index.add(makePost({ createdMin: 10_002, scheduledMin: null, status: 'published', source: 'api', destinations: [{ platform: 'twitter', connectionId: 'conn-a', status: 'published', publishedMin: 10_003, seed: 8 }] } as PostSpec, workspace.now()));
+    read = 0;
+    expect(index.byTime('createdMs', 'desc', matches, undefined, 1, narrowing)[0]?.post).toBe(later);
+    expect(read).toBe(1);
+  });
+
+  it('reads no post for a network no post goes to', () => {
+    const index = world();
+    let read = 0;
+    const page = index.byTime('createdMs', 'desc', () => ++read > 0, undefined, 20, { by: 'platform', value: 'mastodon' });
+    expect(page).toEqual([]);
+    expect(read).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { indexedListPage, parseInclude, parseTimeRange, type Direction, type Following, type Page, type SortKey, type TimeRange } from '../../http/lists.js';
 import type { Workspace } from '../../workspaces/workspace.js';
-import { basisMs, metricOf, postIndex, type IndexedPost, type PostIndex, type TimeField } from './list-index.js';
+import { basisMs, metricOf, postIndex, type IndexedPost, type Narrowing, type PostIndex, type TimeField } from './list-index.js';
 import type { MetricName, NormalizedMetrics } from './metrics.js';
 import { admitNow, START_DELAY_MS, scheduleStart, unschedulePost } from './publish.js';
 import { addPost, postsStore } from './store.js';
@@ -137,7 +137,7 @@ interface Ordering {
 }
 
 /** `created_*`, `published_*`, `scheduled_*`, or `metric:<name>` (highest first). Posts without the value come last. */
-function ordering(index: PostIndex, sort: string, atMs: number, matches: (entry: IndexedPost) => boolean): Ordering {
+function ordering(index: PostIndex, sort: string, atMs: number, matches: (entry: IndexedPost) => boolean, narrowing: Narrowing | undefined): Ordering {
   if (sort.startsWith('metric:')) {
     const name = sort.slice('metric:'.length);
     if (!(METRIC_NAMES as readonly string[]).includes(name)) {
@@ -154,9 +154,16 @@ function ordering(index: PostIndex, sort: string, atMs: number, matches: (entry:
   const direction: Direction = way === 'asc' ? 'asc' : 'desc';
   const field: TimeField = name === 'published' ? 'publishedMs' : name === 'scheduled' ? 'scheduledMs' : 'createdMs';
   return {
-    following: (after, count) => index.byTime(field, direction, matches, after, count),
+    following: (after, count) => index.byTime(field, direction, matches, after, count, narrowing),
     keyOf: (entry) => [entry[field], entry.id],
   };
+}
+
+/** The filter a page walks a narrowed order for: the account, the narrower, else the network. */
+function narrowingOf(query: ListPostsQuery): Narrowing | undefined {
+  if (query.connectionId !== undefined) return { by: 'connectionId', value: query.connectionId };
+  if (query.platform !== undefined) return { by: 'platform', value: query.platform };
+  return undefined;
 }
 
 /** The list's filters as one test of a post; the time range on the reference's basis. */
@@ -180,13 +187,15 @@ function filterOf(query: ListPostsQuery, { sinceMs, untilMs }: TimeRange): (entr
  * GET /v1/posts: filters, time range on the reference's basis, sorts, include,
  * shared cursor rules. A page walks the list's index from the cursor and tests
  * each post against the filters until the page is full; `include=total|facets`
- * counts every matching post, a scan.
+ * counts every matching post, a scan. Filtered on an account or a network, both walk
+ * that account's or network's posts only (list-index.ts's narrowed orders).
  */
 export function listPosts(workspace: Workspace, query: ListPostsQuery): PostList {
   const include = parseInclude(query.include, ['total', 'facets'] as const);
   const matches = filterOf(query, parseTimeRange(query));
   const index = postIndex(postsStore.read(workspace).posts);
-  const { following, keyOf } = ordering(index, query.sort ?? 'created_desc', workspace.now(), matches);
+  const narrowing = narrowingOf(query);
+  const { following, keyOf } = ordering(index, query.sort ?? 'created_desc', workspace.now(), matches, narrowing);
 
   const page = indexedListPage(workspace, { list: 'posts', query, following, keyOf, limit: query.limit ?? 50 });
   const list: PostList = { page: { ...page, data: page.data.map((entry) => entry.post) } };
@@ -195,7 +204,7 @@ export function listPosts(workspace: Workspace, query: ListPostsQuery): PostList
   const status: Record<string, number> = {};
   const platform: Record<string, number> = {};
   const facets = include.has('facets');
-  for (const entry of index.all()) {
+  for (const entry of index.all(narrowing)) {
     if (!matches(entry)) continue;
     total++;
     if (!facets) continue;
