@@ -253,6 +253,45 @@ describe('the posts a request visits to find where something lands, in a workspa
   });
 });
 
+describe('GET /__control/limits in a workspace of 3,000 published posts that no write has touched', () => {
+  it('reads the posts once, not once per account and per read, and counts a post added without a write since', async () => {
+    const { key, workspace, connectionId } = await grownWorkspace(GROWN_TO);
+    const counter = countVisits(workspace);
+    const limits = async () => {
+      const answer = await mock.control('get', '/__control/limits', key);
+      expectStatus(answer, 200);
+      return answer.body.velocity as Array<{ accountId: string; hour: { count: number }; day: { count: number } }>;
+    };
+    const before = await limits();
+    expect(before.length).toBeGreaterThan(5);
+    // One fill of the ledger's copy: every post once (the fixture world's besides the 3,000), not once per account.
+    expect(counter.visits).toBeLessThan(2 * GROWN_TO);
+    counter.visits = 0;
+    for (let i = 0; i < 5; i++) await limits();
+    expect(counter.visits).toBeLessThanOrEqual(FLAT);
+
+    // A post published now, stored as a sync or a scenario stores one (no write to the ledger): the next read counts it.
+    const nowIso = workspace.nowIso();
+    addPost(workspace, {
+      id: workspace.newId(),
+      text: 'Just out',
+      mediaUrls: [],
+      mediaKind: 'text',
+      status: 'published',
+      scheduledFor: null,
+      timezone: null,
+      scheduledAtMs: null,
+      source: 'external',
+      thread: null,
+      destinations: [{ id: workspace.newId(), connectionId, platform: 'bluesky', status: 'published', externalPostId: null, externalUrl: null, errorCode: null, errorMessage: null, publishedAt: nowIso, text: null, options: {}, metricsSeed: 1 }],
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    });
+    const hourOf = (rows: typeof before) => rows.find((row) => row.accountId === connectionId)?.hour.count ?? -1;
+    expect(hourOf(await limits())).toBe(hourOf(before) + 1);
+  });
+});
+
 describe('the media records a request visits among 3,000 uploads', () => {
   it('GET /v1/media pages and counts from the kept upload order, and a presign drops expired presigns without a walk of every record', async () => {
     const { key, workspace } = await grownWorkspace(0);

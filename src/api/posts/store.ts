@@ -13,6 +13,22 @@ export const postsStore = defineStore('posts', () => ({
   posts: {} as Readonly<Record<string, PostRecord>>,
 }));
 
+/** How many posts `addPost` added to a posts record and `postChanged` changed in it, by the record. */
+const changeCounts = new WeakMap<object, number>();
+
+/**
+ * A number that moves whenever a post of the record is added or changes what `postChanged` is
+ * told of (a publish time, a network id): what is worked out from every post and kept outside the
+ * store (velocity.ts's read of an unfilled ledger) is still current while it stays the same.
+ */
+export function postsChangeCount(posts: Readonly<Record<string, PostRecord>>): number {
+  return changeCounts.get(posts) ?? 0;
+}
+
+function countChange(posts: Readonly<Record<string, PostRecord>>): void {
+  changeCounts.set(posts, (changeCounts.get(posts) ?? 0) + 1);
+}
+
 /** Stores a new post (from the API, a sync, a quote, a scenario or the fixtures). */
 export function addPost(workspace: HasWorkspaceData, post: PostRecord): void {
   const store = postsStore.get(workspace);
@@ -20,6 +36,7 @@ export function addPost(workspace: HasWorkspaceData, post: PostRecord): void {
   indexAdded(store.posts, post);
   destinationsAdded(store.posts, post);
   publishedChanged(store.posts, post);
+  countChange(store.posts);
 }
 
 /**
@@ -31,4 +48,5 @@ export function postChanged(workspace: HasWorkspaceData, post: PostRecord): void
   indexChanged(posts, post);
   destinationsChanged(posts, post);
   publishedChanged(posts, post);
+  countChange(posts);
 }
