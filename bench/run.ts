@@ -14,7 +14,7 @@
  * BENCH_BASELINE_TUNED=1 (the Express baseline gets the mock's validator
  * workarounds, isolating the mock's own pipeline) and BENCH_MOCK_ENTRY (another
  * build's bin.js) change it. After the comparison it runs the growth measure of
- * `npm run bench:growth` with 3 s per size and workload in three rounds (BENCH_GROWTH=0 leaves it
+ * `npm run bench:growth` with 5 s per size and workload in five rounds (BENCH_GROWTH=0 leaves it
  * out; BENCH_GROWTH_* as there), so the growth ratios and the Prism ratios are both
  * in the log.
  */
@@ -348,7 +348,7 @@ async function main(): Promise<void> {
   let growth: GrowthResult | undefined;
   if (process.env.BENCH_GROWTH !== '0') {
     log('\n## Growth: one workspace at each size (bench/lib/growth.ts)\n');
-    growth = await measureGrowth(growthSettings({ seconds: 3, rounds: 3 }), ROOT, pinning, log);
+    growth = await measureGrowth(growthSettings({ seconds: 5, rounds: 5 }), ROOT, pinning, log);
   }
 
   const ratioList = ratios(measurements);

@@ -83,8 +83,8 @@ interface GrowthWorkload {
 const get = (path: string) => ({ method: 'GET' as const, path, headers: { 'x-api-key': DEFAULT_API_KEY } });
 
 /**
- * The operations measured at each size: the bench's six, a comments, an inbox and a media page and
- * the journal; posts created last, since they grow the workspaces. Webhook deliveries are left out:
+ * The operations measured at each size: the bench's six, a comments, an inbox and a media page,
+ * the journal and the limits; posts created last, since they grow the workspaces. Webhook deliveries are left out:
  * a webhook's log holds at most 1,000 (the reference's cap), whatever the workspace holds.
  */
 const WORKLOADS: GrowthWorkload[] = [
@@ -101,6 +101,8 @@ const WORKLOADS: GrowthWorkload[] = [
   // One a page, for the same reason: the smallest size holds two uploads.
   { id: 'media-list', title: 'GET /v1/media?limit=1&include=total', request: () => get('/v1/media?limit=1&include=total') },
   { id: 'journal', title: 'GET /__control/journal?limit=20', request: () => get('/__control/journal?limit=20') },
+  // Before any post is created, so the velocity ledger is one no write has filled yet: read from a copy filled from the posts.
+  { id: 'limits', title: 'GET /__control/limits', request: () => get('/__control/limits') },
   {
     id: 'posts-create',
     title: 'POST /v1/posts (2 destinations)',
