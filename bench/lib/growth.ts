@@ -13,8 +13,10 @@ import { createPostBody, type DestinationPair } from './workloads.js';
  * (bench/servers/grown-mock.ts, the build under test) whose default workspace holds the fixture
  * world plus `posts` more posts and, in proportion, a comment for every ten posts and a
  * conversation for every hundred (growth-data.ts); all are started at once on the server core,
- * each workload taking them in turns (small, middle, large, then back), as `npm run bench`
- * takes its servers.
+ * and each workload loads them all at once, in rounds: the core's time is shared among them, so
+ * a size whose requests cost more answers fewer of them in the same seconds, on the same host
+ * speed. (Taken in turns, as until the sixth stop of round four, the host's swings between two
+ * speeds within seconds decided rows: one round read a size at 0.4x and the next at 1.43x.)
  */
 
 export interface GrowthSettings {
@@ -42,7 +44,7 @@ export interface GrowthRow {
   cells: GrowthCell[];
   /**
    * Requests per second at the largest size over the smallest (≥ 0.8 is the target): the median of
-   * the rounds' ratios, each round's two runs taken a few seconds apart.
+   * the rounds' ratios, each round's two runs taken side by side.
    */
   ratio: number | undefined;
   /** The same by CPU per request: smallest's µs over largest's, the median of the rounds'. */
@@ -175,10 +177,10 @@ function ratioOf(a: number | undefined, b: number | undefined): number | undefin
 type Run = { result: LoadResult; cpu: number | undefined };
 
 /**
- * The largest size over the smallest, round by round, and their median. The host's speed swings by
- * a factor of two within minutes (docs/performance.md): two runs of one round are seconds apart, so
- * their ratio compares sizes on one machine's speed, and the median leaves out a round that a swing
- * fell in the middle of. Pooling every round's requests, as the cells do, let one slow slot decide it.
+ * The largest size over the smallest, round by round, and their median. The two runs of one round
+ * share the same seconds (measureGrowth), so their ratio compares sizes on one host speed, and the
+ * median leaves out a round that something else disturbed. Pooling every round's requests, as the
+ * cells do, lets one disturbed round weigh on a row.
  */
 export function pairedRatios(smallest: readonly Run[], largest: readonly Run[]): { ratio: number | undefined; cpuRatio: number | undefined; roundRatios: number[] } {
   const rate = (run: Run) => (run.result.seconds > 0 ? run.result.total / run.result.seconds : 0);
@@ -219,9 +221,15 @@ export async function measureGrowth(settings: GrowthSettings, root: string, pinn
         const answer = await call(s.baseUrl, probe.method ?? 'GET', probe.path ?? '/', { body: probe.body, headers: (probe.headers ?? {}) as Record<string, string> });
         if (answer.status >= 300) throw new Error(`growth: ${workload.title} at ${s.size} posts answered ${answer.status}: ${answer.text.slice(0, 200)}`);
       }
+      // A second of it on every size first, unmeasured: the warm-up above mixed every read, and an operation's
+      // first second alone still ran slower (a limits read, 600 µs of CPU, then 360 µs from the next second on).
+      await Promise.all(servers.map((s) => runLoad({ url: s.baseUrl, connections: settings.connections, seconds: 1, requests: [workload.request(s, { n: 0 })] })));
       const runs = new Map<number, Run[]>(servers.map((s) => [s.size, []]));
       for (let r = 0; r < settings.rounds; r++) {
-        for (const s of r % 2 === 0 ? servers : [...servers].reverse()) runs.get(s.size)?.push(await measureOne(s, workload, settings.connections, seconds));
+        // Every size at once, sharing the server core: the host's speed, which swings by a factor of two within seconds
+        // here, is the same for all of them at every instant, so their rates compare what a request costs at each size.
+        const measured = await Promise.all(servers.map((s) => measureOne(s, workload, settings.connections, seconds)));
+        servers.forEach((s, i) => runs.get(s.size)?.push(measured[i] as Run));
       }
       const cells = servers.map((s): GrowthCell => {
         const list = runs.get(s.size) ?? [];
