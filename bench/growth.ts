@@ -3,7 +3,7 @@
  * conversations and uploaded media in proportion), each operation's throughput, p99 and server CPU per request at
  * each size in one run, and the ratio of the largest size to the smallest (the target: ≥ 0.8 for
  * every operation); memory per post at the largest size. One server per size, all on the server
- * core, the workloads taking them in turns (bench/lib/growth.ts). Writes bench/results/growth-<timestamp>.json.
+ * core, each workload loading them all at once, in rounds (bench/lib/growth.ts). Writes bench/results/growth-<timestamp>.json.
  *
  * BENCH_GROWTH_SIZES (100,10000,100000), BENCH_GROWTH_SECONDS (10 per size and workload),
  * BENCH_GROWTH_ROUNDS (5; the ratio is the median of the rounds'), BENCH_GROWTH_CONNECTIONS (10), BENCH_GROWTH_WARMUP_SECONDS (2, of reads

@@ -199,7 +199,7 @@ export function pairedRatios(smallest: readonly Run[], largest: readonly Run[]):
   return { ratio: middle(byRate), cpuRatio: byCpu.length === rounds ? middle(byCpu) : undefined, roundRatios: byRate };
 }
 
-/** Writes the files, starts one server per size, runs every workload on each in turns, and stops them. */
+/** Starts one server per size, runs every workload on all of them at once, round after round, and stops them. */
 export async function measureGrowth(settings: GrowthSettings, root: string, pinning: Pinning, log: (line: string) => void): Promise<GrowthResult> {
   const servers: SizeServer[] = [];
   try {
