@@ -18,10 +18,10 @@ import { createContractRouter } from './http/contract-router.js';
 import { cors } from './http/cors.js';
 import { browserBoundary, type AllowedHosts } from './http/host-check.js';
 import { toApiError } from './http/error-mapping.js';
-import { DEFAULT_HTTP_LIMITS, isApiPath, urlLengthGuard, type HttpLimits } from './http/transport.js';
+import { CONTROL_PREFIX, DEFAULT_HTTP_LIMITS, isApiPath, isControlPath, urlLengthGuard, type HttpLimits } from './http/transport.js';
 import { createListener } from './http/listener.js';
 import { pipeline } from './http/pipeline.js';
-import { answerApiBeforeExpress, type ErrorAnswer } from './http/bare-api.js';
+import { answerBeforeExpress, mountedAt, type ErrorAnswer } from './http/bare-api.js';
 import { Idempotency, idempotentOperations } from './http/idempotency.js';
 import { ApiError, dataFileUnwritable, internalError, noRoute } from './lib/errors.js';
 import { OperationIndex } from './http/operations.js';
@@ -478,9 +478,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const apiHandler = createApiHandler(options, { containment, api, apiIndex, registry, coverage, responder, idempotency, redactor, realTime, bodyLimit, proxy });
 
   // The steps before every route (a page of another site must not reach any of them: DNS rebinding,
-  // cross-site writes), then the API, in one router layer. Express answers the API only for
-  // requests already given other prototypes (this app mounted in another); the rest is answered
-  // before Express (src/http/bare-api.ts, below).
+  // cross-site writes), then the API, in one router layer. Express answers the API and the control
+  // plane only for requests already given other prototypes (this app mounted in another); the rest
+  // is answered before Express (src/http/bare-api.ts, below).
   const front: RequestHandler[] = [
     requestRecording({ realTime, registry, redactor, coverage, eventStreams, logRequests: options.logRequests, containment }),
     boundary,
@@ -508,19 +508,17 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   app.use(mediaRouter(registry, mediaQuota, containment));
   app.use('/__oauth', oauthPages(registry));
 
-  app.use(
-    '/__control',
-    createContractRouter({
-      contract: 'control',
-      spec: control,
-      index: controlIndex,
-      routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage, containment }), 'control.yaml'),
-      authenticate: authenticateControl(registry, options.controlToken),
-      // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/body-limits.ts).
-      bodyLimit,
-      responder,
-    }),
-  );
+  const controlHandler = createContractRouter({
+    contract: 'control',
+    spec: control,
+    index: controlIndex,
+    routes: routeTable(controlIndex, controlRoutes({ registry, version: VERSION, eventStreams, coverage, containment }), 'control.yaml'),
+    authenticate: authenticateControl(registry, options.controlToken),
+    // --body-limit, as /v1's: only a snapshot to restore and a scenario's YAML get more (src/control/body-limits.ts).
+    bodyLimit,
+    responder,
+  });
+  app.use(CONTROL_PREFIX, controlHandler);
   // The MCP server over Streamable HTTP: the control plane as an agent's tools, with /__control's
   // credentials (docs/mcp.md). Loaded on the first call: a start that serves no agent does not load the SDK.
   let mcp: Promise<RequestHandler> | undefined;
@@ -558,8 +556,16 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     containment.caught('request', error);
     next(error);
   });
-  // The API, the mock's own or the proxy's, skips Express's prototypes.
-  answerApiBeforeExpress(app, pipeline([...front, apiHandler]), answerError, containment);
+  // The API, the mock's own or the proxy's, and the control plane skip Express's prototypes (decisions 0023 and 0060).
+  answerBeforeExpress(
+    app,
+    [
+      { matches: isApiPath, handler: pipeline([...front, apiHandler]) },
+      { matches: isControlPath, handler: pipeline([...front, mountedAt(CONTROL_PREFIX, controlHandler)]) },
+    ],
+    answerError,
+    containment,
+  );
 
   // The outermost boundary: whatever the app throws on its way in is answered 500, not the process's end.
   const serve = containment.requests<IncomingMessage, ServerResponse>(app, answerUnexpected);

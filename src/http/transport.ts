@@ -140,9 +140,25 @@ function bytesRead(socket: Duplex): number {
   return (socket as Duplex & { bytesRead?: number }).bytesRead ?? 0;
 }
 
-/** A request for the API: `/v1` and below, in any case (as the Express mount it replaces matched it). */
+/**
+ * Whether `path` is under `prefix` (in lower case) as Express's `app.use(prefix, …)` takes it:
+ * in any case, then the end or a slash.
+ */
+export function underPrefix(prefix: string, path: string): boolean {
+  return path.length >= prefix.length && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47) && path.slice(0, prefix.length).toLowerCase() === prefix;
+}
+
+/** Whether the path is the API's (`/v1`, any case, as Express routes it). */
 export function isApiPath(path: string): boolean {
-  return path.length >= 3 && (path.length === 3 || path.charCodeAt(3) === 47) && path.slice(0, 3).toLowerCase() === '/v1';
+  return underPrefix('/v1', path);
+}
+
+/** Where the control plane is mounted. */
+export const CONTROL_PREFIX = '/__control';
+
+/** Whether the path is the control plane's (any case, as Express's mount takes it). */
+export function isControlPath(path: string): boolean {
+  return underPrefix(CONTROL_PREFIX, path);
 }
 
 /**

@@ -7,8 +7,8 @@ import { TEST_CLOCK, useMock } from '../helpers/mock.js';
 import { listening, proxyTo } from '../proxy/helpers.js';
 
 /**
- * The API is answered on Node's own request and response objects, before Express
- * (src/http/bare-api.ts); a request that already carries Express's prototypes (the mock
+ * The API and the control plane are answered on Node's own request and response objects, before
+ * Express (src/http/bare-api.ts); a request that already carries Express's prototypes (the mock
  * mounted in another Express app) goes through Express. Both must answer alike.
  */
 describe('the API on Node’s objects and through Express', () => {
@@ -39,16 +39,27 @@ describe('the API on Node’s objects and through Express', () => {
     ['no such path', 'GET /v1/nothing', (agent) => agent.get('/v1/nothing').set('x-api-key', DEFAULT_API_KEY)],
     ['a path in capitals', 'GET /V1/posts', (agent) => agent.get('/V1/posts').set('x-api-key', DEFAULT_API_KEY)],
     ['a body that is not JSON', 'POST /v1/posts', (agent) => agent.post('/v1/posts').set('x-api-key', DEFAULT_API_KEY).set('content-type', 'application/json').send('{"text":')],
+    // The control plane, mounted at /__control: Express's mount gives its steps the prefix as baseUrl, the rest as path.
+    ['the clock', 'GET /__control/clock', (agent) => agent.get('/__control/clock')],
+    ['a clock move refused', 'POST /__control/clock/advance', (agent) => agent.post('/__control/clock/advance').send({ by: 'P1Y' })],
+    ['a trigger with a bad body', 'POST /__control/inbound/comments', (agent) => agent.post('/__control/inbound/comments').send({ text: 7 })],
+    ['a control path no operation has', 'GET /__control/nothing', (agent) => agent.get('/__control/nothing?x=1')],
+    ['a method the control path does not take', 'DELETE /__control/clock', (agent) => agent.delete('/__control/clock')],
+    ['the control prefix in capitals', 'GET /__CONTROL/clock', (agent) => agent.get('/__CONTROL/clock')],
+    ['the control prefix alone', 'GET /__control', (agent) => agent.get('/__control')],
+    ['the control prefix and a slash', 'GET /__control/', (agent) => agent.get('/__control/')],
+    ['a workspace key the server does not know', 'GET /__control/journal', (agent) => agent.get('/__control/journal?limit=1').set('x-api-key', 'sgw_test_nobody')],
   ];
 
-  it.each(exchanges)('answers %s (%s) with the same status, headers and body either way', async (_name, _label, send) => {
+  it.each(exchanges)('answers %s (%s) with the same status, headers and body either way', async (_name, label, send) => {
     const bare = await send(request(mock.server.app));
     const mounted = await send(request(outer));
     expect(mounted.status).toBe(bare.status);
     expect(mounted.text).toBe(bare.text);
     for (const name of ['content-type', 'content-length', 'date', 'x-ratelimit-limit', 'allow']) expect(mounted.headers[name], name).toBe(bare.headers[name]);
     expect(bare.headers.date).toBe(new Date(TEST_CLOCK).toUTCString());
-    expect(bare.headers['x-ratelimit-limit']).toBeDefined();
+    // The API's answers carry the rate-limit window, the control plane's do not.
+    expect(bare.headers['x-ratelimit-limit'] !== undefined).toBe(/ \/v1\//i.test(label));
     expect(bare.headers['x-powered-by']).toBeUndefined();
     expect(bare.headers['content-type']).toMatch(/^application\/json/);
   });
@@ -62,11 +73,13 @@ describe('the API on Node’s objects and through Express', () => {
     expect(journal.body.data[0]).toMatchObject({ method: 'GET', path: '/v1/nothing', query: 'x=1', status: 404 });
   });
 
-  it('never gives an API request Express’s prototypes, and leaves every other route to Express', async () => {
+  it('never gives an API or control-plane request Express’s prototypes, and leaves every other route to Express', async () => {
     expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/v1/connections').set('x-api-key', DEFAULT_API_KEY))).toBe(0);
     expect(await requestsGivenPrototypes(() => request(mock.server.app).post('/v1/posts').set('x-api-key', DEFAULT_API_KEY).send({}))).toBe(0);
-    expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/__control/clock'))).toBe(1);
+    expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/__control/clock'))).toBe(0);
+    expect(await requestsGivenPrototypes(() => request(mock.server.app).post('/__control/clock/advance').send({ by: 'PT1S' }))).toBe(0);
     expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/openapi.yaml'))).toBe(1);
+    expect(await requestsGivenPrototypes(() => request(mock.server.app).get('/__controlx'))).toBe(1);
     // Mounted in another app, the request already has Express's prototypes: the mock's Express answers it.
     expect(await requestsGivenPrototypes(() => request(outer).get('/v1/connections').set('x-api-key', DEFAULT_API_KEY))).toBeGreaterThan(0);
   });
