@@ -45,6 +45,25 @@ function countReads<K extends string>(store: Record<K, Record<string, unknown>>,
   return counter;
 }
 
+/** A post published at `publishedAt` to one bluesky account, as it is stored (through addPost, no write to the velocity ledger). */
+function publishedPost(workspace: Workspace, connectionId: string, publishedAt: string, fields: { text: string; externalPostId?: string | null; metricsSeed?: number; source?: PostRecord['source'] }): PostRecord {
+  return {
+    id: workspace.newId(),
+    text: fields.text,
+    mediaUrls: [],
+    mediaKind: 'text',
+    status: 'published',
+    scheduledFor: null,
+    timezone: null,
+    scheduledAtMs: null,
+    source: fields.source ?? 'api',
+    thread: null,
+    destinations: [{ id: workspace.newId(), connectionId, platform: 'bluesky', status: 'published', externalPostId: fields.externalPostId ?? null, externalUrl: null, errorCode: null, errorMessage: null, publishedAt, text: null, options: {}, metricsSeed: fields.metricsSeed ?? 1 }],
+    createdAt: publishedAt,
+    updatedAt: publishedAt,
+  };
+}
+
 /** A fresh frozen workspace of the fixture world, grown by `count` published posts old enough to count toward no cap. */
 async function grownWorkspace(count: number, options: { networkIds?: boolean } = {}): Promise<{ key: string; workspace: Workspace; connectionId: string; ids: string[] }> {
   const created = await mock.control('post', '/__control/workspaces').send({ clock: { frozen: true } });
@@ -55,21 +74,7 @@ async function grownWorkspace(count: number, options: { networkIds?: boolean } =
   const longAgo = new Date(workspace.now() - 30 * DAY_MS).toISOString();
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const post: PostRecord = {
-      id: workspace.newId(),
-      text: `Grown ${i}`,
-      mediaUrls: [],
-      mediaKind: 'text',
-      status: 'published',
-      scheduledFor: null,
-      timezone: null,
-      scheduledAtMs: null,
-      source: 'api',
-      thread: null,
-      destinations: [{ id: workspace.newId(), connectionId, platform: 'bluesky', status: 'published', externalPostId: options.networkIds ? `grown-${i}` : null, externalUrl: null, errorCode: null, errorMessage: null, publishedAt: longAgo, text: null, options: {}, metricsSeed: i + 1 }],
-      createdAt: longAgo,
-      updatedAt: longAgo,
-    };
+    const post = publishedPost(workspace, connectionId, longAgo, { text: `Grown ${i}`, externalPostId: options.networkIds ? `grown-${i}` : null, metricsSeed: i + 1 });
     addPost(workspace, post);
     ids.push(post.id);
   }
@@ -271,22 +276,7 @@ describe('GET /__control/limits in a workspace of 3,000 published posts that no 
     expect(counter.visits).toBeLessThanOrEqual(FLAT);
 
     // A post published now, stored as a sync or a scenario stores one (no write to the ledger): the next read counts it.
-    const nowIso = workspace.nowIso();
-    addPost(workspace, {
-      id: workspace.newId(),
-      text: 'Just out',
-      mediaUrls: [],
-      mediaKind: 'text',
-      status: 'published',
-      scheduledFor: null,
-      timezone: null,
-      scheduledAtMs: null,
-      source: 'external',
-      thread: null,
-      destinations: [{ id: workspace.newId(), connectionId, platform: 'bluesky', status: 'published', externalPostId: null, externalUrl: null, errorCode: null, errorMessage: null, publishedAt: nowIso, text: null, options: {}, metricsSeed: 1 }],
-      createdAt: nowIso,
-      updatedAt: nowIso,
-    });
+    addPost(workspace, publishedPost(workspace, connectionId, workspace.nowIso(), { text: 'Just out', source: 'external' }));
     const hourOf = (rows: typeof before) => rows.find((row) => row.accountId === connectionId)?.hour.count ?? -1;
     expect(hourOf(await limits())).toBe(hourOf(before) + 1);
   });
