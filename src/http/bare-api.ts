@@ -45,7 +45,7 @@ export function answerBeforeExpress(app: Express, routes: readonly BareRoute[], 
     if (Object.getPrototypeOf(req) !== IncomingMessage.prototype || Object.getPrototypeOf(res) !== ServerResponse.prototype) return expressHandle(req, res, callback);
     const url = parseUrl(req);
     const path = url?.pathname;
-    const route = path ? routes.find((candidate) => candidate.matches(path)) : undefined;
+    const route = path ? routeOf(routes, path) : undefined;
     if (!path || !route) return expressHandle(req, res, callback);
     const request = req as Request & { path: string };
     request.originalUrl = req.url as string;
@@ -68,6 +68,12 @@ export function answerBeforeExpress(app: Express, routes: readonly BareRoute[], 
       }
     });
   };
+}
+
+/** The first route taking the path: a loop, as every request asks (`find` made a closure for each). */
+function routeOf(routes: readonly BareRoute[], path: string): BareRoute | undefined {
+  for (const route of routes) if (route.matches(path)) return route;
+  return undefined;
 }
 
 /**

@@ -14,7 +14,7 @@ export const postsStore = defineStore('posts', () => ({
 }));
 
 /** How many posts `addPost` added to a posts record and `postChanged` changed in it, by the record. */
-const changeCounts = new WeakMap<object, number>();
+const changeCounts = new WeakMap<object, { count: number }>();
 
 /**
  * A number that moves whenever a post of the record is added or changes what `postChanged` is
@@ -22,11 +22,14 @@ const changeCounts = new WeakMap<object, number>();
  * store (velocity.ts's read of an unfilled ledger) is still current while it stays the same.
  */
 export function postsChangeCount(posts: Readonly<Record<string, PostRecord>>): number {
-  return changeCounts.get(posts) ?? 0;
+  return changeCounts.get(posts)?.count ?? 0;
 }
 
+/** One lookup a post added or changed (a create and its publishing make three): the counter is an object kept in the map. */
 function countChange(posts: Readonly<Record<string, PostRecord>>): void {
-  changeCounts.set(posts, (changeCounts.get(posts) ?? 0) + 1);
+  const counter = changeCounts.get(posts);
+  if (counter) counter.count++;
+  else changeCounts.set(posts, { count: 1 });
 }
 
 /** Stores a new post (from the API, a sync, a quote, a scenario or the fixtures). */
