@@ -221,6 +221,25 @@ describe('GET /v1/posts', () => {
       expect(res.body).not.toHaveProperty('total');
     });
 
+    it.each([
+      ['network', (p: PostView): boolean => p.destinations.some((d) => d.platform === 'reddit'), (): string => 'platform=reddit'],
+      ['account', (p: PostView): boolean => p.destinations.some((d) => d.connectionId === ids.bluesky), (): string => `connectionId=${ids.bluesky}`],
+    ] as const)('on a filter by %s, total and facets count the matching posts, each under every network it goes to', async (_by, keeps, filter) => {
+      const matching = all.filter(keeps);
+      const status: Record<string, number> = {};
+      const platform: Record<string, number> = {};
+      for (const post of matching) {
+        status[post.status] = (status[post.status] ?? 0) + 1;
+        for (const name of new Set(post.destinations.map((d) => d.platform))) platform[name] = (platform[name] ?? 0) + 1;
+      }
+      // A post that also goes to another network is counted there too, so the facets name more than the filtered one.
+      expect(Object.keys(platform).length).toBeGreaterThan(1);
+      const res = await mock.call('get', `/v1/posts?${filter()}&include=total,facets&limit=1`, key);
+      expectStatus(res, 200);
+      expect(res.body.total).toBe(matching.length);
+      expect(res.body.facets).toEqual({ status, platform });
+    });
+
     it('adds nothing when not asked', async () => {
       const res = await mock.call('get', '/v1/posts?limit=1', key);
       expect(Object.keys(res.body).sort()).toEqual(['data', 'hasMore', 'nextCursor']);
