@@ -28,7 +28,7 @@ import { fixturePostViews } from './lib/fixture-posts.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk, type Pinning, type ServerProcess } from './lib/processes.js';
 import { growthNote, growthSettings, growthTable, measureGrowth, type GrowthResult } from './lib/growth.js';
-import { evaluateTargets, growthTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
+import { budgetTable, evaluateTargets, growthTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
 import { baselineTuned, DEFAULT_API_KEY, mockEntry, SERVER_LABELS, serverSpec, type ServerFiles } from './lib/servers.js';
 import { median } from './lib/stats.js';
 import { createPostBody, probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
@@ -261,6 +261,8 @@ async function tickCpuSeconds(started: Started, driver: ClockDriver, target: Tar
 
 interface MockCapture {
   connectionsBody: string;
+  /** The mock's answer to a post created as the workload creates them (undefined where it has no POST /v1/posts). */
+  createdBody: string | undefined;
   connections: ConnectionSummary[];
   accounts: unknown[];
   posts: unknown[] | undefined;
@@ -273,7 +275,9 @@ async function captureMockData(baseUrl: string): Promise<MockCapture> {
   const accounts = (await callJson<{ data: unknown[] }>(baseUrl, 'GET', '/v1/accounts?limit=100', { apiKey: DEFAULT_API_KEY })).data;
   const postsAnswer = await call(baseUrl, 'GET', '/v1/posts?limit=100', { apiKey: DEFAULT_API_KEY });
   const posts = postsAnswer.status === 200 ? (JSON.parse(postsAnswer.text) as { data: unknown[] }).data : undefined;
-  return { connectionsBody: connectionsAnswer.text, connections, accounts, posts };
+  const pair = destinationPairs(DEFAULT_API_KEY, connections)[0];
+  const createdAnswer = pair ? await call(baseUrl, 'POST', '/v1/posts', { apiKey: DEFAULT_API_KEY, body: createPostBody(0, pair) }) : undefined;
+  return { connectionsBody: connectionsAnswer.text, createdBody: createdAnswer?.status === 201 ? createdAnswer.text : undefined, connections, accounts, posts };
 }
 
 /** The mock's posts go to a pool of workspaces (lib/client.ts), made only when `POST /v1/posts` exists. */
@@ -326,9 +330,13 @@ async function main(): Promise<void> {
     }
     const files: ServerFiles = { ceilingBody: join(scratch, 'ceiling.json'), baselineData: join(scratch, 'baseline.json') };
     writeFileSync(files.ceilingBody as string, capture.connectionsBody);
+    if (capture.createdBody !== undefined) {
+      files.ceilingCreatedBody = join(scratch, 'ceiling-created.json');
+      writeFileSync(files.ceilingCreatedBody, capture.createdBody);
+    }
     const posts = capture.posts ?? (await fixturePostViews());
     writeFileSync(files.baselineData as string, JSON.stringify({ apiKey: DEFAULT_API_KEY, connections: capture.connections, accounts: capture.accounts, posts }));
-    log(`mock's GET /v1/connections body: ${Buffer.byteLength(capture.connectionsBody)} bytes (the ceiling serves the same bytes)`);
+    log(`mock's GET /v1/connections body: ${Buffer.byteLength(capture.connectionsBody)} bytes, its created post ${capture.createdBody === undefined ? 'not made' : `${Buffer.byteLength(capture.createdBody)} bytes`} (the ceiling serves the same bytes)`);
     const postId = (posts[0] as { id?: string } | undefined)?.id ?? '00000000-0000-4000-8000-000000000000';
     const plainTarget = async () => ({ target: { apiKey: DEFAULT_API_KEY, postId, pairs: destinationPairs(DEFAULT_API_KEY, capture.connections) }, keys: [DEFAULT_API_KEY] });
     for (const id of settings.servers) {
@@ -357,6 +365,11 @@ async function main(): Promise<void> {
   log(measurementTable(measurements));
   log('\n## Ratios (same run)\n');
   log(ratioTable(ratioList));
+  const budget = budgetTable(ratioList);
+  if (budget !== undefined) {
+    log('\n## What the target leaves the mock (CPU µs per request; the ceiling is node:http alone)\n');
+    log(budget);
+  }
   if (startup.length > 0) {
     log('\n## Start to first 200 (spawn → first 200 on GET /v1/connections)\n');
     log(startupTable(startup));

@@ -166,6 +166,37 @@ export function ratioTable(list: readonly Ratio[]): string {
   );
 }
 
+/**
+ * Per workload with the ceiling measured, in CPU µs per request: what node:http alone takes (the
+ * ceiling), what the mock takes and how much of it is beyond Node's part, and what the mock may take
+ * at the Prism target (Prism's µs over the target's multiple) and so may spend beyond Node's part.
+ * When that last is smaller than what the mock spends now, the table says by how much its own work
+ * must shrink. Undefined when no workload had the mock, the ceiling and Prism.
+ */
+export function budgetTable(list: readonly Ratio[]): string | undefined {
+  const us = (perSecond: number | undefined) => (perSecond === undefined ? undefined : 1e6 / perSecond);
+  const rows: string[][] = [];
+  for (const r of list) {
+    const least = WORKLOADS.find((w) => w.id === r.workload)?.overPrism;
+    const [mock, ceiling, prism] = [us(r.perCpuSecond.mock), us(r.perCpuSecond.ceiling), us(r.perCpuSecond.prism)];
+    if (least === undefined || mock === undefined || ceiling === undefined || prism === undefined) continue;
+    const own = mock - ceiling;
+    const allowed = prism / least;
+    const left = allowed - ceiling;
+    rows.push([
+      r.title,
+      number(ceiling),
+      number(mock),
+      number(own),
+      `${number(allowed)} (${least}×)`,
+      number(left),
+      left >= own ? 'fits' : left <= 0 ? 'no room beyond Node' : `−${Math.round((1 - left / own) * 100)}%`,
+    ]);
+  }
+  if (rows.length === 0) return undefined;
+  return markdownTable(['workload', 'ceiling (Node alone)', 'mock', 'mock beyond Node', 'mock at the target', 'target beyond Node', 'mock\'s own work to go'], rows, new Set([1, 2, 3, 4, 5, 6]));
+}
+
 export interface StartupResult {
   server: ServerId;
   /** Spawn to first 200, in ms, one per run. */

@@ -6,6 +6,8 @@ export const DEFAULT_API_KEY = 'sgw_test_default';
 /** Files some servers are started with (the ceiling's body, the baseline's data). */
 export interface ServerFiles {
   ceilingBody?: string;
+  /** The ceiling's answer to a POST: the mock's to a created post. */
+  ceilingCreatedBody?: string;
   baselineData?: string;
 }
 
@@ -39,7 +41,11 @@ export function serverSpec(id: ServerId, root: string, port: number, files: Serv
       };
     case 'ceiling':
       if (!files.ceilingBody) throw new Error('the ceiling needs a body file');
-      return { command: process.execPath, args: ['--import', 'tsx', 'bench/servers/ceiling.ts', '--port', String(port), '--body-file', files.ceilingBody], cwd: root };
+      return {
+        command: process.execPath,
+        args: ['--import', 'tsx', 'bench/servers/ceiling.ts', '--port', String(port), '--body-file', files.ceilingBody, ...(files.ceilingCreatedBody ? ['--created-body-file', files.ceilingCreatedBody] : [])],
+        cwd: root,
+      };
     case 'express':
       if (!files.baselineData) throw new Error('the Express baseline needs its data file');
       return {
@@ -59,7 +65,7 @@ export function serverSpec(id: ServerId, root: string, port: number, files: Serv
 
 export const SERVER_LABELS: Record<ServerId, string> = {
   mock: 'social-gateway-mock (dist, --rate-limit off --log-level error --clock-frozen)',
-  ceiling: 'bare node:http, fixed body of the mock\'s GET /v1/connections size',
+  ceiling: 'bare node:http: the mock\'s GET /v1/connections body to a read; a POST\'s body read and parsed, and the mock\'s created post with 201',
   express: `Express 5 + express-openapi-validator, same data, no state${baselineTuned() ? ', with the mock\'s validator workarounds (BENCH_BASELINE_TUNED)' : ''}`,
   prism: 'Prism 5.14.2 mock (static) -v error',
 };

@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { areaOf, inclusiveTimes, summariseProfile, type CpuProfile } from '../../bench/lib/cpuprofile.js';
 import { allocationSites } from '../../bench/lib/heapprofile.js';
-import { evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
+import { budgetTable, evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
 import { LatencyHistogram, median, percentile } from '../../bench/lib/stats.js';
 import { runLoad } from '../../bench/lib/load.js';
 import { destinationPairs, interleave } from '../../bench/lib/client.js';
@@ -208,6 +208,25 @@ describe('ratios where the mock publishes what the workload creates', () => {
 
   it('leaves it out where nothing publishes', () => {
     expect(ratios([measured('mock', 'reads', 700, 1300), measured('express', 'reads', 1000, 900)])[0]?.serving).toBeUndefined();
+  });
+});
+
+describe('budgetTable', () => {
+  it("says how much of the mock's own work must go for the Prism target, beyond what node:http alone takes", () => {
+    // Node alone 50 µs, the mock 200, Prism 600: at 5× the mock may take 120, 70 of them beyond Node, where it spends 150.
+    const table = budgetTable(ratios([measured('mock', 'posts-create', 5000, 200), measured('ceiling', 'posts-create', 20000, 50), measured('prism', 'posts-create', 1666, 600)]));
+    expect(table?.split('\n')[2]).toMatch(/^\| posts-create +\| +50 \| +200 \| +150 \| +120 \(5×\) \| +70 \| +−53% \|$/);
+  });
+
+  it('says it fits when the target leaves more beyond Node than the mock spends, and when it leaves none', () => {
+    const rows = (prismUs: number) =>
+      budgetTable(ratios([measured('mock', 'connections', 10000, 100), measured('ceiling', 'connections', 25000, 40), measured('prism', 'connections', 1000, prismUs)]))?.split('\n')[2];
+    expect(rows(1000)).toMatch(/\| +fits \|$/);
+    expect(rows(150)).toMatch(/\| +no room beyond Node \|$/);
+  });
+
+  it('has nothing to say without the ceiling', () => {
+    expect(budgetTable(ratios([measured('mock', 'posts-create', 5000, 200), measured('prism', 'posts-create', 1666, 600)]))).toBeUndefined();
   });
 });
 
