@@ -4,10 +4,11 @@
  * core 0, all started at once and loaded one at a time; autocannon runs here on
  * core 1. Each server warms up on each workload (BENCH_WARMUP_SECONDS) before it is
  * measured on it, then the workload runs in rounds that take the servers in turns (A B C,
- * then C B A), so a change in the machine's load falls on all of them alike. Prints the
- * tables and writes them as JSON to bench/results/<timestamp>.json.
+ * then C B A), so a change in the machine's load falls on all of them alike; the mock's
+ * ratio to each server is the median of the rounds' ratios. Prints the tables and writes
+ * them as JSON to bench/results/<timestamp>.json.
  *
- * BENCH_SECONDS (10 per server and workload), BENCH_ROUNDS (2; the seconds are
+ * BENCH_SECONDS (10 per server and workload), BENCH_ROUNDS (5; the seconds are
  * split over them), BENCH_CONNECTIONS (50), BENCH_WARMUP_SECONDS (2),
  * BENCH_START_RUNS (5), BENCH_WORKSPACES (64), BENCH_ADVANCE_MS (200; 0 stops the
  * clock driver), BENCH_SERVERS and BENCH_WORKLOADS (comma-separated ids),
@@ -30,7 +31,7 @@ import { detectPinning, freePort, sleep, startProcess, waitForOk, type Pinning, 
 import { growthNote, growthSettings, growthTable, measureGrowth, type GrowthResult } from './lib/growth.js';
 import { budgetTable, evaluateTargets, growthTargets, measurementTable, ratios, ratioTable, startupTable, targetTable, type Measurement, type StartupResult } from './lib/report.js';
 import { baselineTuned, DEFAULT_API_KEY, mockEntry, SERVER_LABELS, serverSpec, type ServerFiles } from './lib/servers.js';
-import { median } from './lib/stats.js';
+import { median, pairedRatios } from './lib/stats.js';
 import { createPostBody, probeRequests, SERVER_IDS, WORKLOADS, type ServerId, type Target, type Workload } from './lib/workloads.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,7 +54,7 @@ function envList<T extends string>(name: string, all: readonly T[]): T[] {
 
 const settings = {
   seconds: envInt('BENCH_SECONDS', 10),
-  rounds: Math.max(1, envInt('BENCH_ROUNDS', 2)),
+  rounds: Math.max(1, envInt('BENCH_ROUNDS', 5)),
   connections: envInt('BENCH_CONNECTIONS', 50),
   warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2),
   startRuns: envInt('BENCH_START_RUNS', 5),
@@ -214,6 +215,7 @@ async function measureWorkload(contenders: readonly Contender[], workload: Workl
       ...(memory && { rssMb: memory.rssMb, peakRssMb: memory.peakRssMb }),
       ...(cpu !== undefined && result.total > 0 && { cpuUsPerRequest: Math.round((cpu / result.total) * 1e6), cpuShare: Math.round((cpu / result.seconds) * 100) / 100 }),
       ...(publishing !== undefined && { publishingUsPerRequest: Math.round(((publishing * ticks) / result.total) * 1e6) }),
+      rounds: (rounds.get(contender.id) ?? []).map((round) => ({ result: { total: round.result.total, seconds: round.result.seconds }, cpu: round.cpu })),
     };
     const odd = result.non2xx > 0 || result.errors > 0 ? `  (${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statuses)})` : '';
     log(
@@ -222,6 +224,12 @@ async function measureWorkload(contenders: readonly Contender[], workload: Workl
         `(server CPU use ${measurement.cpuShare === undefined ? '?' : Math.round(measurement.cpuShare * 100)}%)${odd}`,
     );
     measurements.push(measurement);
+  }
+  const mockRounds = measurements.find((m) => m.server === 'mock' && m.status === 'ok')?.rounds;
+  const prismRounds = measurements.find((m) => m.server === 'prism' && m.status === 'ok')?.rounds;
+  if (mockRounds && prismRounds) {
+    const paired = pairedRatios(prismRounds, mockRounds);
+    log(`  mock/Prism round by round: ${paired.roundRatios.map((r) => `${r.toFixed(2)}×`).join(', ')}; the median ${paired.ratio?.toFixed(2) ?? '?'}× (per CPU-s ${paired.cpuRatio?.toFixed(2) ?? '?'}×)`);
   }
   return measurements;
 }

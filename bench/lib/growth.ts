@@ -4,7 +4,7 @@ import { runLoad, type LoadResult } from './load.js';
 import { freePort, startProcess, waitForOk, type Pinning, type ServerProcess } from './processes.js';
 import { markdownTable } from './report.js';
 import { DEFAULT_API_KEY, mockEntry } from './servers.js';
-import { median } from './stats.js';
+import { median, pairedRatios } from './stats.js';
 import { createPostBody, type DestinationPair } from './workloads.js';
 
 /*
@@ -162,41 +162,15 @@ async function startSize(size: number, root: string, pinning: Pinning): Promise<
   };
 }
 
+/** One size's run of one round. */
+type Run = { result: LoadResult; cpu: number | undefined };
+
 async function measureOne(s: SizeServer, workload: GrowthWorkload, connections: number, seconds: number): Promise<{ result: LoadResult; cpu: number | undefined }> {
   const counter = { n: 0 };
   const before = s.server.cpuSeconds();
   const result = await runLoad({ url: s.baseUrl, connections, seconds, requests: [workload.request(s, counter)] });
   const after = s.server.cpuSeconds();
   return { result, cpu: before !== undefined && after !== undefined ? after - before : undefined };
-}
-
-function ratioOf(a: number | undefined, b: number | undefined): number | undefined {
-  return a !== undefined && b !== undefined && b > 0 ? Math.round((a / b) * 100) / 100 : undefined;
-}
-
-type Run = { result: LoadResult; cpu: number | undefined };
-
-/**
- * The largest size over the smallest, round by round, and their median. The two runs of one round
- * share the same seconds (measureGrowth), so their ratio compares sizes on one host speed, and the
- * median leaves out a round that something else disturbed. Pooling every round's requests, as the
- * cells do, lets one disturbed round weigh on a row.
- */
-export function pairedRatios(smallest: readonly Run[], largest: readonly Run[]): { ratio: number | undefined; cpuRatio: number | undefined; roundRatios: number[] } {
-  const rate = (run: Run) => (run.result.seconds > 0 ? run.result.total / run.result.seconds : 0);
-  const cpuPerRequest = (run: Run) => (run.cpu !== undefined && run.result.total > 0 ? run.cpu / run.result.total : undefined);
-  const rounds = Math.min(smallest.length, largest.length);
-  const byRate: number[] = [];
-  const byCpu: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const [small, large] = [smallest[r] as Run, largest[r] as Run];
-    const rateRatio = ratioOf(rate(large), rate(small));
-    if (rateRatio !== undefined) byRate.push(rateRatio);
-    const cpuRatio = ratioOf(cpuPerRequest(small), cpuPerRequest(large));
-    if (cpuRatio !== undefined) byCpu.push(cpuRatio);
-  }
-  const middle = (values: number[]) => (values.length > 0 ? Math.round(median(values) * 100) / 100 : undefined);
-  return { ratio: middle(byRate), cpuRatio: byCpu.length === rounds ? middle(byCpu) : undefined, roundRatios: byRate };
 }
 
 /** Starts one server per size, runs every workload on all of them at once, round after round, and stops them. */

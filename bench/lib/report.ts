@@ -1,4 +1,5 @@
 import type { LoadResult } from './load.js';
+import { pairedRatios, type RoundRun } from './stats.js';
 import { WORKLOADS, type ServerId } from './workloads.js';
 
 /** What one server did on one workload. */
@@ -24,6 +25,8 @@ export interface Measurement {
    * after the load: work done beside the requests, which the baseline does not do.
    */
   publishingUsPerRequest?: number;
+  /** Each round's answers, seconds and CPU, in the order the rounds ran: the ratios compare the servers round by round. */
+  rounds?: RoundRun[];
 }
 
 /** The mock against the three references on one workload, by one measure. */
@@ -68,6 +71,31 @@ function ratio(a: number | undefined, b: number | undefined): number | undefined
   return a !== undefined && b !== undefined && b > 0 ? Math.round((a / b) * 100) / 100 : undefined;
 }
 
+/**
+ * The mock over each reference, by rate and by CPU. Where both ran the same rounds, each is the
+ * median of the rounds' ratios (pairedRatios): a round's two runs are seconds apart, on one host
+ * speed, where the pooled figures of two servers sum up different moments of a host whose speed
+ * swings by a factor of two within seconds. Otherwise the pooled figures' ratio.
+ */
+function comparisons(measurements: readonly Measurement[], workload: string): { throughput: Comparison; cpu: Comparison } {
+  const mock = find(measurements, 'mock', workload);
+  const over = (base: Measurement | undefined, other: Measurement | undefined) => {
+    if (base?.rounds && other?.rounds && base.rounds.length > 0 && base.rounds.length === other.rounds.length) {
+      const paired = pairedRatios(base.rounds, other.rounds);
+      return { rate: paired.ratio, cpu: paired.cpuRatio };
+    }
+    return { rate: ratio(other?.result?.requestsPerSecond, base?.result?.requestsPerSecond), cpu: ratio(perCpuSecond(other), perCpuSecond(base)) };
+  };
+  const [prism, ceiling, express] = (['prism', 'ceiling', 'express'] as const).map((server) => over(find(measurements, server, workload), mock));
+  // What the pipeline adds over the baseline: the baseline over the mock, less one.
+  const added = over(mock, find(measurements, 'express', workload));
+  const pct = (value: number | undefined) => (value === undefined ? undefined : Math.round((value - 1) * 100));
+  return {
+    throughput: { mockOverPrism: prism?.rate, mockOverCeiling: ceiling?.rate, mockOverExpress: express?.rate, pipelineOverheadPct: pct(added.rate) },
+    cpu: { mockOverPrism: prism?.cpu, mockOverCeiling: ceiling?.cpu, mockOverExpress: express?.cpu, pipelineOverheadPct: pct(added.cpu) },
+  };
+}
+
 function compare(values: Partial<Record<ServerId, number>>): Comparison {
   const overhead = ratio(values.express, values.mock);
   return {
@@ -94,7 +122,8 @@ export function ratios(measurements: readonly Measurement[]): Ratio[] {
       if (aside !== undefined) serving[server] = aside;
     }
     const publishes = find(measurements, 'mock', workload)?.publishingUsPerRequest !== undefined;
-    return { workload, title, rps, perCpuSecond: cpu, throughput: compare(rps), cpu: compare(cpu), serving: publishes ? compare(serving) : undefined };
+    // The publishing is timed once, after the load, so the pipeline with it aside compares the pooled figures.
+    return { workload, title, rps, perCpuSecond: cpu, ...comparisons(measurements, workload), serving: publishes ? compare(serving) : undefined };
   });
 }
 

@@ -12,6 +12,41 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** One server's run of one round: its answers in its seconds, and its CPU seconds over them (undefined without /proc). */
+export interface RoundRun {
+  result: { total: number; seconds: number };
+  cpu: number | undefined;
+}
+
+function ratioOf(a: number | undefined, b: number | undefined): number | undefined {
+  return a !== undefined && b !== undefined && b > 0 ? Math.round((a / b) * 100) / 100 : undefined;
+}
+
+/**
+ * `other` over `base`, round by round, and the median of the rounds' ratios: by rate (other's
+ * req/s over base's) and by CPU (base's CPU per request over other's). The two runs of a round are
+ * taken seconds apart, so their ratio compares them on one host speed, and the median leaves out a
+ * round that something else disturbed; pooling every round's requests lets one disturbed round weigh
+ * on the answer. The growth measure compares its largest size with its smallest so, and `npm run
+ * bench` the mock with each reference server.
+ */
+export function pairedRatios(base: readonly RoundRun[], other: readonly RoundRun[]): { ratio: number | undefined; cpuRatio: number | undefined; roundRatios: number[] } {
+  const rate = (run: RoundRun) => (run.result.seconds > 0 ? run.result.total / run.result.seconds : 0);
+  const cpuPerRequest = (run: RoundRun) => (run.cpu !== undefined && run.result.total > 0 ? run.cpu / run.result.total : undefined);
+  const rounds = Math.min(base.length, other.length);
+  const byRate: number[] = [];
+  const byCpu: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const [first, second] = [base[r] as RoundRun, other[r] as RoundRun];
+    const rateRatio = ratioOf(rate(second), rate(first));
+    if (rateRatio !== undefined) byRate.push(rateRatio);
+    const cpuRatio = ratioOf(cpuPerRequest(first), cpuPerRequest(second));
+    if (cpuRatio !== undefined) byCpu.push(cpuRatio);
+  }
+  const middle = (values: number[]) => (values.length > 0 ? Math.round(median(values) * 100) / 100 : undefined);
+  return { ratio: middle(byRate), cpuRatio: byCpu.length === rounds ? middle(byCpu) : undefined, roundRatios: byRate };
+}
+
 /**
  * Latencies in constant memory: counts in buckets 1% wide (from 1 µs to about 17
  * minutes), so a long run keeps no list of every request. A quantile is the upper

@@ -4,10 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { areaOf, inclusiveTimes, summariseProfile, type CpuProfile } from '../../bench/lib/cpuprofile.js';
 import { allocationSites } from '../../bench/lib/heapprofile.js';
 import { budgetTable, evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
-import { LatencyHistogram, median, percentile } from '../../bench/lib/stats.js';
+import { LatencyHistogram, median, pairedRatios, percentile } from '../../bench/lib/stats.js';
 import { runLoad } from '../../bench/lib/load.js';
 import { destinationPairs, interleave } from '../../bench/lib/client.js';
-import { pairedRatios } from '../../bench/lib/growth.js';
 import type { LoadResult } from '../../bench/lib/load.js';
 
 /** root → handler (ours) → stringify (express); root → (idle); root → (garbage collector). */
@@ -208,6 +207,35 @@ describe('ratios where the mock publishes what the workload creates', () => {
 
   it('leaves it out where nothing publishes', () => {
     expect(ratios([measured('mock', 'reads', 700, 1300), measured('express', 'reads', 1000, 900)])[0]?.serving).toBeUndefined();
+  });
+});
+
+/** A server's measurement of five rounds of 2 s at these rates, each request costing `cpuUs` of CPU. */
+function measuredRounds(server: Measurement['server'], workload: string, rates: number[], cpuUs: number): Measurement {
+  const rounds = rates.map((rate) => ({ result: { total: rate * 2, seconds: 2 }, cpu: (rate * 2 * cpuUs) / 1e6 }));
+  const total = rounds.reduce((sum, round) => sum + round.result.total, 0);
+  return { ...measured(server, workload, Math.round(total / (2 * rates.length)), cpuUs), rounds };
+}
+
+describe('ratios of servers measured in the same rounds', () => {
+  // Prism's third round ran on a fast spell of the host: pooled, it makes the mock 4.17× Prism.
+  const list = ratios([measuredRounds('mock', 'posts-create', [5000, 5000, 5000, 5000, 5000], 180), measuredRounds('prism', 'posts-create', [1000, 1000, 2000, 1000, 1000], 900)]);
+
+  it('is the median of the rounds\' ratios, so one disturbed round does not decide it', () => {
+    expect(list[0]?.rps).toMatchObject({ mock: 5000, prism: 1200 });
+    expect(list[0]?.throughput.mockOverPrism).toBe(5);
+    expect(list[0]?.cpu.mockOverPrism).toBe(5);
+    expect(evaluateTargets(list, [])[0]).toMatchObject({ target: 'throughput ≥ 5× Prism', met: true });
+  });
+
+  it('compares pooled figures where the rounds differ in number', () => {
+    const uneven = ratios([measuredRounds('mock', 'posts-create', [5000, 5000, 5000, 5000, 5000], 180), measuredRounds('prism', 'posts-create', [1000, 2000], 900)]);
+    expect(uneven[0]?.throughput.mockOverPrism).toBe(3.33);
+  });
+
+  it('judges the pipeline on the baseline over the mock, round by round too', () => {
+    const overhead = ratios([measuredRounds('mock', 'reads', [4000, 4000, 1000, 4000, 4000], 250), measuredRounds('express', 'reads', [4400, 4400, 4400, 4400, 4400], 200)]);
+    expect(overhead[0]?.throughput.pipelineOverheadPct).toBe(10);
   });
 });
 
