@@ -168,7 +168,7 @@ async function startSize(size: number, root: string, pinning: Pinning): Promise<
 /** One size's run of one round. */
 type Run = { result: LoadResult; cpu: number | undefined };
 
-async function measureOne(s: SizeServer, workload: GrowthWorkload, connections: number, seconds: number): Promise<{ result: LoadResult; cpu: number | undefined }> {
+async function measureOne(s: SizeServer, workload: GrowthWorkload, connections: number, seconds: number): Promise<Run> {
   const counter = { n: 0 };
   const before = s.server.cpuSeconds();
   const result = await runLoad({ url: s.baseUrl, connections, seconds, requests: [workload.request(s, counter)] });
