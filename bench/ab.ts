@@ -18,7 +18,7 @@ import { runLoad } from './lib/load.js';
 import { detectPinning, freePort, sleep, startProcess, waitForOk } from './lib/processes.js';
 import { markdownTable } from './lib/report.js';
 import { DEFAULT_API_KEY, serverSpec } from './lib/servers.js';
-import { median } from './lib/stats.js';
+import { median, pairedRatios, type RoundRun } from './lib/stats.js';
 import { WORKLOADS } from './lib/workloads.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +44,8 @@ const names = entries.map((entry) => relative(ROOT, dirname(dirname(dirname(join
 /** Round r runs the builds starting at r, so every build goes first as often as the others. */
 const turn = (round: number) => entries.map((_, i) => (i + round) % entries.length);
 const rps: number[][][] = entries.map(() => workloads.map(() => []));
+/** Each build's rounds per workload, for the ratios round by round. */
+const runs: RoundRun[][][] = entries.map(() => workloads.map(() => []));
 const cpu: number[][][] = entries.map(() => workloads.map(() => []));
 const starts: number[][] = entries.map(() => []);
 console.log(`${entries.map((entry, i) => `${names[i]} = ${entry}`).join('\n')}\n${rounds} rounds of ${seconds} s, ${connections} connections, ${startRuns} starts each; ${pinning.note}`);
@@ -81,7 +83,9 @@ for (let round = 0; round < rounds; round++) {
       for (const [w, workload] of workloads.entries()) {
         const cpuBefore = server.cpuSeconds() ?? NaN;
         const result = await runLoad({ url, connections, seconds, requests: workload.requests(target).map((r) => r.request) });
-        const cpuUs = Math.round((((server.cpuSeconds() ?? NaN) - cpuBefore) / result.total) * 1e6);
+        const cpuSeconds = (server.cpuSeconds() ?? NaN) - cpuBefore;
+        const cpuUs = Math.round((cpuSeconds / result.total) * 1e6);
+        runs[i]?.[w]?.push({ result: { total: result.total, seconds: result.seconds }, cpu: Number.isNaN(cpuSeconds) ? undefined : cpuSeconds });
         rps[i]?.[w]?.push(result.requestsPerSecond);
         cpu[i]?.[w]?.push(cpuUs);
         console.log(`round ${round + 1} ${names[i]} ${workload.title}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, ${cpuUs} µs CPU/request${result.non2xx > 0 ? ` (${result.non2xx} non-2xx)` : ''}`);
@@ -108,3 +112,17 @@ if (rounds > 0) {
 }
 if (startRuns > 0) row('start to first 200 (ms)', starts.map((runs) => Math.round(median(runs))));
 console.log(`\nmedians (change from ${names[0]}):\n${markdownTable(['measure', ...names], rows, new Set(names.map((_, i) => i + 1)))}`);
+
+// Each build against the first round by round: a round's builds ran seconds apart, so the median of their
+// ratios leaves out a round the host slowed for one of them, which the medians above do not (npm run bench's way).
+if (rounds > 0 && entries.length > 1) {
+  const pct = (ratio: number | undefined) => (ratio === undefined ? '–' : `${ratio >= 1 ? '+' : ''}${Math.round((ratio - 1) * 100)}%`);
+  const paired: string[][] = [];
+  for (const [w, workload] of workloads.entries()) {
+    const against = names.slice(1).map((_, k) => pairedRatios(runs[0]?.[w] ?? [], runs[k + 1]?.[w] ?? []));
+    paired.push([`${workload.title}: req/s`, ...against.map((p) => `${pct(p.ratio)} (rounds ${p.roundRatios.join(', ')})`)]);
+    // cpuRatio is the first build's CPU per request over this one's: its change in CPU is the inverse.
+    paired.push([`${workload.title}: CPU µs/request`, ...against.map((p) => pct(p.cpuRatio === undefined ? undefined : 1 / p.cpuRatio))]);
+  }
+  console.log(`\nround by round (the median of each round's ratio to ${names[0]}):\n${markdownTable(['measure', ...names.slice(1)], paired, new Set(names.slice(1).map((_, i) => i + 1)))}`);
+}
