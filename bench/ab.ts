@@ -43,10 +43,8 @@ const probe = (port: number) => ({ url: `http://127.0.0.1:${port}/v1/connections
 const names = entries.map((entry) => relative(ROOT, dirname(dirname(dirname(join(ROOT, entry))))) || '.');
 /** Round r runs the builds starting at r, so every build goes first as often as the others. */
 const turn = (round: number) => entries.map((_, i) => (i + round) % entries.length);
-const rps: number[][][] = entries.map(() => workloads.map(() => []));
-/** Each build's rounds per workload, for the ratios round by round. */
+/** Each build's rounds per workload: their medians, and the ratios round by round. */
 const runs: RoundRun[][][] = entries.map(() => workloads.map(() => []));
-const cpu: number[][][] = entries.map(() => workloads.map(() => []));
 const starts: number[][] = entries.map(() => []);
 console.log(`${entries.map((entry, i) => `${names[i]} = ${entry}`).join('\n')}\n${rounds} rounds of ${seconds} s, ${connections} connections, ${startRuns} starts each; ${pinning.note}`);
 
@@ -86,8 +84,6 @@ for (let round = 0; round < rounds; round++) {
         const cpuSeconds = (server.cpuSeconds() ?? NaN) - cpuBefore;
         const cpuUs = Math.round((cpuSeconds / result.total) * 1e6);
         runs[i]?.[w]?.push({ result: { total: result.total, seconds: result.seconds }, cpu: Number.isNaN(cpuSeconds) ? undefined : cpuSeconds });
-        rps[i]?.[w]?.push(result.requestsPerSecond);
-        cpu[i]?.[w]?.push(cpuUs);
         console.log(`round ${round + 1} ${names[i]} ${workload.title}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, ${cpuUs} µs CPU/request${result.non2xx > 0 ? ` (${result.non2xx} non-2xx)` : ''}`);
       }
       await driver.stop();
@@ -106,8 +102,9 @@ const row = (label: string, values: number[]) => {
 };
 if (rounds > 0) {
   for (const [w, workload] of workloads.entries()) {
-    row(`${workload.title}: req/s`, rps.map((perBuild) => Math.round(median(perBuild[w] ?? []))));
-    row(`${workload.title}: CPU µs/request`, cpu.map((perBuild) => Math.round(median(perBuild[w] ?? []))));
+    const byBuild = runs.map((perBuild) => perBuild[w] ?? []);
+    row(`${workload.title}: req/s`, byBuild.map((list) => Math.round(median(list.map((run) => run.result.total / run.result.seconds)))));
+    row(`${workload.title}: CPU µs/request`, byBuild.map((list) => Math.round(median(list.map((run) => ((run.cpu ?? NaN) / run.result.total) * 1e6)))));
   }
 }
 if (startRuns > 0) row('start to first 200 (ms)', starts.map((runs) => Math.round(median(runs))));
