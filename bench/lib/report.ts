@@ -71,31 +71,6 @@ function ratio(a: number | undefined, b: number | undefined): number | undefined
   return a !== undefined && b !== undefined && b > 0 ? Math.round((a / b) * 100) / 100 : undefined;
 }
 
-/**
- * The mock over each reference, by rate and by CPU. Where both ran the same rounds, each is the
- * median of the rounds' ratios (pairedRatios): a round's two runs are seconds apart, on one host
- * speed, where the pooled figures of two servers sum up different moments of a host whose speed
- * swings by a factor of two within seconds. Otherwise the pooled figures' ratio.
- */
-function comparisons(measurements: readonly Measurement[], workload: string): { throughput: Comparison; cpu: Comparison } {
-  const mock = find(measurements, 'mock', workload);
-  const over = (base: Measurement | undefined, other: Measurement | undefined) => {
-    if (base?.rounds && other?.rounds && base.rounds.length > 0 && base.rounds.length === other.rounds.length) {
-      const paired = pairedRatios(base.rounds, other.rounds);
-      return { rate: paired.ratio, cpu: paired.cpuRatio };
-    }
-    return { rate: ratio(other?.result?.requestsPerSecond, base?.result?.requestsPerSecond), cpu: ratio(perCpuSecond(other), perCpuSecond(base)) };
-  };
-  const [prism, ceiling, express] = (['prism', 'ceiling', 'express'] as const).map((server) => over(find(measurements, server, workload), mock));
-  // What the pipeline adds over the baseline: the baseline over the mock, less one.
-  const added = over(mock, find(measurements, 'express', workload));
-  const pct = (value: number | undefined) => (value === undefined ? undefined : Math.round((value - 1) * 100));
-  return {
-    throughput: { mockOverPrism: prism?.rate, mockOverCeiling: ceiling?.rate, mockOverExpress: express?.rate, pipelineOverheadPct: pct(added.rate) },
-    cpu: { mockOverPrism: prism?.cpu, mockOverCeiling: ceiling?.cpu, mockOverExpress: express?.cpu, pipelineOverheadPct: pct(added.cpu) },
-  };
-}
-
 function compare(values: Partial<Record<ServerId, number>>): Comparison {
   const overhead = ratio(values.express, values.mock);
   return {
@@ -104,6 +79,32 @@ function compare(values: Partial<Record<ServerId, number>>): Comparison {
     mockOverExpress: ratio(values.mock, values.express),
     pipelineOverheadPct: overhead === undefined ? undefined : Math.round((overhead - 1) * 100),
   };
+}
+
+/**
+ * Where the mock and a reference ran the same rounds, its pooled comparisons give way to the median
+ * of the rounds' ratios (pairedRatios): a round's two runs are seconds apart, on one host speed,
+ * where the pooled figures of two servers sum up different moments of a host whose speed swings by
+ * a factor of two within seconds.
+ */
+function pairRounds(measurements: readonly Measurement[], workload: string, throughput: Comparison, cpu: Comparison): void {
+  const mock = find(measurements, 'mock', workload);
+  const paired = (base: Measurement | undefined, other: Measurement | undefined) =>
+    base?.rounds && other?.rounds && base.rounds.length > 0 && base.rounds.length === other.rounds.length ? pairedRatios(base.rounds, other.rounds) : undefined;
+  const fields = { prism: 'mockOverPrism', ceiling: 'mockOverCeiling', express: 'mockOverExpress' } as const;
+  for (const [server, field] of Object.entries(fields) as Array<[ServerId, (typeof fields)[keyof typeof fields]]>) {
+    const rounds = paired(find(measurements, server, workload), mock);
+    if (!rounds) continue;
+    throughput[field] = rounds.ratio;
+    cpu[field] = rounds.cpuRatio;
+  }
+  // What the pipeline adds over the baseline: the baseline over the mock, less one.
+  const added = paired(mock, find(measurements, 'express', workload));
+  const pct = (value: number | undefined) => (value === undefined ? undefined : Math.round((value - 1) * 100));
+  if (added) {
+    throughput.pipelineOverheadPct = pct(added.ratio);
+    cpu.pipelineOverheadPct = pct(added.cpuRatio);
+  }
 }
 
 /** The ratios of the mock to each reference, per workload run at full load. */
@@ -122,8 +123,11 @@ export function ratios(measurements: readonly Measurement[]): Ratio[] {
       if (aside !== undefined) serving[server] = aside;
     }
     const publishes = find(measurements, 'mock', workload)?.publishingUsPerRequest !== undefined;
+    const throughput = compare(rps);
+    const perCpu = compare(cpu);
+    pairRounds(measurements, workload, throughput, perCpu);
     // The publishing is timed once, after the load, so the pipeline with it aside compares the pooled figures.
-    return { workload, title, rps, perCpuSecond: cpu, ...comparisons(measurements, workload), serving: publishes ? compare(serving) : undefined };
+    return { workload, title, rps, perCpuSecond: cpu, throughput, cpu: perCpu, serving: publishes ? compare(serving) : undefined };
   });
 }
 
