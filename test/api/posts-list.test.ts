@@ -147,6 +147,21 @@ describe('GET /v1/posts', () => {
       const expected = [...all].sort((a, b) => compareKeys(keyOf(a), keyOf(b), direction)).map((p) => p.id);
       expect(pagedIds).toEqual(expected);
     });
+
+    // A filter on a network or an account walks that network's or account's posts only (the index's narrowed orders):
+    // the pages still hold exactly the matching posts, in the same order, with a time range on the list's basis.
+    it.each([
+      ['a network', (): string => 'platform=bluesky', (p: PostView): boolean => p.destinations.some((d) => d.platform === 'bluesky')],
+      ['an account', (): string => `connectionId=${ids.bluesky}`, (p: PostView): boolean => p.destinations.some((d) => d.connectionId === ids.bluesky)],
+      ['an account and another network', (): string => `connectionId=${ids.bluesky}&platform=facebook`, (p: PostView): boolean => p.destinations.some((d) => d.connectionId === ids.bluesky) && p.destinations.some((d) => d.platform === 'facebook')],
+    ] as const)('pages the posts of %s before a time in the promised order', async (_of, filter, keeps) => {
+      const pivot = T0 + 60 * MINUTE;
+      const basisMs = (p: PostView): number => scheduledMs(p) ?? publishedMs(p) ?? Date.parse(p.createdAt);
+      const paged = await pageThrough(`sort=${sort}&${filter()}&until=${encodeURIComponent(iso(pivot))}`, 7);
+      const expected = all.filter((p) => keeps(p) && basisMs(p) < pivot).sort((a, b) => compareKeys(keyOf(a), keyOf(b), direction));
+      expect(expected.length).toBeGreaterThan(3);
+      expect(paged.map((p) => p.id)).toEqual(expected.map((p) => p.id));
+    });
   });
 
   it('sorts created_desc by default', async () => {
@@ -189,6 +204,13 @@ describe('GET /v1/posts', () => {
       expect(paged.map((p) => p.id).sort()).toEqual(expected);
       const first = await mock.call('get', `/v1/posts?${params}&include=total&limit=1`, key);
       expect(first.body.total).toBe(expected.length);
+    });
+
+    it('an account and a network none of its posts also goes to keep nothing', async () => {
+      expect(all.some((p) => p.destinations.some((d) => d.connectionId === ids.bluesky) && p.destinations.some((d) => d.platform === 'reddit'))).toBe(false);
+      const res = await mock.call('get', `/v1/posts?connectionId=${ids.bluesky}&platform=reddit&include=total`, key);
+      expectStatus(res, 200);
+      expect(res.body).toMatchObject({ data: [], nextCursor: null, hasMore: false, total: 0 });
     });
 
     it('connectionId keeps the posts with a destination on that connection', async () => {
