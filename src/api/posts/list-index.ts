@@ -43,14 +43,14 @@ export interface Narrowing {
 function narrowingKeys(post: PostRecord): Set<string> {
   const keys = new Set<string>();
   for (const destination of post.destinations) {
-    keys.add(narrowingKey({ by: 'platform', value: destination.platform }));
-    keys.add(narrowingKey({ by: 'connectionId', value: destination.connectionId }));
+    keys.add(narrowingKey('platform', destination.platform));
+    keys.add(narrowingKey('connectionId', destination.connectionId));
   }
   return keys;
 }
 
-function narrowingKey(narrowing: Narrowing): string {
-  return `${narrowing.by}:${narrowing.value}`;
+function narrowingKey(by: Narrowing['by'], value: string): string {
+  return `${by}:${value}`;
 }
 
 function admits(post: PostRecord, narrowing: Narrowing): boolean {
@@ -463,7 +463,7 @@ export class PostIndex {
 
   /** The narrowing's order of `field`, made on first use; undefined when no post has the narrowing (nothing to walk, nothing kept). */
   private narrowedOrder(field: TimeField, narrowing: Narrowing): TimeOrder | undefined {
-    const key = narrowingKey(narrowing);
+    const key = narrowingKey(narrowing.by, narrowing.value);
     let orders = this.narrowed.get(key);
     let order = orders?.get(field);
     if (order) return order;
