@@ -32,7 +32,13 @@ createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    try {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      // Not the bench's body: answered, so the server stays up for the rest of the run.
+      res.writeHead(400).end();
+      return;
+    }
     res.writeHead(201, created.headers);
     res.end(created.body);
   });
