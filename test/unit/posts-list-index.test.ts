@@ -302,6 +302,30 @@ describe('a page filtered on a network or an account', () => {
     expect(read).toBe(1);
   });
 
+  it('reads the posts once for the values no post has, however many are asked for (an account since removed, a typo, a hostile value)', () => {
+    const startMs = workspace.now();
+    let reads = 0;
+    const posts = Array.from({ length: 3_000 }, (_, i) => {
+      const post = makePost({ createdMin: i, scheduledMin: null, status: 'published', source: 'api', destinations: [{ platform: 'twitter', connectionId: 'conn-a', status: 'published', publishedMin: i + 1, seed: i + 1 }] } as PostSpec, startMs);
+      const destinations = post.destinations;
+      // Every look at a post's destinations is a read of the post, whoever makes it.
+      Object.defineProperty(post, 'destinations', { get: () => (reads++, destinations), enumerable: true });
+      return post;
+    });
+    const index = new PostIndex(posts);
+    reads = 0;
+    const unknown = ['conn-gone', 'conn-typo', '\u0000', '\ud800', 'x'.repeat(6_000)];
+    for (const value of unknown) {
+      expect(index.byTime('createdMs', 'desc', () => true, undefined, 20, { by: 'connectionId', value })).toEqual([]);
+      expect([...index.all({ by: 'platform', value })]).toEqual([]);
+    }
+    // The first narrowed page counts each post's networks and accounts once; the nine after it read none.
+    expect(reads).toBe(3_000);
+    // A post added afterwards is counted: its account is no longer unknown.
+    index.add(makePost({ createdMin: 5_000, scheduledMin: null, status: 'published', source: 'api', destinations: [{ platform: 'bluesky', connectionId: 'conn-gone', status: 'published', publishedMin: 5_001, seed: 9 }] } as PostSpec, startMs));
+    expect(index.byTime('createdMs', 'desc', () => true, undefined, 20, { by: 'connectionId', value: 'conn-gone' })).toHaveLength(1);
+  });
+
   it('reads no post for a network no post goes to', () => {
     const index = world();
     let read = 0;
