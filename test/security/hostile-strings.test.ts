@@ -117,6 +117,19 @@ describe('hostile strings in every place a request carries text', () => {
     }
   });
 
+  it('answers a posts page filtered on a hostile account or network: an empty page where the filter is taken, the envelope where it is refused, and the failures stay at 0', async () => {
+    for (const text of HOSTILE_STRINGS) {
+      const value = percentEncode(text).slice(0, 6000);
+      for (const res of [await mock.call('get', `/v1/posts?connectionId=${value}&include=total,facets`), await mock.call('get', `/v1/posts?platform=${value}&connectionId=${value}`)]) {
+        expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
+        if (res.status === 200) expect(res.body).toMatchObject({ data: [], nextCursor: null, hasMore: false });
+        else expect(res.body.error.code).toEqual(expect.any(String));
+      }
+    }
+    const health = await mock.control('get', '/__control/health');
+    expect(health.body.failures.total).toBe(0);
+  });
+
   it('answers each hostile query twice alike, the second parsed and hidden from memory, with its token hidden in both journal entries', async () => {
     for (const text of HOSTILE_STRINGS) {
       // Up to 3,000 encoded characters, within the request target's limit: most are short enough to be remembered, the 100 KB ones are not.

@@ -314,7 +314,7 @@ describe('a page filtered on a network or an account', () => {
     });
     const index = new PostIndex(posts);
     reads = 0;
-    const unknown = ['conn-gone', 'conn-typo', '\u0000', '\ud800', 'x'.repeat(6_000)];
+    const unknown = ['conn-c', 'conn-typo', '\u0000', '\ud800', 'x'.repeat(6_000)];
     for (const value of unknown) {
       expect(index.byTime('createdMs', 'desc', () => true, undefined, 20, { by: 'connectionId', value })).toEqual([]);
       expect([...index.all({ by: 'platform', value })]).toEqual([]);
@@ -322,8 +322,8 @@ describe('a page filtered on a network or an account', () => {
     // The first narrowed page counts each post's networks and accounts once; the nine after it read none.
     expect(reads).toBe(3_000);
     // A post added afterwards is counted: its account is no longer unknown.
-    index.add(makePost({ createdMin: 5_000, scheduledMin: null, status: 'published', source: 'api', destinations: [{ platform: 'bluesky', connectionId: 'conn-gone', status: 'published', publishedMin: 5_001, seed: 9 }] } as PostSpec, startMs));
-    expect(index.byTime('createdMs', 'desc', () => true, undefined, 20, { by: 'connectionId', value: 'conn-gone' })).toHaveLength(1);
+    index.add(makePost({ createdMin: 5_000, scheduledMin: null, status: 'published', source: 'api', destinations: [{ platform: 'bluesky', connectionId: 'conn-c', status: 'published', publishedMin: 5_001, seed: 9 }] } as PostSpec, startMs));
+    expect(index.byTime('createdMs', 'desc', () => true, undefined, 20, { by: 'connectionId', value: 'conn-c' })).toHaveLength(1);
   });
 
   it('reads no post for a network no post goes to', () => {
