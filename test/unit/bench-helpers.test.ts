@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { areaOf, inclusiveTimes, summariseProfile, type CpuProfile } from '../../bench/lib/cpuprofile.js';
+import { formatGcSummary, summariseGcTrace } from '../../bench/lib/gc-trace.js';
 import { allocationSites } from '../../bench/lib/heapprofile.js';
 import { budgetTable, evaluateTargets, markdownTable, ratios, type Measurement } from '../../bench/lib/report.js';
 import { LatencyHistogram, median, pairedRatios, percentile } from '../../bench/lib/stats.js';
@@ -345,5 +346,28 @@ describe('runLoad', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('summariseGcTrace', () => {
+  // Two scavenges and a mark-compact as node --trace-gc-nvp prints them (fields cut short), among other output.
+  const trace = [
+    'listening on http://127.0.0.1:4010',
+    '[14361:0x42e40490]       46 ms: pause=3.5 mutator=36.7 gc=s reduce_memory=0 scavenge=2.58 allocated=3960536 promoted=1000 new_space_survived=490584 promotion_ratio=0.0%',
+    '[14361:0x42e40490]       52 ms: pause=2.5 mutator=2.8 gc=s reduce_memory=0 allocated=2039464 promoted=3000 new_space_survived=9416',
+    '[14361:0x42e40490]      900 ms: pause=12 mutator=800 gc=mc reduce_memory=0 allocated=100 promoted=0',
+  ].join('\n');
+
+  it('sums each kind of collection per request: pauses, and the bytes allocated, surviving and promoted', () => {
+    const [scavenge, markCompact] = summariseGcTrace(trace, 1000);
+    expect(scavenge).toEqual({ kind: 's', count: 2, pauseUsPerRequest: 6, allocatedBytesPerRequest: 6000, promotedBytesPerRequest: 4, survivedBytesPerRequest: 500 });
+    expect(markCompact).toMatchObject({ kind: 'mc', count: 1, pauseUsPerRequest: 12, promotedBytesPerRequest: 0 });
+    expect(formatGcSummary(summariseGcTrace(trace, 1000))).toContain('scavenge        2 times: 6 µs of pause a request; 6000 B allocated, 500 B survived and 4 B promoted a request');
+  });
+
+  it('reads no collection from output that has none, and divides by no request as nothing', () => {
+    expect(summariseGcTrace('listening on http://127.0.0.1:4010\n', 10)).toEqual([]);
+    expect(formatGcSummary([])).toBe('  no collection during the load');
+    expect(summariseGcTrace(trace, 0)[0]).toMatchObject({ count: 2, pauseUsPerRequest: 0, promotedBytesPerRequest: 0 });
   });
 });
