@@ -35,14 +35,14 @@ export class EventBus<W> {
   constructor(
     private readonly owner: W,
     private readonly subscribers: ReadonlyArray<EventSubscriber<W>>,
-    /** `newIdDigits`: the digits of the workspace's next id (`newId`'s UUID without its dashes). */
-    private readonly describe: { workspaceId: string; newIdDigits: () => string; nowIso: () => string },
+    /** `newEventId`: `evt_` and the digits of the workspace's next id (`newId`'s UUID without its dashes). */
+    private readonly describe: { workspaceId: string; newEventId: () => string; nowIso: () => string },
     private readonly keep = 1000,
     private readonly keepBytes = RECENT_EVENTS_MAX_BYTES,
   ) {}
 
   emit(event: EventName, data: Record<string, unknown>): DomainEvent {
-    const domainEvent: DomainEvent = { id: `evt_${this.describe.newIdDigits()}`, event, createdAt: this.describe.nowIso(), workspaceId: this.describe.workspaceId, data };
+    const domainEvent: DomainEvent = { id: this.describe.newEventId(), event, createdAt: this.describe.nowIso(), workspaceId: this.describe.workspaceId, data };
     this.keepRecent(domainEvent);
     for (const capture of this.captures) capture.push(domainEvent);
     for (const subscriber of this.subscribers) {

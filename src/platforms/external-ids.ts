@@ -1,3 +1,4 @@
+import { flatAscii } from '../lib/ids.js';
 import { encodeComponent } from '../lib/uri.js';
 import type { AccountRecord } from '../api/accounts/store.js';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -40,7 +41,8 @@ export function externalPostRef(
   const recordKey = idInStyle(ids, facts.idStyle, options.atMs ?? ids.now());
   // The decentralized network names a post by its AT URI; the public URL shows only the record key.
   const externalPostId = facts.idStyle === 'tid' && account.platformUserId.startsWith('did:') ? atUri(account.platformUserId, recordKey) : recordKey;
-  return { externalPostId, externalUrl: postUrl(facts, account, recordKey, options.subreddit) };
+  // Flat: both are stored with the destination for as long as the post lives (ids.ts).
+  return { externalPostId: flatAscii(externalPostId), externalUrl: flatAscii(postUrl(facts, account, recordKey, options.subreddit)) };
 }
 
 /**

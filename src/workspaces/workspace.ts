@@ -12,7 +12,7 @@ import { Journal, type JournalEntry } from '../journal/journal.js';
 import type { LiveDetail } from '../journal/live-detail.js';
 import { randomHex } from '../lib/credentials.js';
 import type { HostFence } from '../lib/host-fence.js';
-import { drawHex, hexToDigits, hexToUuid, hexToUuidDigits, seedFrom } from '../lib/ids.js';
+import { drawHex, hexPrefix, hexToDigits, hexToUuid, hexToUuidDigits, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from '../store/plans.js';
 
 /** DESIGN.md: a delivery succeeds on a 2xx within 10 s. */
@@ -81,7 +81,7 @@ export class Workspace implements HasWorkspaceData {
     this.cursors = new CursorCodec(`${data.id}:${data.seed}`);
     this.events = new EventBus<Workspace>(this, runtime.eventSubscribers, {
       workspaceId: data.id,
-      newIdDigits: () => hexToUuidDigits(this.draw()),
+      newEventId: () => hexToUuidDigits(this.draw(), 'evt_'),
       nowIso: () => this.nowIso(),
     });
     this.scheduler = new Scheduler<Workspace>({
@@ -132,7 +132,7 @@ export class Workspace implements HasWorkspaceData {
 
   /** A lowercase hex value from the seed, for network-native ids (a credential, or a media key, which is one, is `newCredential`). */
   newHex(length: number): string {
-    return this.draw().slice(0, length);
+    return hexPrefix(this.draw(), length);
   }
 
   /** A decimal token, for network-native ids that are numbers. */

@@ -5,7 +5,7 @@ describe('EventBus.capture', () => {
   function bus(keep: number) {
     let n = 0;
     const seen: string[] = [];
-    const events = new EventBus<object>({}, [(_owner, e) => seen.push(e.id)], { workspaceId: 'ws_test', newIdDigits: () => String(++n).padStart(32, '0'), nowIso: () => '2026-01-01T00:00:00.000Z' }, keep);
+    const events = new EventBus<object>({}, [(_owner, e) => seen.push(e.id)], { workspaceId: 'ws_test', newEventId: () => `evt_${String(++n).padStart(32, '0')}`, nowIso: () => '2026-01-01T00:00:00.000Z' }, keep);
     return { events, seen };
   }
 
