@@ -333,6 +333,42 @@ describe('the publishing pipeline', () => {
       expect(events[2]?.data).toEqual({ post });
     });
 
+    it("shares a destination's view between its platform event and the post's event while it reads the same, and only then", async () => {
+      const world = await newWorld();
+      // Seven destinations, 3 s apart: the first has been out 18 s when the post settles, long enough for the fast feed to count views.
+      const destinations = [
+        { connectionId: world.ids.twitter },
+        ...['bluesky', 'facebook', 'threads', 'instagram'].map((platform) => ({ connectionId: world.ids[platform] })),
+        { connectionId: world.ids.pinterest, boardId: 'b' },
+        { connectionId: world.ids.reddit, subreddit: 'Coffee', title: 'Fresh roast' },
+      ];
+      const created = await createPost(world, { text: 'Fresh roast', mediaUrls: [IMAGE], destinations });
+      expectStatus(created, 201);
+      const id = created.body.post.id as string;
+      await advance(world, 'PT23S');
+      const post = await readPost(world, id);
+      expect(post.status).toBe('published');
+      const events = eventsOf(world, id);
+      expect(events.map((e) => e.event)).toEqual([...destinations.map(() => 'post.platform.published'), 'post.published']);
+      const announced = events.slice(0, 7).map((e) => (e.data as { destination: { metrics: object } }).destination);
+      const settled = (events[7]?.data as { post: { destinations: Array<{ metrics: object }> } }).post.destinations;
+      // What the post's event says is what a view made as it settled says, whichever object it is.
+      expect(JSON.stringify(events[7]?.data)).toBe(JSON.stringify({ post }));
+      // Each destination the post's event shows as its own event announced it is that very object; one that moved (counts) is a view of its own.
+      const shared = settled.filter((view, i) => {
+        const same = JSON.stringify(view) === JSON.stringify(announced[i]);
+        expect(view === announced[i], `destination ${i}`).toBe(same);
+        return same;
+      });
+      expect(settled[0]?.metrics).not.toEqual(announced[0]?.metrics);
+      expect(shared.length).toBeGreaterThan(0);
+      // A destination that has counted nothing yet shows the one frozen object of zeros.
+      const last = announced[6]?.metrics;
+      expect(last).toEqual({ impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, plays: null, engagement: 0 });
+      expect(announced[5]?.metrics).toBe(last);
+      expect(Object.isFrozen(last)).toBe(true);
+    });
+
     it.each([
       ['twitter', {}, /^\d{19}$/, /^https:\/\/x\.example\/[^/]+\/status\/\d{19}$/],
       ['instagram', { mediaUrls: [IMAGE] }, /^\d{17}$/, /^https:\/\/instagram\.example\/p\/\d{17}$/],

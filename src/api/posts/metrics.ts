@@ -52,7 +52,7 @@ export function metricsAt(
   if (Number.isNaN(publishedMs) || atMs < publishedMs) return null;
   // At the instant it went out every count is 0 (the curve starts there): the view every publish
   // event carries, so its curve is neither drawn nor kept for it.
-  if (atMs === publishedMs) return { impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, plays: VIDEO_PLATFORMS.has(platform) ? 0 : null, engagement: 0 };
+  if (atMs === publishedMs) return nothingYet(VIDEO_PLATFORMS.has(platform));
 
   const curve = (kept ?? keepCurve(destination, platform, publishedMs)).curve;
   const share = shareAfter(curve, atMs - publishedMs);
@@ -60,16 +60,26 @@ export function metricsAt(
   const comments = Math.floor(curve.comments * share);
   const shares = Math.floor(curve.shares * share);
   const saves = Math.floor(curve.saves * share);
-  return {
-    impressions: Math.floor(curve.impressions * share),
-    reach: Math.floor(curve.reach * share),
-    likes,
-    comments,
-    shares,
-    saves,
-    plays: curve.plays === null ? null : Math.floor(curve.plays * share),
-    engagement: likes + comments + shares + saves,
-  };
+  const impressions = Math.floor(curve.impressions * share);
+  const reach = Math.floor(curve.reach * share);
+  const plays = curve.plays === null ? null : Math.floor(curve.plays * share);
+  // The first minutes of a post count nothing yet: the kept events of its publishing show these.
+  if (impressions === 0 && reach === 0 && likes === 0 && comments === 0 && shares === 0 && saves === 0 && !plays) return nothingYet(plays !== null);
+  return { impressions, reach, likes, comments, shares, saves, plays, engagement: likes + comments + shares + saves };
+}
+
+/**
+ * The counts of a destination that has counted nothing yet: one frozen object for each kind of
+ * network (a video network counts plays), shared by every view and kept event that shows them, where
+ * each had its own (the events of a post's publishing keep four of them, docs/performance.md).
+ */
+const NOTHING_YET: Readonly<Record<'video' | 'other', Readonly<NormalizedMetrics>>> = {
+  video: Object.freeze({ impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, plays: 0, engagement: 0 }),
+  other: Object.freeze({ impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, plays: null, engagement: 0 }),
+};
+
+function nothingYet(countsPlays: boolean): NormalizedMetrics {
+  return NOTHING_YET[countsPlays ? 'video' : 'other'];
 }
 
 interface KeptCurve {

@@ -8,7 +8,8 @@ import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { decidedOutcome, decidedRefusal, dropOutcomes, takeOutcome } from './outcomes.js';
 import { postChanged, postsStore } from './store.js';
 import { type DestinationRecord, type PostRecord } from './records.js';
-import { destinationView, postView } from './views.js';
+import { sameJson } from '../../http/json-memo.js';
+import { destinationView, postView, type DestinationView } from './views.js';
 
 /*
  * The publishing pipeline, on the workspace scheduler (virtual time):
@@ -131,7 +132,29 @@ function publishDestination(workspace: Workspace, post: PostRecord, destination:
   // Only a destination that went out counts toward velocity; a failed one frees its place.
   settle(workspace, destination.connectionId, destination.id, destination.status === 'published');
   const event = destination.status === 'published' ? 'post.platform.published' : 'post.platform.failed';
-  workspace.events.emit(event, { postId: post.id, destination: destinationView(workspace, destination) });
+  workspace.events.emit(event, { postId: post.id, destination: announcedView(workspace, destination) });
+}
+
+/**
+ * The view of each destination a `post.platform.*` event carried, until its post settles. The post's
+ * own event shows every destination again, most often as it was announced (its counts still 0), and
+ * then carries that very object: the bus keeps a post's three events, and they hold two views of its
+ * destinations instead of four (docs/performance.md). Nothing changes an event's data once emitted.
+ */
+const announced = new WeakMap<DestinationRecord, DestinationView>();
+
+function announcedView(workspace: Workspace, destination: DestinationRecord): DestinationView {
+  const view = destinationView(workspace, destination);
+  announced.set(destination, view);
+  return view;
+}
+
+/** The destination's view as its event carried it when it still reads the same, else a new one. */
+function viewAsAnnounced(workspace: Workspace, destination: DestinationRecord): DestinationView {
+  const view = destinationView(workspace, destination);
+  const before = announced.get(destination);
+  announced.delete(destination);
+  return before !== undefined && sameJson(before, view) ? before : view;
 }
 
 /**
@@ -191,7 +214,7 @@ function admitOnTheWayOut(workspace: Workspace, post: PostRecord): void {
     destination.errorCode = 'VELOCITY_LIMITED';
     // The message alone: building the error for it captured a stack trace, a fifth of an advance over 10k refused posts.
     destination.errorMessage = velocityMessage(refusal);
-    workspace.events.emit('post.platform.failed', { postId: post.id, destination: destinationView(workspace, destination) });
+    workspace.events.emit('post.platform.failed', { postId: post.id, destination: announcedView(workspace, destination) });
   }
 }
 
@@ -203,7 +226,7 @@ function settlePost(workspace: Workspace, post: PostRecord): void {
   post.updatedAt = workspace.nowIso();
   dropOutcomes(workspace, post.id);
   const event = published === 0 ? 'post.failed' : failed > 0 ? 'post.partial' : 'post.published';
-  workspace.events.emit(event, { post: postView(workspace, post) });
+  workspace.events.emit(event, { post: postView(workspace, post, viewAsAnnounced) });
 }
 
 /**

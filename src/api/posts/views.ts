@@ -25,8 +25,11 @@ export function destinationView(workspace: Workspace, destination: DestinationRe
   };
 }
 
-/** The grouped post shape of the reference, used by every posts response and event. */
-export function postView(workspace: Workspace, post: PostRecord): PostView {
+/**
+ * The grouped post shape of the reference, used by every posts response and event; `viewOf` makes
+ * each destination's view (the publishing hands over the views its events already carry).
+ */
+export function postView(workspace: Workspace, post: PostRecord, viewOf: (workspace: Workspace, destination: DestinationRecord) => DestinationView = destinationView): PostView {
   return {
     id: post.id,
     text: post.text,
@@ -35,7 +38,7 @@ export function postView(workspace: Workspace, post: PostRecord): PostView {
     status: post.status,
     scheduledFor: post.scheduledFor,
     timezone: post.timezone,
-    destinations: post.destinations.map((destination) => destinationView(workspace, destination)),
+    destinations: post.destinations.map((destination) => viewOf(workspace, destination)),
     source: post.source,
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
