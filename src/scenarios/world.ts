@@ -2,7 +2,7 @@ import { accountView, scheduleTokenExpiry } from '../api/accounts/service.js';
 import { accountsStore, type AccountRecord } from '../api/accounts/store.js';
 import { describeMediaProblem, mediaProblem, POST_TEXT_MAX } from '../api/posts/network-rules.js';
 import { addPost } from '../api/posts/store.js';
-import { type DestinationRecord, type PostRecord } from '../api/posts/records.js';
+import { NO_OPTIONS, type DestinationRecord, type PostRecord } from '../api/posts/records.js';
 import { platformFacts } from '../platforms/catalog.js';
 import { externalPostRef } from '../platforms/external-ids.js';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -85,7 +85,7 @@ export function addWorldPosts(workspace: Workspace, spec: WorldPostSpec, loadedA
         errorMessage: spec.status === 'failed' ? (spec.error?.message ?? 'The network rejected the post.') : null,
         publishedAt: spec.status === 'published' ? at : null,
         text: null,
-        options: {},
+        options: NO_OPTIONS,
         metricsSeed: workspace.faker.number.int({ min: 1, max: 0x7fffffff }),
       };
     });

@@ -226,6 +226,21 @@ describe('POST /v1/posts', () => {
       expect(await readPost(world, res.body.post.id)).toEqual(res.body.post);
     });
 
+    it('keeps the fields each destination was sent with, and one shared empty object for those sent with none', async () => {
+      const first = await createPost(world, { text: 'Fresh roast', destinations: [{ connectionId: world.ids.bluesky }, { connectionId: world.ids.reddit, subreddit: 'Coffee', title: 'Fresh roast' }] });
+      const second = await createPost(world, { text: 'Fresh roast', destinations: [{ connectionId: world.ids.bluesky, text: 'Its own text' }] });
+      expectStatus(first, 201);
+      expectStatus(second, 201);
+      const { posts } = postsStore.get(world.workspace);
+      const [bluesky, reddit] = posts[first.body.post.id as string]?.destinations ?? [];
+      const [again] = posts[second.body.post.id as string]?.destinations ?? [];
+      expect(reddit?.options).toEqual({ subreddit: 'Coffee', title: 'Fresh roast' });
+      expect(again?.text).toBe('Its own text');
+      expect(bluesky?.options).toEqual({});
+      expect(again?.options).toBe(bluesky?.options);
+      expect(Object.isFrozen(bluesky?.options)).toBe(true);
+    });
+
     it.each([
       ['one .mp4', [VIDEO], 'video'],
       ['one .MOV with a query', ['https://cdn.example/clip.MOV?sig=1'], 'video'],

@@ -4,8 +4,8 @@ import type { Workspace } from '../../workspaces/workspace.js';
 import { accountsStore, type AccountRecord } from '../accounts/store.js';
 import { isKnownZone, resolveLocalTime } from './local-time.js';
 import { DESTINATION_FIELDS, MEDIA_COUNTS, defaultMediaKind, mediaProblem, networkPostRules, networksWithField, textLimitFor } from './network-rules.js';
-import type { MediaKind } from './records.js';
-import { getOwn } from '../../lib/records.js';
+import { NO_OPTIONS, type MediaKind } from './records.js';
+import { getOwn, hasRecords } from '../../lib/records.js';
 import { checkTextLimit } from '../../platforms/text-limit.js';
 
 export type CreatePostBody = components['requestBodies']['CreatePostBody']['content']['application/json'];
@@ -17,7 +17,7 @@ export interface PlannedDestination {
   /** The destination's own text, when it replaces the post's; null otherwise. */
   text: string | null;
   /** The network fields that were sent (title, subreddit, privacyLevel, …). */
-  options: Record<string, unknown>;
+  options: Readonly<Record<string, unknown>>;
 }
 
 export interface PlannedSchedule {
@@ -80,7 +80,7 @@ export function planPost(workspace: Workspace, body: CreatePostBody): PostPlan {
     seen.set(input.connectionId, i);
     checkDestination(input, at, account, { text, thread, mediaUrls, mediaKind });
     const { connectionId: _connectionId, text: ownText, ...options } = input;
-    return { account, text: ownText ?? null, options };
+    return { account, text: ownText ?? null, options: hasRecords(options) ? options : NO_OPTIONS };
   });
 
   // The state of the accounts, once the request itself is known to be sound.
