@@ -62,16 +62,10 @@ export function hexToUuidDigits(hex: string, prefix = ''): string {
   return scratch.toString('latin1', 0, at);
 }
 
-/** The first `length` characters of `hex` as a string of their own (a slice would keep all of `hex` alive). */
-export function hexPrefix(hex: string, length: number): string {
-  const end = Math.min(length, hex.length);
-  const buffer = bufferFor(end);
-  return buffer.toString('latin1', 0, put(buffer, 0, hex, 0, end));
-}
-
 /**
  * `text` as one flat string when it is ASCII, as a network's ids and percent-encoded URLs are (built
- * from pieces, each would be stored as a tree of them); any other text as it is. O(length).
+ * from pieces, each would be stored as a tree of them, and a slice keeps what it was cut from);
+ * any other text as it is. O(length).
  */
 export function flatAscii(text: string): string {
   const buffer = bufferFor(text.length);

@@ -12,7 +12,7 @@ import { Journal, type JournalEntry } from '../journal/journal.js';
 import type { LiveDetail } from '../journal/live-detail.js';
 import { randomHex } from '../lib/credentials.js';
 import type { HostFence } from '../lib/host-fence.js';
-import { drawHex, hexPrefix, hexToDigits, hexToUuid, hexToUuidDigits, seedFrom } from '../lib/ids.js';
+import { drawHex, flatAscii, hexToDigits, hexToUuid, hexToUuidDigits, seedFrom } from '../lib/ids.js';
 import { PLANS, type Plan } from '../store/plans.js';
 
 /** DESIGN.md: a delivery succeeds on a 2xx within 10 s. */
@@ -132,7 +132,8 @@ export class Workspace implements HasWorkspaceData {
 
   /** A lowercase hex value from the seed, for network-native ids (a credential, or a media key, which is one, is `newCredential`). */
   newHex(length: number): string {
-    return hexPrefix(this.draw(), length);
+    // A slice of its own: one of 13 characters or more would keep the whole 64-digit draw alive.
+    return flatAscii(this.draw().slice(0, length));
   }
 
   /** A decimal token, for network-native ids that are numbers. */
