@@ -1,6 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsStore } from '../../src/api/accounts/store.js';
 import { loadSpec } from '../../src/http/spec.js';
+import { encodeComponent } from '../../src/lib/uri.js';
 import { operationModels } from '../fuzz/operations.js';
 import { HOSTILE_STRINGS } from '../fuzz/requests.js';
 import { SchemaArbitraries } from '../fuzz/schema-arbitraries.js';
@@ -242,6 +244,49 @@ describe('hostile strings through the control plane\'s event report and the repl
     } finally {
       stream.close();
     }
+    expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
+  });
+});
+
+describe('hostile strings in what a published destination keeps', () => {
+  const mock = useMock({}, { listen: true });
+
+  it("publishes to accounts whose handle and network id are each hostile string: the network's ids and URLs keep them exactly, the events replay them, and nothing fails", async () => {
+    const accounts = accountsStore.get(mock.server.registry.defaultWorkspace).accounts;
+    const connections = (await mock.call('get', '/v1/connections')).body.connections as Array<{ id: string; platform: string; status: string }>;
+    const active = (platform: string) => connections.find((c) => c.platform === platform && c.status === 'active')?.id as string;
+    const [twitter, bluesky] = [active('twitter'), active('bluesky')];
+    const published: Array<{ text: string; destinations: Array<{ externalPostId: string; externalUrl: string }> }> = [];
+    for (const text of HOSTILE_STRINGS) {
+      // As a state file loaded with PUT /__control/state could hold them.
+      Object.assign(accounts[twitter] as object, { handle: text });
+      Object.assign(accounts[bluesky] as object, { handle: text, platformUserId: `did:plc:${text}` });
+      const made = await mock.call('post', '/v1/posts').send({ text: 'Fresh roast', destinations: [{ connectionId: twitter }, { connectionId: bluesky }] });
+      expectStatus(made, 201);
+      expectStatus(await mock.control('post', '/__control/clock/advance').send({ by: 'PT1M' }), 200);
+      const post = (await mock.call('get', `/v1/posts/${(made.body as { post: { id: string } }).post.id}`)).body.post as (typeof published)[number] & { status: string };
+      expect(post.status).toBe('published');
+      const [out, atUri] = post.destinations;
+      expect(out?.externalUrl).toContain(`/${encodeComponent(text)}/status/${out?.externalPostId}`);
+      expect(atUri?.externalPostId.startsWith(`at://did:plc:${text}/app.bsky.feed.post/`)).toBe(true);
+      published.push({ text, destinations: post.destinations });
+    }
+
+    // The post's event carries the destinations as their own events did, and the replay sends them as kept.
+    const kept = mock.server.registry.defaultWorkspace.events.recent().length;
+    const stream = await SseClient.open(`${mock.url}/__control/events?replay=true`, { 'x-api-key': KEY });
+    try {
+      await stream.waitFor(kept + 1);
+      const settled = stream
+        .events()
+        .filter((message) => message.event === 'post.published')
+        .map((message) => (JSON.parse(message.data ?? '{}') as { data: { post: { destinations: Array<{ externalPostId: string; externalUrl: string }> } } }).data.post.destinations)
+        .slice(-published.length);
+      expect(settled.map((destinations) => destinations.map((d) => [d.externalPostId, d.externalUrl]))).toEqual(published.map((post) => post.destinations.map((d) => [d.externalPostId, d.externalUrl])));
+    } finally {
+      stream.close();
+    }
+    expectStatus(await mock.control('get', '/__control/journal?limit=100'), 200);
     expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
   });
 });
