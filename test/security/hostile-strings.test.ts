@@ -9,7 +9,7 @@ import { SchemaArbitraries } from '../fuzz/schema-arbitraries.js';
 import { percentEncode } from '../fuzz/wire.js';
 import { spawnMock, type MockProcess } from '../helpers/process.js';
 import { SseClient } from '../helpers/sse-client.js';
-import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
+import { expectApiError, expectStatus, useMock, type UsedMock } from '../helpers/mock.js';
 
 /**
  * Hostile strings (issue 35): one request with a lone surrogate in a secret ended the process,
@@ -210,6 +210,22 @@ describe('hostile strings in the posts a workspace keeps', () => {
   });
 });
 
+/** The data of every kept `event` of the default workspace, as `GET /__control/events?replay=true` sends them. */
+async function replayedData<T>(mock: UsedMock, event: string): Promise<T[]> {
+  const kept = mock.server.registry.defaultWorkspace.events.recent().length;
+  const stream = await SseClient.open(`${mock.url}/__control/events?replay=true`, { 'x-api-key': KEY });
+  try {
+    // The connection's comment line, then every kept event.
+    await stream.waitFor(kept + 1);
+    return stream
+      .events()
+      .filter((message) => message.event === event)
+      .map((message) => (JSON.parse(message.data ?? '{}') as { data: T }).data);
+  } finally {
+    stream.close();
+  }
+}
+
 describe('hostile strings through the control plane\'s event report and the replay', () => {
   const mock = useMock({}, { listen: true });
 
@@ -231,19 +247,8 @@ describe('hostile strings through the control plane\'s event report and the repl
     }
     expect(accepted.length).toBeGreaterThanOrEqual(HOSTILE_STRINGS.length - 2);
 
-    const kept = mock.server.registry.defaultWorkspace.events.recent().length;
-    const stream = await SseClient.open(`${mock.url}/__control/events?replay=true`, { 'x-api-key': KEY });
-    try {
-      // The connection's comment line, then every kept event.
-      await stream.waitFor(kept + 1);
-      const replayed = stream
-        .events()
-        .filter((message) => message.event === 'comment.received')
-        .map((message) => (JSON.parse(message.data ?? '{}') as { data: { comment: { text: string } } }).data.comment.text);
-      expect(replayed).toEqual(accepted);
-    } finally {
-      stream.close();
-    }
+    const replayed = await replayedData<{ comment: { text: string } }>(mock, 'comment.received');
+    expect(replayed.map((data) => data.comment.text)).toEqual(accepted);
     expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
   });
 });
@@ -273,19 +278,9 @@ describe('hostile strings in what a published destination keeps', () => {
     }
 
     // The post's event carries the destinations as their own events did, and the replay sends them as kept.
-    const kept = mock.server.registry.defaultWorkspace.events.recent().length;
-    const stream = await SseClient.open(`${mock.url}/__control/events?replay=true`, { 'x-api-key': KEY });
-    try {
-      await stream.waitFor(kept + 1);
-      const settled = stream
-        .events()
-        .filter((message) => message.event === 'post.published')
-        .map((message) => (JSON.parse(message.data ?? '{}') as { data: { post: { destinations: Array<{ externalPostId: string; externalUrl: string }> } } }).data.post.destinations)
-        .slice(-published.length);
-      expect(settled.map((destinations) => destinations.map((d) => [d.externalPostId, d.externalUrl]))).toEqual(published.map((post) => post.destinations.map((d) => [d.externalPostId, d.externalUrl])));
-    } finally {
-      stream.close();
-    }
+    const settled = (await replayedData<{ post: (typeof published)[number] }>(mock, 'post.published')).slice(-published.length);
+    const refs = (post: (typeof published)[number]) => post.destinations.map((d) => [d.externalPostId, d.externalUrl]);
+    expect(settled.map((data) => refs(data.post))).toEqual(published.map(refs));
     expectStatus(await mock.control('get', '/__control/journal?limit=100'), 200);
     expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
   });
