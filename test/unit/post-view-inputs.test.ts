@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DestinationRecord, PostRecord } from '../../src/api/posts/records.js';
 import { postView, postViewInputs } from '../../src/api/posts/views.js';
-import { ViewMemo } from '../../src/http/json-memo.js';
 import type { Workspace } from '../../src/workspaces/workspace.js';
 import { useMock } from '../helpers/mock.js';
+import { expectMemoFollowsInputs, type Mutation } from '../helpers/view-inputs.js';
 
 /*
  * A posts read answers the view it made last time while postViewInputs answers the same
@@ -66,9 +66,9 @@ function changed(value: unknown): unknown {
 }
 
 /** Every way to change one leaf of a post: its own fields, its media, and each destination's fields. */
-function mutations(): Array<{ name: string; apply: (post: PostRecord) => void }> {
+function mutations(): Array<Mutation<PostRecord>> {
   const post = samplePost();
-  const out: Array<{ name: string; apply: (post: PostRecord) => void }> = [];
+  const out: Array<Mutation<PostRecord>> = [];
   for (const key of Object.keys(post) as Array<keyof PostRecord>) {
     if (key === 'destinations') continue;
     out.push({ name: key, apply: (p) => Object.assign(p, { [key]: changed(p[key]) }) });
@@ -107,22 +107,6 @@ describe('postViewInputs', () => {
   });
 
   it('lets the memo answer the view it made while nothing changed, and a new one as soon as something did', () => {
-    const memo = new ViewMemo();
-    const post = samplePost();
-    let built = 0;
-    const read = () =>
-      memo.from(post, postViewInputs(workspace, post), (record) => {
-        built++;
-        return postView(workspace, record);
-      });
-    const first = read();
-    expect(read()).toBe(first);
-    expect(built).toBe(1);
-    for (const { name, apply } of mutations()) {
-      const before = JSON.stringify(read());
-      apply(post);
-      expect(JSON.stringify(read()), name).toBe(JSON.stringify(postView(workspace, post)));
-      if (JSON.stringify(postView(workspace, post)) !== before) expect(read()).not.toBe(first);
-    }
+    expectMemoFollowsInputs(samplePost(), (post) => postViewInputs(workspace, post), (post) => postView(workspace, post), mutations());
   });
 });

@@ -4,7 +4,8 @@ import { ViewMemo } from '../../http/json-memo.js';
 import { listPage, parseInclude, parseTimeRange } from '../../http/lists.js';
 import { candidatesOf, candidateView, connect, pendingAccountsOf, pendingAccountView, reconnect } from './connect.js';
 import { accountInsightDays, assertPlatform, connectionStats, creatorInfoOf, insightPoint, networkMediaOf, pinBoardsOf, readableAccount } from './network-reads.js';
-import { accountView, allAccounts, connectionView, disconnectAccount, getAccount, updateDefaultLangs } from './service.js';
+import { accountView, allAccounts, connectionView, connectionViewInputs, disconnectAccount, getAccount, updateDefaultLangs } from './service.js';
+import type { AccountRecord } from './store.js';
 
 /** Where the sign-in page lives: the host the integrator reached the mock on, so any port works. */
 function baseUrlOf(headers: IncomingHttpHeaders): string {
@@ -14,7 +15,7 @@ function baseUrlOf(headers: IncomingHttpHeaders): string {
   return `${proto}://${host !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : '127.0.0.1:4010'}`;
 }
 
-/** The connections list answers each account's view from the memo while it is unchanged, so its JSON text is reused (src/http/json-memo.ts). */
+/** The connections list answers each account's view from the memo while what it is made of is unchanged, so neither the view nor its JSON is made again (src/http/json-memo.ts). */
 const connectionViews = new ViewMemo();
 /** And the list itself, by workspace, while it holds the very views it held: then its JSON goes out whole, spliced from nothing. */
 const connectionLists = new ViewMemo();
@@ -26,7 +27,8 @@ const detachMetadata = (view: ReturnType<typeof accountView>) => ({ ...view, met
 export const accountRoutes = [
   apiRoute('listConnections', ({ workspace }) => {
     const accounts = allAccounts(workspace).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-    const views = accounts.map((account) => connectionViews.of(account, connectionView(workspace, account)));
+    const build = (account: AccountRecord) => connectionView(workspace, account);
+    const views = accounts.map((account) => connectionViews.from(account, connectionViewInputs(workspace, account), build));
     return { status: 200, body: connectionLists.from(workspace, views, () => ({ connections: views })) };
   }),
 

@@ -13,9 +13,14 @@ import { accountsStore, type AccountRecord } from './store.js';
 
 const HOUR_MS = 3_600_000;
 
+/** The name of the profile the account is filed under; undefined when in none (or its profile is gone). */
+function profileNameOf(workspace: Workspace, account: AccountRecord): string | undefined {
+  return account.profileId ? getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name : undefined;
+}
+
 /** The list-and-connect shape of the reference ("Connection"). */
 export function connectionView(workspace: Workspace, account: AccountRecord): components['schemas']['Connection'] {
-  const profileName = account.profileId ? getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name : undefined;
+  const profileName = profileNameOf(workspace, account);
   return {
     id: account.id,
     platform: account.platform,
@@ -31,6 +36,32 @@ export function connectionView(workspace: Workspace, account: AccountRecord): co
     createdAt: account.createdAt,
     updatedAt: account.updatedAt,
   };
+}
+
+/**
+ * Everything `connectionView` reads, flat and in a fixed order: equal arrays (element by element)
+ * stand for equal views, so the connections list answers the view it made last time without
+ * building one (`ViewMemo.from`, src/http/json-memo.ts), where it built every account's view and
+ * walked it against the last (a tenth of the list's CPU). A field added to the view is added here
+ * too, or the list answers a stale view: test/unit/connection-view-inputs.test.ts changes every
+ * field of an account and its profile's name, and fails when the view moves and these do not. O(1).
+ */
+export function connectionViewInputs(workspace: Workspace, account: AccountRecord): unknown[] {
+  return [
+    account.id,
+    account.platform,
+    account.displayName,
+    account.handle,
+    account.avatarUrl,
+    account.status,
+    account.authHealth,
+    account.tokenExpiresAt,
+    account.canAutoRenew,
+    profileNameOf(workspace, account),
+    account.microblogSubscriptionType,
+    account.createdAt,
+    account.updatedAt,
+  ];
 }
 
 /** The single-account shape of the reference ("Account"). */
