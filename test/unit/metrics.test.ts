@@ -106,3 +106,24 @@ describe('metricsAt on a destination read again', () => {
     expect(metricsAt(destination, 'tiktok', at)).not.toEqual(first);
   });
 });
+
+describe('metricsAt read again at the same instant', () => {
+  it('answers the very counts worked out the first time, frozen, and new ones once the clock moved', () => {
+    const destination = { status: 'published' as const, publishedAt: '2026-03-01T09:00:00.000Z', metricsSeed: 21 };
+    const at = Date.parse('2026-03-01T15:00:00.000Z');
+    const first = metricsAt(destination, 'instagram', at);
+    expect(first).not.toBeNull();
+    expect(metricsAt(destination, 'instagram', at)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toEqual(metricsAt({ ...destination }, 'instagram', at));
+
+    const later = metricsAt(destination, 'instagram', at + HOUR);
+    expect(later).not.toBe(first);
+    expect(later?.impressions).toBeGreaterThan(first?.impressions ?? 0);
+    // Back at the first instant (an analytics timeline reads day after day): the same numbers again.
+    expect(metricsAt(destination, 'instagram', at)).toEqual(first);
+    // Counts worked out for one network are never answered for another.
+    expect(metricsAt(destination, 'tiktok', at)).toEqual(metricsAt({ ...destination }, 'tiktok', at));
+    expect(metricsAt(destination, 'tiktok', at)?.plays).not.toBeNull();
+  });
+});

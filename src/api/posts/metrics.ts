@@ -39,7 +39,10 @@ export type MetricName = keyof NormalizedMetrics;
  * (and after a remote delete); then every count grows on a saturating curve
  * `total * (1 - exp(-hours / k))` towards totals drawn from `metricsSeed` alone.
  * Pure and deterministic: the same inputs always give the same integers, and a
- * later `atMs` never gives a smaller count.
+ * later `atMs` never gives a smaller count. The counts are frozen: a destination read
+ * again at the same virtual instant (every read between two clock moves: a posts page
+ * reads twenty) gets the very object worked out the first time, O(1) without drawing
+ * or computing anything.
  */
 export function metricsAt(
   destination: Pick<DestinationRecord, 'status' | 'publishedAt' | 'metricsSeed'>,
@@ -54,8 +57,18 @@ export function metricsAt(
   // event carries, so its curve is neither drawn nor kept for it.
   if (atMs === publishedMs) return nothingYet(VIDEO_PLATFORMS.has(platform));
 
-  const curve = (kept ?? keepCurve(destination, platform, publishedMs)).curve;
-  const share = shareAfter(curve, atMs - publishedMs);
+  const held = kept ?? keepCurve(destination, platform, publishedMs);
+  // Read again at the same instant (every read between two clock moves): the counts worked out then.
+  if (held.countedAtMs === atMs && held.counted !== undefined) return held.counted;
+  const counts = countsAt(held.curve, atMs - publishedMs);
+  held.countedAtMs = atMs;
+  held.counted = counts;
+  return counts;
+}
+
+/** A curve's counts `elapsedMs` (> 0) after the destination went out, frozen: they are shared by every read at that instant. */
+function countsAt(curve: MetricCurve, elapsedMs: number): NormalizedMetrics {
+  const share = shareAfter(curve, elapsedMs);
   const likes = Math.floor(curve.likes * share);
   const comments = Math.floor(curve.comments * share);
   const shares = Math.floor(curve.shares * share);
@@ -65,7 +78,7 @@ export function metricsAt(
   const plays = curve.plays === null ? null : Math.floor(curve.plays * share);
   // The first minutes of a post count nothing yet: the kept events of its publishing show these.
   if (impressions === 0 && reach === 0 && likes === 0 && comments === 0 && shares === 0 && saves === 0 && !plays) return nothingYet(plays !== null);
-  return { impressions, reach, likes, comments, shares, saves, plays, engagement: likes + comments + shares + saves };
+  return Object.freeze({ impressions, reach, likes, comments, shares, saves, plays, engagement: likes + comments + shares + saves });
 }
 
 /**
@@ -88,6 +101,9 @@ interface KeptCurve {
   publishedAt: string;
   publishedMs: number;
   curve: MetricCurve;
+  /** The virtual instant the counts were last worked out for, and those counts (frozen). */
+  countedAtMs: number;
+  counted: NormalizedMetrics | undefined;
 }
 
 /** The curve and publish instant last worked out for a destination, by the destination object. */
@@ -105,7 +121,7 @@ function keptCurve(destination: Pick<DestinationRecord, 'metricsSeed' | 'publish
 }
 
 function keepCurve(destination: Pick<DestinationRecord, 'metricsSeed'> & { publishedAt: string | null }, platform: string, publishedMs: number): KeptCurve {
-  const kept = { seed: destination.metricsSeed, platform, publishedAt: destination.publishedAt ?? '', publishedMs, curve: metricCurve(destination.metricsSeed, platform) };
+  const kept: KeptCurve = { seed: destination.metricsSeed, platform, publishedAt: destination.publishedAt ?? '', publishedMs, curve: metricCurve(destination.metricsSeed, platform), countedAtMs: Number.NaN, counted: undefined };
   keptCurves.set(destination, kept);
   return kept;
 }

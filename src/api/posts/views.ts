@@ -77,9 +77,8 @@ export function postViewInputs(workspace: Workspace, post: PostRecord): unknown[
       inputs.push(0);
       continue;
     }
-    const counts = Object.values(metrics);
-    inputs.push(counts.length);
-    for (const count of counts) inputs.push(count);
+    // The counts in the view's order, without an array of them for each destination of each read.
+    inputs.push(8, metrics.impressions, metrics.reach, metrics.likes, metrics.comments, metrics.shares, metrics.saves, metrics.plays, metrics.engagement);
   }
   return inputs;
 }
