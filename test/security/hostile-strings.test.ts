@@ -285,3 +285,29 @@ describe('hostile strings in what a published destination keeps', () => {
     expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
   });
 });
+
+describe('hostile strings in the connections list', () => {
+  const mock = useMock({}, { listen: true });
+
+  it('lists an account whose name and handle are each hostile string exactly, read again from the memo alike, and anew once they change', async () => {
+    const accounts = accountsStore.get(mock.server.registry.defaultWorkspace).accounts;
+    const list = async () => {
+      const answer = await mock.call('get', '/v1/connections');
+      expectStatus(answer, 200);
+      return { text: answer.text, connections: answer.body.connections as Array<{ id: string; displayName: string; handle: string }> };
+    };
+    const { connections } = await list();
+    const id = connections[0]?.id as string;
+    for (const text of HOSTILE_STRINGS) {
+      // As a state file loaded with PUT /__control/state could hold them; one field at a time, so each must renew the view.
+      for (const field of ['handle', 'displayName'] as const) {
+        Object.assign(accounts[id] as object, { [field]: text });
+        const first = await list();
+        expect(first.connections.find((c) => c.id === id)?.[field], field).toBe(text);
+        // The second read answers the remembered view's bytes: the same text, byte for byte.
+        expect((await list()).text).toBe(first.text);
+      }
+    }
+    expect((await mock.control('get', '/__control/health')).body.failures.total).toBe(0);
+  });
+});
