@@ -34,7 +34,8 @@ export default defineConfig({
     pool: 'forks',
     // Vitest's default is one worker less than the cores: one on CI's two. Much of the suite waits on
     // child processes (npm, the packed package, Chromium, the recipes' servers), so a second worker
-    // halved it there: 207 s with one, 100 to 110 s with two, in three runs with no failure.
+    // halved it there: 207 s with one, 100 to 110 s with two, in three runs with no failure. A third
+    // did not help once the suite grew: 400 s with three against 406 with two (2026-12-07).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 30_000,
