@@ -66,7 +66,7 @@ export function connectionViewInputs(workspace: Workspace, account: AccountRecor
 
 /** The single-account shape of the reference ("Account"). */
 export function accountView(workspace: Workspace, account: AccountRecord): components['schemas']['Account'] {
-  const profile = account.profileId ? (getOwn(profilesStore.read(workspace).profiles, account.profileId)?.name ?? null) : null;
+  const profile = profileNameOf(workspace, account) ?? null;
   return {
     id: account.id,
     platform: account.platform,
