@@ -47,6 +47,9 @@ describe('DELETE /v1/profiles/{id}', () => {
 
     const after = (await mock.call('get', '/v1/connections')).body.connections as Array<{ id: string; profileName?: string }>;
     expect(after).toHaveLength(before.length);
+    // The list read before remembered these views: it answers them anew, filed under no profile.
+    expect(filed.length).toBeGreaterThan(0);
+    for (const id of filed) expect(after.find((c) => c.id === id)).not.toHaveProperty('profileName');
     for (const id of filed) {
       const account = await mock.call('get', `/v1/accounts/${id}`);
       expect(account.body.profile).toBeNull();
