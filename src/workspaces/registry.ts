@@ -162,7 +162,13 @@ export class WorkspaceRegistry {
   private readonly startingJobs = new StringMemo<StartingJobs>(STARTING_JOBS_KEPT);
   /** Kept beside the data, never in it: a read must not make --data write the file. */
   private readonly lastUse = new Map<string, LastUse>();
-  /** How many requests each workspace is answering now: a workspace in use is never idle. */
+  /**
+   * How many requests each workspace is answering now: a workspace in use is never idle. A
+   * workspace's count stays at 0 between requests rather than leaving the map, which goes only
+   * with the workspace: an entry added and deleted on every request made the map rebuild its
+   * table over and over (in a profile of the mixed workload, 1.5% of the samples were there;
+   * a connections list gained 6 to 7% in turns).
+   */
   private readonly busy = new Map<string, number>();
   /** The real timer of the idle sweep (with --workspace-ttl). */
   private sweeper: NodeJS.Timeout | undefined;
@@ -281,12 +287,19 @@ export class WorkspaceRegistry {
     return () => {
       if (ended) return;
       ended = true;
-      const count = (this.busy.get(id) ?? 1) - 1;
-      if (count > 0) return void this.busy.set(id, count);
-      this.busy.delete(id);
+      const count = this.busy.get(id);
+      // Deleted meanwhile: nothing of it is kept, and nothing is put back.
+      if (count === undefined) return;
+      this.busy.set(id, count - 1);
+      if (count > 1) return;
       const last = this.lastUse.get(id);
       if (last) last.wallMs = this.options.runtime.realTime();
     };
+  }
+
+  /** Whether a request is answering in the workspace now. */
+  private isBusy(id: string): boolean {
+    return (this.busy.get(id) ?? 0) > 0;
   }
 
   /** Notes a use of the workspace now (its creation): what `GET /__control/workspaces` shows as last used. */
@@ -506,7 +519,7 @@ export class WorkspaceRegistry {
   /** Whether the workspace has been idle longer than --workspace-ttl (the default workspace never is). */
   private expired(id: string): boolean {
     const ttl = this.options.workspaceTtlMs;
-    return ttl !== undefined && id !== DEFAULT_WORKSPACE_ID && !this.busy.has(id) && this.idleMs(id) > ttl;
+    return ttl !== undefined && id !== DEFAULT_WORKSPACE_ID && !this.isBusy(id) && this.idleMs(id) > ttl;
   }
 
   /** Whether --max-workspaces bounds how many workspaces this server holds. */
@@ -549,7 +562,7 @@ export class WorkspaceRegistry {
   private longestIdle(): string | undefined {
     let idlest: string | undefined;
     for (const id of this.byId.keys()) {
-      if (id === DEFAULT_WORKSPACE_ID || this.busy.has(id)) continue;
+      if (id === DEFAULT_WORKSPACE_ID || this.isBusy(id)) continue;
       if (idlest === undefined || this.lastUsed(id).wallMs < this.lastUsed(idlest).wallMs) idlest = id;
     }
     return idlest !== undefined && this.idleMs(idlest) >= this.evictionFloorMs ? idlest : undefined;
