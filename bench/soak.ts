@@ -112,8 +112,15 @@ const MEMORY_LIMIT = 0.1;
 const MEMORY_JUDGED_FROM_SECONDS = 60;
 /** At most this long for RSS to settle at a checkpoint. */
 const RSS_SETTLE_MS = 45_000;
-/** How long an idle pooled socket is kept: under the server's keep-alive timeout (DEFAULT_HTTP_LIMITS, 5 s). */
-const KEEP_ALIVE_MS = 4_000;
+/**
+ * How long an idle pooled socket is kept: well under the server's keep-alive timeout
+ * (DEFAULT_HTTP_LIMITS, 5 s). The soak and the server share one event loop, so a stall (a long
+ * clock move, a full collection) holds both timers back: a socket the pool took up after a stall
+ * that began before its own timeout and ended past the server's could carry a request the server's
+ * timer then closed, answered as a socket hang up. At 4 s a stall of a second did that (the smoke
+ * test beside the whole suite, 2026-12-07); at 1 s it takes four.
+ */
+const KEEP_ALIVE_MS = 1_000;
 /** Longer than any answer should take, even an advance waiting for deliveries on a saturated loop. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** How long the server has to close what it should once its workspaces are gone (streams, connections). */
