@@ -133,7 +133,13 @@ export interface GeneratorOptions {
  * so an aim that misses simply becomes one more invalid input.
  */
 export class SchemaArbitraries {
-  private readonly cache = new WeakMap<object, fc.Arbitrary<unknown>>();
+  /**
+   * Arbitraries already built, by schema, then by the name and depth they were built for (a name
+   * marks ids, a depth past MAX_DEPTH stops a nesting). An arbitrary only describes how to draw a
+   * value, so one built again draws exactly what the kept one does; building them again for every
+   * request was a tenth of the fuzz's CPU (fast-check's `string` works out its slices on each build).
+   */
+  private readonly cache = new WeakMap<object, Map<string, fc.Arbitrary<unknown>>>();
 
   /** `options.overrides`, by the schema object each pointer names. */
   private readonly overrides = new Map<object, fc.Arbitrary<unknown>>();
@@ -153,10 +159,13 @@ export class SchemaArbitraries {
   }
 
   valid(schema: Schema, name?: string, depth = 0): fc.Arbitrary<unknown> {
-    const cached = name === undefined ? this.cache.get(schema) : undefined;
+    let built = this.cache.get(schema);
+    if (built === undefined) this.cache.set(schema, (built = new Map()));
+    const key = `${depth}:${name ?? ''}`;
+    const cached = built.get(key);
     if (cached) return cached;
     const arbitrary = this.build(schema, name, depth);
-    if (name === undefined) this.cache.set(schema, arbitrary);
+    built.set(key, arbitrary);
     return arbitrary;
   }
 
