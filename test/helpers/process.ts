@@ -8,6 +8,7 @@ export interface MockProcess {
   child: ChildProcess;
   /** The base URL from the start banner. */
   url: string;
+  stdout: () => string;
   stderr: () => string;
   /** Resolves with the exit code (null when killed by a signal) and the signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -18,9 +19,15 @@ export interface MockProcess {
  * Starts `src/bin.ts` under tsx (the source, so no build is needed: CI runs the
  * suite right after `npm ci`, and a stale dist/ would test old code) and waits for
  * the banner. Fails with the process's stderr when it exits or takes too long.
+ * `nodeArgs` go to Node itself, before the entry (a V8 trace flag, say).
  */
-export function spawnMock(args: string[], startTimeoutMs = 60_000): Promise<MockProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin.ts', '--port', '0', ...args], {
+export function spawnMock(args: string[], startTimeoutMs = 60_000, nodeArgs: string[] = []): Promise<MockProcess> {
+  return spawnEntry([...nodeArgs, '--import', 'tsx', 'src/bin.ts', '--port', '0', ...args], startTimeoutMs);
+}
+
+/** Spawns Node with `nodeArgs` (an entry and the command line's arguments) and waits for the mock's banner, as `spawnMock`. */
+export function spawnEntry(nodeArgs: string[], startTimeoutMs = 60_000): Promise<MockProcess> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: packagePath(),
     env: { ...process.env, NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,6 +53,7 @@ export function spawnMock(args: string[], startTimeoutMs = 60_000): Promise<Mock
       resolve({
         child,
         url: match[1],
+        stdout: () => out,
         stderr: () => err,
         exited,
         kill(signal) {
