@@ -121,6 +121,8 @@ describe('POST /v1/connections/{platform}/connect', () => {
       it('re-authorizes the same account without a slot or a bill, ignoring profileName', async () => {
         const existing = await connectionOf(mock, ws.apiKey, 'bluesky');
         await mock.control('post', `/__control/accounts/${existing.id}/status`, ws.apiKey).send({ status: 'revoked' });
+        // The list read above is remembered; it must follow the account each way.
+        expect(await connectionOf(mock, ws.apiKey, 'bluesky')).toMatchObject({ id: existing.id, status: 'revoked', authHealth: 'action_required' });
         const [count, before] = [await connectionCount(ws), await wallet(ws)];
         const res = await mock.call('post', '/v1/connections/bluesky/connect', ws.apiKey).send({
           identifier: existing.handle,
@@ -130,6 +132,9 @@ describe('POST /v1/connections/{platform}/connect', () => {
         });
         expectStatus(res, 200);
         expect(res.body.connection).toMatchObject({ id: existing.id, status: 'active', authHealth: 'healthy', profileName: existing.profileName });
+        // And back: active again, in the profile it was in.
+        const listed = await connectionOf(mock, ws.apiKey, 'bluesky');
+        expect(listed).toMatchObject({ id: existing.id, status: 'active', authHealth: 'healthy', profileName: existing.profileName });
         expect(await connectionCount(ws)).toBe(count);
         expect((await wallet(ws)).balanceCents).toBe(before.balanceCents);
         expect(eventsOf(mock, ws.id, 'account.reconnected').at(-1)?.data).toMatchObject({ account: { id: existing.id } });
