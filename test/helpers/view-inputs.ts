@@ -10,7 +10,7 @@ export interface Mutation<R> {
 /**
  * Holds `ViewMemo.from` on a view's inputs to what it must do: the view made once while nothing
  * changes, and after each mutation, applied one after another to the same record, the view as it
- * is now (a new object whenever it reads differently).
+ * is now (a new object whenever it reads differently from the one before the mutation).
  */
 export function expectMemoFollowsInputs<R extends object>(record: R, inputsOf: (record: R) => unknown[], viewOf: (record: R) => object, mutations: ReadonlyArray<Mutation<R>>): void {
   const memo = new ViewMemo();
@@ -24,9 +24,11 @@ export function expectMemoFollowsInputs<R extends object>(record: R, inputsOf: (
   expect(read()).toBe(first);
   expect(built).toBe(1);
   for (const { name, apply } of mutations) {
-    const before = JSON.stringify(read());
+    const previous = read();
     apply(record);
-    expect(JSON.stringify(read()), name).toBe(JSON.stringify(viewOf(record)));
-    if (JSON.stringify(viewOf(record)) !== before) expect(read()).not.toBe(first);
+    const now = JSON.stringify(viewOf(record));
+    expect(JSON.stringify(read()), name).toBe(now);
+    // A view that reads differently is a new object, never the one answered just before it.
+    if (now !== JSON.stringify(previous)) expect(read(), name).not.toBe(previous);
   }
 }
