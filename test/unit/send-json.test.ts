@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { ViewMemo } from '../../src/http/json-memo.js';
-import { sendJson } from '../../src/http/respond.js';
+import { sendJson, TEXT_WRITE_MAX } from '../../src/http/respond.js';
 
 /** A response that keeps what `end` was given and lets the test say when the socket has it. */
 class HeldResponse {
@@ -75,6 +75,24 @@ describe('sendJson', () => {
     expect((second.chunk as Buffer).toString()).toBe(second.sent);
     second.flush();
     third.flush();
+  });
+
+  it('hands a text up to the bound to Node as it is, and a longer one (a snapshot) as its bytes, each under its UTF-8 length', () => {
+    // Two-byte and astral characters and a lone surrogate (escaped by JSON.stringify): a length in UTF-16 units would be wrong.
+    const text = 'é✓😀\ud800';
+    const short = { text };
+    const long = { text: text.repeat(Math.ceil(TEXT_WRITE_MAX / text.length)) };
+    expect(JSON.stringify(long).length).toBeGreaterThan(TEXT_WRITE_MAX);
+    for (const [body, kind] of [
+      [short, 'string'],
+      [long, 'bytes'],
+    ] as const) {
+      const res = send(body);
+      expect(typeof res.chunk === 'string' ? 'string' : Buffer.isBuffer(res.chunk) ? 'bytes' : typeof res.chunk).toBe(kind);
+      expect(res.sent).toBe(JSON.stringify(body));
+      expect(res.headers.get('content-length')).toBe(Buffer.byteLength(JSON.stringify(body)));
+      expect(JSON.parse(res.sent)).toEqual(body);
+    }
   });
 
   it('sends a body with no remembered view as the UTF-8 of its JSON', () => {
