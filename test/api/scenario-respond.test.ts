@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, useMock } from '../helpers/mock.js';
+import { TEXT_WRITE_MAX } from '../../src/http/respond.js';
 import { asText, workspaceWith } from '../helpers/scenarios.js';
 
 // close() also fails on any response the mock counted as breaking its own contract: a drifted recorded answer must not be one.
@@ -85,6 +86,23 @@ describe('a rule with respond', () => {
       // As recorded: no charset added.
       expect(res.headers['content-type']).toBe('text/html');
       expect(await lastEntry(key)).toMatchObject({ status: 418, effect: 'respond', injected: true });
+    });
+
+    it('sends a hostile text exactly, under its UTF-8 length, short and past the bound where it goes out as bytes, and answers after', async () => {
+      const { key } = await workspaceWith(mock, 'seed: 4');
+      // NUL, a lone surrogate (sent on as U+FFFD, three bytes), an astral character, then 100 KB and past the bound.
+      const hostile = 'a\u0000b\ud800c\u{1F600}';
+      for (const text of [hostile, hostile + 'x'.repeat(100 * 1024), hostile + 'y'.repeat(TEXT_WRITE_MAX)]) {
+        const rule = { id: `text-${text.length}`, match: { operationId: 'listConnections' }, then: { respond: { status: 418, headers: { 'content-type': 'text/plain' }, text } }, times: 1 };
+        expectStatus(await mock.control('post', '/__control/rules', key).send(rule), 201);
+        const res = await asText(mock.call('get', '/v1/connections', key));
+        const sent = text.replace('\ud800', '\ufffd');
+        expect(res.status).toBe(418);
+        expect(res.body === sent, `${text.length} characters`).toBe(true);
+        expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(sent));
+        expect(await lastEntry(key)).toMatchObject({ status: 418, effect: 'respond', matchedRule: rule.id });
+      }
+      expectStatus(await mock.call('get', '/v1/connections', key), 200);
     });
 
     it('sends an empty body when given neither json nor text', async () => {
